@@ -1,0 +1,23 @@
+# syntax=docker/dockerfile:1
+# Build stage: install every dependency from the lock file and compile TypeScript.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY src ./src
+COPY mappings ./mappings
+RUN npm run build && npm prune --omit=dev
+
+# Runtime stage: compiled code and production dependencies only, as an unprivileged user.
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PAYBRIDGE_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+ENTRYPOINT ["node", "dist/src/cli.js"]
+CMD ["serve", "--host", "0.0.0.0", "--port", "8080"]

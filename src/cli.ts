@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+/** paybridge serve | sandbox | report | translate | routes */
+import { runSandbox, SANDBOX_USAGE } from './cli/sandbox.js';
+
+const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise<void> }> = {
+  sandbox: { usage: SANDBOX_USAGE, run: runSandbox },
+};
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  const command = name === undefined ? undefined : COMMANDS[name];
+  if (!command || rest.includes('--help')) {
+    const usage = command ? command.usage : Object.values(COMMANDS).map((c) => c.usage).join('\n\n');
+    process.stdout.write(`${usage}\n`);
+    if (!command && name !== '--help' && name !== undefined) process.exitCode = 2;
+    return;
+  }
+  await command.run(rest);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.stderr.write(`paybridge: ${(err as Error).message}\n`);
+  process.exit(1);
+});

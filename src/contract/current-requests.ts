@@ -1,0 +1,205 @@
+/**
+ * Request bodies and query strings of the current API (current-api.md and current-api-decisions.md).
+ * Strict: a field the current API does not know is a 400 naming it.
+ */
+import { z } from 'zod';
+import {
+  actionWrapper, address, amountInt, countryCode, currencyCode, email, idOf, longText, metadata, phone, shortText,
+} from './zod-helpers.js';
+
+export const money = z.strictObject({ minorCurrencyUnits: amountInt(0), currency: currencyCode });
+export const positiveMoney = z.strictObject({ minorCurrencyUnits: amountInt(1), currency: currencyCode });
+
+export const orderItem = z.strictObject({
+  amount: money,
+  description: shortText,
+  quantity: z.int().min(1).max(100_000),
+  sku: shortText.optional(),
+  imageUrl: z.string().max(2048).optional(),
+});
+
+export const onlineOrderFields = z.strictObject({
+  referenceOrderId: z.string().min(1).max(255),
+  amount: positiveMoney,
+  customerEmailAddress: email.optional(),
+  customerPhoneNumber: phone.optional(),
+  description: longText.optional(),
+  items: z.array(orderItem).max(500).optional(),
+  discountAmount: amountInt(0).optional(),
+  shipping: z
+    .strictObject({ amount: amountInt(0).optional(), address: address.optional(), name: shortText.optional() })
+    .optional(),
+  billing: z
+    .strictObject({
+      address: address.optional(),
+      name: shortText.optional(),
+      emailAddress: email.optional(),
+      phoneNumber: phone.optional(),
+    })
+    .optional(),
+  metadata: metadata.optional(),
+});
+export type OnlineOrderFields = z.output<typeof onlineOrderFields>;
+
+export const createOrderRequest = actionWrapper({
+  CreateOnlineOrder: onlineOrderFields,
+  CreatePayByLinkOrder: onlineOrderFields,
+});
+
+export const updateOrderRequest = actionWrapper({
+  UpdateReferenceOrderId: z.strictObject({ referenceOrderId: z.string().min(1).max(255) }),
+  CancelOrder: z.strictObject({}),
+});
+
+export const payOrderRequest = actionWrapper({
+  PayByCard: z.strictObject({
+    paymentTokenId: idOf('paymentToken'),
+    request3DS: z.boolean().optional(),
+    authoriseOnly: z.boolean().optional(),
+  }),
+  PayByPayTo: z.strictObject({ paymentTokenId: idOf('paymentToken') }),
+  Confirm3DSComplete: z.strictObject({
+    paymentTokenId: idOf('paymentToken'),
+    threeDSAuthorisationId: idOf('threeDS'),
+  }),
+});
+
+export const transactionActionRequest = actionWrapper({
+  CreateRefund: z.strictObject({ refundAmount: amountInt(1) }),
+  CaptureFunds: z.strictObject({ amount: amountInt(1) }),
+  CancelAuthorisation: z.strictObject({}),
+  TransferFunds: z.strictObject({ amount: amountInt(1), destinationMerchantId: idOf('merchant') }),
+  ReverseFundsTransfer: z.strictObject({ transferId: idOf('transfer') }),
+});
+
+export const ALIAS_TYPES = ['Phone', 'Email', 'ABN', 'ACN', 'ARBN', 'ARSN', 'OrgId'] as const;
+
+export const agreementRequest = z.strictObject({
+  customerName: z.string().min(1).max(140),
+  customerAccIdentifier: actionWrapper({
+    Alias: z.strictObject({ aliasType: z.enum(ALIAS_TYPES), value: z.string().min(3).max(256) }),
+    Bban: z.strictObject({
+      value: z.string().regex(/^\d{3}-?\d{3}-\d{4,10}$/, 'expected <bsb>-<account_number>'),
+    }),
+  }),
+  terms: actionWrapper({
+    AgreementRequestTermsOneOff: z.strictObject({
+      amount: z.strictObject({ amount: amountInt(1), currency: currencyCode }),
+    }),
+    AgreementRequestTermsOpen: z.strictObject({}),
+  }),
+  purpose: z.string().min(1).max(140),
+});
+export type AgreementRequest = z.output<typeof agreementRequest>;
+
+export const agreementQuery = z.strictObject({ token: z.string().min(1).max(128) });
+
+export const createTokenRequest = actionWrapper({
+  CreatePayToToken: z.strictObject({ amount: positiveMoney, agreementToken: z.string().min(1).max(128) }),
+  CardPaymentSourceId: z.strictObject({
+    paymentSourceId: idOf('paymentSource'),
+    amount: positiveMoney,
+    cardCvc: z.string().regex(/^\d{3,4}$/, 'expected 3 or 4 digits').optional(),
+  }),
+});
+
+export const createSourceRequest = actionWrapper({
+  CreateSavedPaymentSource: z.strictObject({
+    sourceMethod: actionWrapper({ PayToMethod: z.strictObject({ agreementToken: z.string().min(1).max(128) }) }),
+    usageScope: z.enum(['ScopeOrganisation', 'ScopeMerchant']).optional(),
+  }),
+});
+
+export const upsertCustomerRequest = actionWrapper({
+  UpsertConsumerCustomer: z.strictObject({
+    referenceCustomerId: shortText.optional(),
+    emailAddress: email,
+    phoneNumber: phone.optional(),
+    givenName: shortText.optional(),
+    middleName: shortText.optional(),
+    familyName: shortText.optional(),
+    address: address.optional(),
+  }),
+  UpsertOrganisationCustomer: z.strictObject({
+    referenceCustomerId: shortText.optional(),
+    businessName: z.string().min(1).max(255),
+    emailAddress: email,
+    phoneNumber: phone.optional(),
+    abn: z.string().regex(/^\d{11}$/, 'expected an 11-digit ABN').optional(),
+  }),
+});
+
+export const PAY_PLAN_VARIANTS = {
+  Fortnightly4: { instalments: 4, intervalDays: 14 },
+  Fortnightly6: { instalments: 6, intervalDays: 14 },
+  Monthly12: { instalments: 12, intervalDays: 30 },
+} as const;
+export type PayPlanVariant = keyof typeof PAY_PLAN_VARIANTS;
+const payPlanVariant = z.enum(Object.keys(PAY_PLAN_VARIANTS) as [PayPlanVariant, ...PayPlanVariant[]]);
+
+export const payPlanOfferRequest = z.strictObject({
+  customerId: idOf('customer'),
+  amount: positiveMoney,
+  initialPayment: amountInt(0),
+  payPlanVariant,
+});
+export const payPlanMaxRequest = z.strictObject({ payPlanVariant });
+
+export const merchantCreateRequest = actionWrapper({
+  CreateMerchant: z.strictObject({
+    slug: z.string().regex(/^[a-z0-9-]{2,64}$/, 'expected 2-64 lower-case letters, digits or dashes'),
+    businessName: z.string().min(1).max(255),
+    contactEmailAddress: email,
+    taxCountry: countryCode,
+    tradingCountry: countryCode,
+  }),
+});
+
+export const merchantUpdateRequest = actionWrapper({
+  UpdateMerchantBusinessProfile: z
+    .strictObject({
+      businessName: z.string().min(1).max(255).optional(),
+      contactEmailAddress: email.optional(),
+      tradingCountry: countryCode.optional(),
+    })
+    .refine((v) => Object.keys(v).length > 0, { message: 'expected at least one field to update' }),
+  AddMerchantBankAccount: z.strictObject({
+    bsb: z.string().regex(/^\d{3}-?\d{3}$/, 'expected a six-digit BSB'),
+    accountNumber: z.string().regex(/^\d{4,10}$/, 'expected 4-10 digits'),
+    accountName: z.string().min(1).max(140),
+  }),
+  SetMerchantPrimaryBankAccount: z.strictObject({ bankAccountId: idOf('bankAccount') }),
+});
+
+export const blockedCardUpdateRequest = actionWrapper({ UnblockCard: z.strictObject({}) });
+
+/** Sandbox-only test instruments (current-api-decisions.md, "Sandbox test instruments"). */
+export const cardNumber = z.string().regex(/^\d{12,19}$/, 'expected 12-19 digits');
+export const sandboxCardTokenRequest = z.strictObject({ cardNumber, amount: positiveMoney.optional() });
+export const sandboxCardSourceRequest = z.strictObject({ cardNumber });
+
+// Query strings: a parameter may repeat (rule 3), so list filters accept a string or an array.
+const repeatable = <T extends z.ZodType>(item: T) =>
+  z.union([item, z.array(item).max(50)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
+const pageParams = {
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  cursor: z.string().regex(/^\d{1,9}$/, 'expected a cursor returned by a previous page').optional(),
+};
+
+export const transactionQuery = z.strictObject({
+  orderId: repeatable(idOf('order')).optional(),
+  customerId: repeatable(idOf('customer')).optional(),
+  ...pageParams,
+});
+export const customerQuery = z.strictObject({
+  emailAddress: z.string().max(320).optional(),
+  merchantId: repeatable(idOf('merchant')).optional(),
+  ...pageParams,
+});
+export const sourceQuery = z.strictObject({ customerId: repeatable(idOf('customer')).optional(), ...pageParams });
+export const payPlanQuery = z.strictObject({
+  merchantId: repeatable(idOf('merchant')).optional(),
+  customerId: repeatable(idOf('customer')).optional(),
+  ...pageParams,
+});
+export const pageQuery = z.strictObject(pageParams);

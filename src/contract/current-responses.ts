@@ -1,0 +1,221 @@
+/**
+ * Response bodies of the current API. Used by tests and by the sandbox's self-check, never on a hot
+ * path: the gateway does not validate what the upstream sent beyond what a mapping needs.
+ */
+import { z } from 'zod';
+import { hasIdForm, type IdKind } from './ids.js';
+
+const id = (kind: IdKind) => z.string().refine((v) => hasIdForm(kind, v), `expected a ${kind} id`);
+const timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'expected ISO 8601 UTC with milliseconds');
+const money = z.strictObject({ minorCurrencyUnits: z.int(), currency: z.string() });
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const errorResponse = z.strictObject({
+  statusCode: z.int(),
+  errorCode: z.string(),
+  message: z.string(),
+  tracer: z.uuid(),
+  detail: z.string(),
+  errorTypeDescription: z.string(),
+});
+
+export const orderResponse = z.strictObject({
+  OnlineOrder: z.strictObject({
+    order: z.strictObject({
+      orderId: id('order'),
+      merchantId: id('merchant'),
+      marketplaceId: id('marketplace').nullable(),
+      orderType: z.enum(['online', 'paybylink']),
+      referenceOrderId: z.string(),
+      amount: money,
+      description: z.string().nullable(),
+      customerEmailAddress: z.string().nullable(),
+      customerPhoneNumber: z.string().nullable(),
+      items: z.array(jsonObject).nullable(),
+      discountAmount: z.int().nullable(),
+      shipping: jsonObject.nullable(),
+      billing: jsonObject.nullable(),
+      metadata: jsonObject.nullable(),
+      status: z.enum(['created', 'paid', 'cancelled']),
+      createdAt: timestamp,
+      updatedAt: timestamp,
+    }),
+  }),
+});
+
+export const timelineEntry = z.strictObject({
+  eventType: z.string(),
+  eventTime: timestamp,
+  amount: z.int(),
+  identifier: z.string().nullable(),
+});
+
+export const transactionDetail = z.strictObject({
+  purchaseDetails: z.strictObject({
+    orderId: id('order'),
+    merchantId: id('merchant'),
+    referenceOrderId: z.string(),
+    amount: money,
+    surchargeAmount: z.int(),
+    refundedAmount: z.int(),
+    merchantName: z.string(),
+    transactionId: id('transaction'),
+    orderType: z.string(),
+    payType: z.literal('PayInFull'),
+    description: z.string().nullable(),
+    orderMetadata: jsonObject.nullable(),
+    status: z.enum(['authorised', 'paid', 'partially_refunded', 'refunded', 'cancelled']),
+    refundIds: z.array(id('refund')),
+    disputeId: z.string().nullable(),
+    disputeIds: z.array(z.string()),
+    paidOn: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+  paymentMethod: z.strictObject({
+    paymentMethodType: z.enum(['Card', 'PayTo']),
+    accountHint: z.string(),
+    paymentStatus: z.enum(['Authorised', 'Settled', 'Cancelled']),
+    paymentFailure: z.null(),
+  }),
+  serviceFees: z.strictObject({ variableAmount: z.int(), fixedAmount: z.int(), taxAmount: z.int(), totalAmount: z.int() }),
+  customerDetails: z
+    .strictObject({
+      customerId: id('customer'),
+      emailAddress: z.string(),
+      givenName: z.string().nullable(),
+      familyName: z.string().nullable(),
+    })
+    .nullable(),
+  timelines: z.array(timelineEntry),
+  transfers: z.array(
+    z.strictObject({
+      transferId: id('transfer'),
+      amount: z.int(),
+      destinationMerchantId: id('merchant'),
+      status: z.enum(['completed', 'reversed']),
+      createdAt: timestamp,
+      reversedAt: timestamp.nullable(),
+    }),
+  ),
+});
+
+const list = <T extends z.ZodType>(item: T) => z.strictObject({ items: z.array(item), nextCursor: z.string().nullable() });
+
+export const transactionList = list(transactionDetail);
+
+export const cardPayResponse = z.strictObject({
+  transactionId: id('transaction'),
+  transactionStatus: z.enum(['paid', 'authorised']),
+  amount: z.int(),
+  currency: z.string(),
+  payType: z.literal('payinfull'),
+});
+
+export const threeDSRequiredResponse = z.strictObject({
+  ThreeDSAuthorisationRequired: z.strictObject({ threeDSAuthorisationId: id('threeDS'), redirectUrl: z.url() }),
+});
+
+export const payToPayResponse = z.strictObject({
+  PayOrderComplete: z.strictObject({
+    transactionId: id('transaction'),
+    transactionStatus: z.literal('paid'),
+    transactionDetails: transactionDetail,
+    amount: z.int(),
+    currency: z.string(),
+    surchargeAmount: z.int(),
+    payType: z.literal('payinfull'),
+  }),
+});
+
+export const agreementCreated = z.strictObject({ token: z.string() });
+export const agreementStatusResponse = z.strictObject({ status: z.enum(['Pending', 'Active', 'Declined', 'Completed']) });
+
+export const payToTokenResponse = z.strictObject({
+  PayToToken: z.strictObject({
+    paymentTokenId: id('paymentToken'),
+    amount: money,
+    surchargeAmount: z.int(),
+    agreementUid: z.string(),
+    accountIdentifierHint: z.string().regex(/^\d{6}-\d{1,4}\*{4}$/),
+  }),
+});
+
+export const cardTokenResponse = z.strictObject({
+  CardToken: z.strictObject({ paymentTokenId: id('paymentToken'), amount: money }),
+});
+
+export const sandboxCardToken = z.strictObject({ paymentTokenId: id('paymentToken') });
+
+export const paymentSource = z.strictObject({
+  paymentSourceId: id('paymentSource'),
+  customerId: id('customer'),
+  merchantId: id('merchant'),
+  sourceMethod: z.union([
+    z.strictObject({ PayToMethodResp: z.strictObject({ agreementUid: z.string(), accountIdentifierHint: z.string() }) }),
+    z.strictObject({ CardMethodResp: z.strictObject({ cardHint: z.string() }) }),
+  ]),
+  usageScope: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  legacyResp: z.null(),
+});
+export const paymentSourceList = list(paymentSource);
+
+export const customerCreated = z.strictObject({ customerId: id('customer') });
+export const customerList = list(
+  z.strictObject({
+    customerId: id('customer'),
+    referenceCustomerId: z.string().nullable(),
+    emailAddress: z.string(),
+    phoneNumber: z.string().nullable(),
+    givenName: z.string().nullable(),
+    familyName: z.string().nullable(),
+  }),
+);
+
+export const payPlanMaxResponse = z.strictObject({
+  maxLoanAmount: money,
+  summary: z.strictObject({ payPlanVariant: z.string(), instalments: z.int(), intervalDays: z.int() }),
+});
+export const payPlan = z.strictObject({
+  payPlanId: id('payPlan'),
+  merchantId: id('merchant'),
+  customerId: id('customer'),
+  amount: money,
+  initialPayment: z.int(),
+  payPlanVariant: z.string(),
+  instalments: z.array(z.strictObject({ dueDate: z.string(), amount: z.int() })),
+  status: z.literal('offered'),
+  createdAt: timestamp,
+});
+export const payPlanList = list(payPlan);
+
+export const merchantCreated = z.strictObject({ merchantId: id('merchant') });
+export const merchantResponse = z.strictObject({
+  merchantId: id('merchant'),
+  businessName: z.string(),
+  publicKey: z.string(),
+  bankAccounts: z.array(
+    z.strictObject({
+      bankAccountId: id('bankAccount'),
+      bsb: z.string(),
+      accountNumber: z.string(),
+      accountName: z.string(),
+      createdAt: timestamp,
+    }),
+  ),
+  primaryBankAccountId: id('bankAccount').nullable(),
+  marketplaceId: id('marketplace').nullable(),
+});
+
+export const blockedCard = z.strictObject({
+  cardBlockId: id('cardBlock'),
+  merchantId: id('merchant'),
+  cardHint: z.string(),
+  reason: z.string(),
+  status: z.enum(['blocked', 'unblocked']),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export const blockedCardList = list(blockedCard);

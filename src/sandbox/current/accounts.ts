@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  agreementQuery, agreementRequest, merchantCreateRequest, merchantUpdateRequest, payPlanMaxRequest,
+  payPlanOfferRequest, payPlanQuery,
+} from '../../contract/current-requests.js';
+import { parseWith, pathId } from '../http.js';
+import { addBankAccount, createMerchant, getMerchant, setPrimaryBankAccount, updateBusinessProfile } from '../ops/merchants.js';
+import { listPayPlans, maxLoan, offerPayPlan } from '../ops/payplans.js';
+import { agreementStatus, createAgreement, findAgreement } from '../ops/payto.js';
+import type { Store } from '../store.js';
+import { authorise } from './context.js';
+import { merchantBody } from './render.js';
+
+/** PayTo agreements, pay plans and merchants. */
+export function registerAccounts(app: FastifyInstance, store: Store): void {
+  app.post('/payto/agreement', async (req) => {
+    const actor = authorise(store, req, 'agreement:create');
+    return { token: createAgreement(store, actor, parseWith(agreementRequest, req.body)).token };
+  });
+
+  app.get('/payto/agreement', async (req) => {
+    const actor = authorise(store, req, 'agreement:read');
+    const { token } = parseWith(agreementQuery, req.query, 'query');
+    return { status: agreementStatus(store, findAgreement(store, actor, token, 'token')) };
+  });
+
+  app.post('/payplans/offer', async (req) => {
+    const actor = authorise(store, req, 'payplan:manage');
+    return offerPayPlan(store, actor, parseWith(payPlanOfferRequest, req.body));
+  });
+
+  app.get('/payplans', async (req) => {
+    const actor = authorise(store, req, 'payplan:manage');
+    return listPayPlans(store, actor, parseWith(payPlanQuery, req.query, 'query'));
+  });
+
+  app.post('/payplans/max', async (req) => {
+    const actor = authorise(store, req, 'payplan:max');
+    return maxLoan(store, actor, parseWith(payPlanMaxRequest, req.body).payPlanVariant);
+  });
+
+  app.post('/merchants', async (req) => {
+    const actor = authorise(store, req, 'merchant:create');
+    const { CreateMerchant: input } = parseWith(merchantCreateRequest, req.body);
+    return { merchantId: createMerchant(store, actor, input).merchantId };
+  });
+
+  app.get('/merchants/:merchantId', async (req) => {
+    const actor = authorise(store, req, 'merchant:read');
+    return merchantBody(getMerchant(store, actor, pathId('merchant', req, 'merchantId')));
+  });
+
+  app.patch('/merchants/:merchantId', async (req) => {
+    const actor = authorise(store, req, 'merchant:update');
+    const merchantId = pathId('merchant', req, 'merchantId');
+    const body = parseWith(merchantUpdateRequest, req.body);
+    if ('UpdateMerchantBusinessProfile' in body)
+      return merchantBody(updateBusinessProfile(store, actor, merchantId, body.UpdateMerchantBusinessProfile));
+    if ('AddMerchantBankAccount' in body)
+      return merchantBody(addBankAccount(store, actor, merchantId, body.AddMerchantBankAccount));
+    return merchantBody(
+      setPrimaryBankAccount(store, actor, merchantId, body.SetMerchantPrimaryBankAccount.bankAccountId),
+    );
+  });
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { createOrderRequest, payOrderRequest, updateOrderRequest } from '../../contract/current-requests.js';
+import { parseWith, pathId } from '../http.js';
+import { cancelOrder, createOrder, getOrder, updateReferenceOrderId } from '../ops/orders.js';
+import { confirm3DS, payByCard, payByPayTo, type PayOutcome } from '../ops/pay.js';
+import type { Store } from '../store.js';
+import { authorise } from './context.js';
+import { cardPayBody, orderBody, payToPayBody, threeDSBody } from './render.js';
+
+export function registerOrders(app: FastifyInstance, store: Store): void {
+  app.post('/orders', async (req) => {
+    const actor = authorise(store, req, 'order:create');
+    const body = parseWith(createOrderRequest, req.body);
+    const order =
+      'CreateOnlineOrder' in body
+        ? createOrder(store, actor, body.CreateOnlineOrder, 'online')
+        : createOrder(store, actor, body.CreatePayByLinkOrder, 'paybylink');
+    return orderBody(order);
+  });
+
+  app.get('/orders/:orderId', async (req) => {
+    const actor = authorise(store, req, 'order:read');
+    return orderBody(getOrder(store, actor, pathId('order', req, 'orderId')));
+  });
+
+  app.patch('/orders/:orderId', async (req) => {
+    const actor = authorise(store, req, 'order:update');
+    const orderId = pathId('order', req, 'orderId');
+    const body = parseWith(updateOrderRequest, req.body);
+    if ('UpdateReferenceOrderId' in body)
+      return orderBody(updateReferenceOrderId(store, actor, orderId, body.UpdateReferenceOrderId.referenceOrderId));
+    return orderBody(cancelOrder(store, actor, orderId));
+  });
+
+  app.post('/orders/:orderId/pay', async (req) => {
+    const actor = authorise(store, req, 'pay');
+    const orderId = pathId('order', req, 'orderId');
+    const body = parseWith(payOrderRequest, req.body);
+    const outcome: PayOutcome =
+      'PayByCard' in body
+        ? payByCard(store, actor, orderId, body.PayByCard)
+        : 'PayByPayTo' in body
+          ? payByPayTo(store, actor, orderId, body.PayByPayTo)
+          : confirm3DS(store, actor, orderId, body.Confirm3DSComplete);
+    if (outcome.kind === 'threeDS') return threeDSBody(outcome.authorisation, `${req.protocol}://${req.host}`);
+    return outcome.transaction.method === 'card' ? cardPayBody(outcome.transaction) : payToPayBody(store, outcome.transaction);
+  });
+}

@@ -1,0 +1,149 @@
+/** Store records in the current API's shapes (current-api.md, current-api-decisions.md). */
+import type {
+  CardBlock, Customer, Merchant, Order, PaymentSource, PaymentToken, ThreeDSAuthorisation, Transaction,
+} from '../model.js';
+import type { Store } from '../store.js';
+
+export function orderBody(order: Order) {
+  const { transactionId: _paidBy, ...fields } = order;
+  return { OnlineOrder: { order: fields } };
+}
+
+const PAYMENT_STATUS = { authorised: 'Authorised', cancelled: 'Cancelled' } as const;
+
+export function transactionBody(store: Store, tx: Transaction) {
+  const order = store.orders.get(tx.orderId)!;
+  const merchant = store.merchants.get(tx.merchantId)!;
+  const customer = tx.customerId ? store.customers.get(tx.customerId) : undefined;
+  return {
+    purchaseDetails: {
+      orderId: tx.orderId,
+      merchantId: tx.merchantId,
+      referenceOrderId: order.referenceOrderId,
+      amount: { minorCurrencyUnits: tx.amount, currency: tx.currency },
+      surchargeAmount: tx.surchargeAmount,
+      refundedAmount: tx.refundedAmount,
+      merchantName: merchant.name,
+      transactionId: tx.transactionId,
+      orderType: order.orderType,
+      payType: 'PayInFull',
+      description: order.description,
+      orderMetadata: order.metadata,
+      status: tx.status,
+      refundIds: tx.refundIds,
+      disputeId: null,
+      disputeIds: [],
+      paidOn: tx.paidOn,
+      createdAt: tx.createdAt,
+      updatedAt: tx.updatedAt,
+    },
+    paymentMethod: {
+      paymentMethodType: tx.method === 'card' ? 'Card' : 'PayTo',
+      accountHint: tx.accountHint,
+      paymentStatus: tx.status === 'authorised' || tx.status === 'cancelled' ? PAYMENT_STATUS[tx.status] : 'Settled',
+      paymentFailure: null,
+    },
+    serviceFees: tx.serviceFees,
+    customerDetails: customer
+      ? {
+          customerId: customer.customerId,
+          emailAddress: customer.emailAddress,
+          givenName: customer.givenName,
+          familyName: customer.familyName,
+        }
+      : null,
+    timelines: tx.timelines,
+    transfers: tx.transfers,
+  };
+}
+
+/** Card pay answer: a flat object (current-api.md, "Pay-order response"). */
+export function cardPayBody(tx: Transaction) {
+  return {
+    transactionId: tx.transactionId,
+    transactionStatus: tx.status,
+    amount: tx.amount,
+    currency: tx.currency,
+    payType: 'payinfull',
+  };
+}
+
+export function payToPayBody(store: Store, tx: Transaction) {
+  return {
+    PayOrderComplete: {
+      transactionId: tx.transactionId,
+      transactionStatus: tx.status,
+      transactionDetails: transactionBody(store, tx),
+      amount: tx.amount,
+      currency: tx.currency,
+      surchargeAmount: tx.surchargeAmount,
+      payType: 'payinfull',
+    },
+  };
+}
+
+export function threeDSBody(auth: ThreeDSAuthorisation, baseUrl: string) {
+  return {
+    ThreeDSAuthorisationRequired: {
+      threeDSAuthorisationId: auth.threeDSAuthorisationId,
+      redirectUrl: `${baseUrl}/sandbox/3ds/${auth.threeDSAuthorisationId}`,
+    },
+  };
+}
+
+export function payToTokenBody(store: Store, token: PaymentToken) {
+  const agreement = store.agreements.get(token.agreementToken!)!;
+  return {
+    PayToToken: {
+      paymentTokenId: token.paymentTokenId,
+      amount: token.amount,
+      surchargeAmount: token.surchargeAmount,
+      agreementUid: agreement.agreementUid,
+      accountIdentifierHint: agreement.accountIdentifierHint,
+    },
+  };
+}
+
+/** A saved source; usageScope is null in answers, as current-api.md shows it even when one was requested. */
+export function sourceBody(source: PaymentSource) {
+  return {
+    paymentSourceId: source.paymentSourceId,
+    customerId: source.customerId,
+    merchantId: source.merchantId,
+    sourceMethod:
+      source.type === 'payto'
+        ? { PayToMethodResp: { agreementUid: source.agreementUid!, accountIdentifierHint: source.accountIdentifierHint } }
+        : { CardMethodResp: { cardHint: source.accountIdentifierHint } },
+    usageScope: null,
+    createdAt: source.createdAt,
+    updatedAt: source.updatedAt,
+    legacyResp: null,
+  };
+}
+
+export function customerListItem(c: Customer) {
+  return {
+    customerId: c.customerId,
+    referenceCustomerId: c.referenceCustomerId,
+    emailAddress: c.emailAddress,
+    phoneNumber: c.phoneNumber,
+    givenName: c.givenName,
+    familyName: c.familyName,
+  };
+}
+
+export function merchantBody(m: Merchant) {
+  return {
+    merchantId: m.merchantId,
+    businessName: m.name,
+    publicKey: m.publicKey,
+    bankAccounts: m.bankAccounts,
+    primaryBankAccountId: m.primaryBankAccountId,
+    marketplaceId: m.marketplaceId,
+  };
+}
+
+export function blockedCardBody(block: CardBlock) {
+  const { fingerprint: _card, ...fields } = block;
+  return fields;
+}

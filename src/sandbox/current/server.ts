@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { sandboxCardSourceRequest, sandboxCardTokenRequest } from '../../contract/current-requests.js';
+import { currentErrorBody, PaybridgeError } from '../../errors.js';
+import { createFaceApp, parseWith } from '../http.js';
+import { createCardSource, createCardToken } from '../ops/cards.js';
+import { registerSandboxPages } from '../pages.js';
+import type { Store } from '../store.js';
+import { registerAccounts } from './accounts.js';
+import { authorise } from './context.js';
+import { registerCustomers } from './customers.js';
+import { registerOrders } from './orders.js';
+import { sourceBody } from './render.js';
+import { registerSources } from './sources.js';
+import { registerTransactions } from './transactions.js';
+
+/** The current face: every call of current-api.md and current-api-decisions.md over the store. */
+export function createCurrentFace(store: Store): FastifyInstance {
+  const app = createFaceApp({
+    renderError: currentErrorBody,
+    notFound: (method, path) => new PaybridgeError('not_found', `${method} ${path} is not an endpoint of the current API`),
+  });
+  registerOrders(app, store);
+  registerTransactions(app, store);
+  registerCustomers(app, store);
+  registerSources(app, store);
+  registerAccounts(app, store);
+  registerSandboxPages(app, store);
+
+  app.post('/sandbox/card-tokens', async (req) => {
+    const actor = authorise(store, req, 'card-token:create');
+    return { paymentTokenId: createCardToken(store, actor, parseWith(sandboxCardTokenRequest, req.body)).paymentTokenId };
+  });
+
+  app.post('/sandbox/card-sources', async (req) => {
+    const actor = authorise(store, req, 'source:manage');
+    return sourceBody(createCardSource(store, actor, parseWith(sandboxCardSourceRequest, req.body)));
+  });
+  return app;
+}

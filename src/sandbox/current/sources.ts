@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  blockedCardUpdateRequest, createSourceRequest, createTokenRequest, pageQuery, sourceQuery,
+} from '../../contract/current-requests.js';
+import { parseWith, pathId } from '../http.js';
+import { listBlockedCards, unblockCard } from '../ops/cards.js';
+import { createPayToToken } from '../ops/payto.js';
+import { createPayToSource, createSourceToken, deleteSource, getSource, listSources } from '../ops/sources.js';
+import type { Store } from '../store.js';
+import { actorFor, authorise, principalOf } from './context.js';
+import { blockedCardBody, payToTokenBody, sourceBody } from './render.js';
+
+/** Payment sources, blocked cards and payment tokens. */
+export function registerSources(app: FastifyInstance, store: Store): void {
+  app.post('/sources', async (req) => {
+    const actor = authorise(store, req, 'source:manage');
+    const { CreateSavedPaymentSource: input } = parseWith(createSourceRequest, req.body);
+    return sourceBody(
+      createPayToSource(store, actor, {
+        agreementToken: input.sourceMethod.PayToMethod.agreementToken,
+        usageScope: input.usageScope,
+      }),
+    );
+  });
+
+  app.get('/sources', async (req) => {
+    const actor = authorise(store, req, 'source:manage');
+    const result = listSources(store, actor, parseWith(sourceQuery, req.query, 'query'));
+    return { items: result.items.map(sourceBody), nextCursor: result.nextCursor };
+  });
+
+  app.get('/sources/blockedcards', async (req) => {
+    const actor = authorise(store, req, 'blockedcard:manage');
+    const result = listBlockedCards(store, actor, parseWith(pageQuery, req.query, 'query'));
+    return { items: result.items.map(blockedCardBody), nextCursor: result.nextCursor };
+  });
+
+  app.patch('/sources/blockedcards/:cardBlockId', async (req) => {
+    const actor = authorise(store, req, 'blockedcard:manage');
+    const cardBlockId = pathId('cardBlock', req, 'cardBlockId');
+    parseWith(blockedCardUpdateRequest, req.body);
+    return blockedCardBody(unblockCard(store, actor, cardBlockId));
+  });
+
+  app.get('/sources/:sourceId', async (req) => {
+    const actor = authorise(store, req, 'source:manage');
+    return sourceBody(getSource(store, actor, pathId('paymentSource', req, 'sourceId')));
+  });
+
+  app.delete('/sources/:sourceId', async (req, reply) => {
+    const actor = authorise(store, req, 'source:manage');
+    deleteSource(store, actor, pathId('paymentSource', req, 'sourceId'));
+    return reply.code(204).send();
+  });
+
+  app.post('/tokens', async (req) => {
+    const principal = principalOf(store, req);
+    const body = parseWith(createTokenRequest, req.body);
+    if ('CreatePayToToken' in body) {
+      const actor = actorFor(store, req, principal, 'payto-token:create');
+      return payToTokenBody(store, createPayToToken(store, actor, body.CreatePayToToken));
+    }
+    const actor = actorFor(store, req, principal, 'source-token:create');
+    const token = createSourceToken(store, actor, body.CardPaymentSourceId);
+    return { CardToken: { paymentTokenId: token.paymentTokenId, amount: token.amount } };
+  });
+}

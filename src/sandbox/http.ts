@@ -1,0 +1,99 @@
+/** What both sandbox faces share: a fastify app whose every failure is an error object of the face's shape. */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import sjson from 'secure-json-parse';
+import type { z } from 'zod';
+import { PaybridgeError, type ErrorCode } from '../errors.js';
+import { describeIssues } from '../contract/zod-helpers.js';
+import { hasIdForm, ID_PREFIX, type IdKind } from '../contract/ids.js';
+
+export const SANDBOX_BODY_LIMIT = 1024 * 1024;
+
+export type ErrorRenderer = (code: ErrorCode, detail: string, tracer: string) => object;
+
+/** Parses a JSON body once, refusing `__proto__` and `constructor.prototype` keys; an empty body is no body. */
+export function parseJsonBody(body: string): unknown {
+  if (body.length === 0 || body.trim().length === 0) return undefined;
+  try {
+    return sjson.parse(body, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (err) {
+    throw new PaybridgeError('invalid_request', `body: ${describeJsonError(err as Error)}`);
+  }
+}
+
+function describeJsonError(err: Error): string {
+  if (/prototype/i.test(err.message)) return 'keys __proto__ and constructor.prototype are not allowed';
+  return 'malformed JSON';
+}
+
+/** Maps fastify's own failures (body parser, body limit, content type) to the error table. */
+function toPaybridgeError(err: unknown): PaybridgeError {
+  if (err instanceof PaybridgeError) return err;
+  const e = err as { code?: string; statusCode?: number; message?: string };
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || e.statusCode === 413)
+    return new PaybridgeError('payload_too_large', `body: exceeds ${SANDBOX_BODY_LIMIT} bytes`);
+  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return new PaybridgeError('invalid_request', 'Content-Type: expected application/json');
+  if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500)
+    return new PaybridgeError('invalid_request', `request: ${e.message ?? 'malformed'}`);
+  return new PaybridgeError('internal_error', 'the sandbox failed to handle the request');
+}
+
+export interface FaceAppOptions {
+  renderError: ErrorRenderer;
+  /** The error for a path the face does not serve. */
+  notFound: (method: string, path: string) => PaybridgeError;
+}
+
+export function createFaceApp(options: FaceAppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: SANDBOX_BODY_LIMIT,
+    genReqId: () => randomUUID(),
+    keepAliveTimeout: 65_000,
+    forceCloseConnections: true,
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/i, { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+  app.setErrorHandler((err, req, reply) => {
+    const error = toPaybridgeError(err);
+    if (error.code === 'internal_error') req.log.error({ err }, 'sandbox handler failed');
+    void reply.code(error.status).send(options.renderError(error.code, error.detail, String(req.id)));
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const error = options.notFound(req.method, req.url.split('?')[0] ?? req.url);
+    void reply.code(error.status).send(options.renderError(error.code, error.detail, String(req.id)));
+  });
+  return app;
+}
+
+/** The parsed value, or a 400 invalid_request naming the first offending field. */
+export function parseWith<T extends z.ZodType>(schema: T, value: unknown, root = ''): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new PaybridgeError('invalid_request', describeIssues(result.error, root));
+  return result.data;
+}
+
+export type Req = FastifyRequest;
+export type Reply = FastifyReply;
+
+/** A single header value; a repeated header is a 400 naming it. */
+export function singleHeader(req: FastifyRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  if (Array.isArray(value)) throw new PaybridgeError('invalid_request', `${name}: the header is repeated`);
+  return value;
+}
+
+/** A path id of the right kind, or 400 naming the parameter. */
+export function pathId(kind: IdKind, req: FastifyRequest, param: string): string {
+  const value = (req.params as Record<string, string | undefined>)[param];
+  if (!hasIdForm(kind, value))
+    throw new PaybridgeError('invalid_request', `${param}: expected an id with prefix ${ID_PREFIX[kind]}`);
+  return value;
+}

@@ -1,0 +1,117 @@
+import type { FastifyInstance } from 'fastify';
+import { createCardSource } from '../ops/cards.js';
+import { queryCustomers, upsertCustomer } from '../ops/customers.js';
+import { maxLoan } from '../ops/payplans.js';
+import { createSourceToken, deleteSource, listSources } from '../ops/sources.js';
+import type { Store } from '../store.js';
+import { legacyCustomer, legacySource } from './render.js';
+import { legacyRoute } from './route.js';
+import {
+  consumerBody, customerQuery, eligibilityBody, organisationBody, sandboxCardSourceBody, savedCardBody,
+} from './schemas.js';
+
+/** The upsert answer of the earlier generation: a bare JSON string, the customer id (observed quirk). */
+const bareString = (id: string) => JSON.stringify(id);
+
+/** Customers, saved payment sources and pay plan eligibility: L13-L16, L18-L20. */
+export function registerLegacyCustomers(app: FastifyInstance, store: Store): void {
+  // L13
+  app.post(
+    '/customers/consumer',
+    legacyRoute(store, { capability: 'customer:manage', body: consumerBody }, (c) => {
+      const b = c.body;
+      const customer = upsertCustomer(store, c.actor, 'consumer', {
+        referenceCustomerId: b.internalCustomerId, emailAddress: b.email, phoneNumber: b.phoneno,
+        givenName: b.firstName, middleName: b.middleName, familyName: b.lastName, address: b.address,
+      });
+      return c.reply.type('application/json').send(bareString(customer.customerId));
+    }),
+  );
+  // L18
+  app.post(
+    '/customers/organisation',
+    legacyRoute(store, { capability: 'customer:manage', body: organisationBody }, (c) => {
+      const b = c.body;
+      const customer = upsertCustomer(store, c.actor, 'organisation', {
+        referenceCustomerId: b.internalCustomerId, businessName: b.businessName, emailAddress: b.email,
+        phoneNumber: b.phoneno, abn: b.abn,
+      });
+      return c.reply.type('application/json').send(bareString(customer.customerId));
+    }),
+  );
+  // L14
+  app.get(
+    '/merchants/:merchantId/customers',
+    legacyRoute(store, { capability: 'customer:manage', ids: { merchantId: 'merchant' }, query: customerQuery }, (c) => {
+      const result = queryCustomers(store, c.actor, { emailAddress: c.query.email, merchantId: [c.params.merchantId!] });
+      return { customers: result.items.map(legacyCustomer) };
+    }),
+  );
+  // L15
+  app.get(
+    '/merchants/:merchantId/customers/:customerId/payments/sources',
+    legacyRoute(
+      store,
+      {
+        capability: 'source:manage',
+        ids: { merchantId: 'merchant', customerId: 'customer' },
+        claim: (p) => ({ merchantId: p.merchantId }),
+      },
+      (c) => ({ paymentSources: listSources(store, c.actor, { customerId: [c.params.customerId!] }).items.map(legacySource) }),
+    ),
+  );
+  // L16
+  app.delete(
+    '/merchants/:merchantId/payments/sources/card/:customerId/:sourceId',
+    legacyRoute(
+      store,
+      {
+        capability: 'source:manage',
+        ids: { merchantId: 'merchant', customerId: 'customer', sourceId: 'paymentSource' },
+        claim: (p) => ({ merchantId: p.merchantId, customerId: p.customerId }),
+      },
+      (c) => {
+        deleteSource(store, c.actor, c.params.sourceId!);
+        return c.reply.code(204).send();
+      },
+    ),
+  );
+  // L19
+  app.post(
+    '/payments/saved-card',
+    legacyRoute(store, { capability: 'source-token:create', body: savedCardBody }, (c) => {
+      const { paymentSourceId, paymentAmount, cardCvc } = c.body;
+      const token = createSourceToken(store, c.actor, {
+        paymentSourceId,
+        amount: { minorCurrencyUnits: paymentAmount.amount, currency: paymentAmount.currency },
+        cardCvc,
+      });
+      return { paymentToken: token.paymentTokenId, amount: token.amount!.minorCurrencyUnits, currency: token.amount!.currency };
+    }),
+  );
+  // L20
+  app.post(
+    '/payments/plan/eligibility-max',
+    legacyRoute(
+      store,
+      { capability: 'payplan:max', body: eligibilityBody, claim: (_p, b) => ({ customerId: b.customerId }) },
+      (c) => {
+        const result = maxLoan(store, c.actor, c.body.payPlanVariant);
+        return {
+          maxLoanAmount: result.maxLoanAmount.minorCurrencyUnits,
+          currency: result.maxLoanAmount.currency,
+          summary: result.summary,
+        };
+      },
+    ),
+  );
+  // sandbox instrument: a saved card for a customer
+  app.post(
+    '/sandbox/card-sources',
+    legacyRoute(
+      store,
+      { capability: 'source:manage', body: sandboxCardSourceBody, claim: (_p, b) => ({ customerId: b.customerId }) },
+      (c) => legacySource(createCardSource(store, c.actor, { cardNumber: c.body.cardNumber })),
+    ),
+  );
+}

@@ -1,0 +1,115 @@
+/** Store records in the legacy generation's shapes (legacy-api.md section 4), rendered natively. */
+import type { Customer, Merchant, Order, PaymentSource, Transaction } from '../model.js';
+import type { Store } from '../store.js';
+
+export function legacyOrder(order: Order) {
+  const billing = order.billing;
+  return {
+    merchantOrderId: order.orderId,
+    merchantId: order.merchantId,
+    platformId: order.marketplaceId,
+    internalOrderId: order.referenceOrderId,
+    amount: order.amount.minorCurrencyUnits,
+    currency: order.amount.currency,
+    customerEmail: order.customerEmailAddress,
+    phoneNo: order.customerPhoneNumber,
+    type: order.orderType,
+    description: order.description,
+    items:
+      order.items?.map((item) => ({
+        description: item.description,
+        quantity: item.quantity,
+        amount: item.amount.minorCurrencyUnits,
+        currency: item.amount.currency,
+        ...(item.sku !== undefined ? { sku: item.sku } : {}),
+        ...(item.imageUrl !== undefined ? { imageUrl: item.imageUrl } : {}),
+      })) ?? null,
+    discount: order.discountAmount === null ? null : { amount: order.discountAmount },
+    shipping: order.shipping,
+    billing: billing && {
+      ...(billing.address !== undefined ? { address: billing.address } : {}),
+      ...(billing.name !== undefined ? { name: billing.name } : {}),
+      ...(billing.emailAddress !== undefined ? { email: billing.emailAddress } : {}),
+      ...(billing.phoneNumber !== undefined ? { phone: billing.phoneNumber } : {}),
+    },
+    metadata: order.metadata,
+    status: order.status,
+    createdAt: order.createdAt,
+    updatedAt: order.updatedAt,
+  };
+}
+
+const LEGACY_STATUS = { authorised: 'not_captured' } as const;
+const legacyStatus = (tx: Transaction) => (tx.status === 'authorised' ? LEGACY_STATUS.authorised : tx.status);
+
+export function legacyTransaction(store: Store, tx: Transaction) {
+  const order = store.orders.get(tx.orderId)!;
+  return {
+    _id: tx.transactionId,
+    merchantId: tx.merchantId,
+    customerId: tx.customerId,
+    merchantOrderId: tx.orderId,
+    internalOrderId: order.referenceOrderId,
+    amount: tx.amount,
+    currency: tx.currency,
+    surchargeAmount: tx.surchargeAmount,
+    refundedAmount: tx.refundedAmount,
+    fee: tx.serviceFees.totalAmount,
+    status: legacyStatus(tx),
+    transactionPayType: tx.method === 'card' ? 'paycard' : 'payto',
+    refunds: tx.refundIds.map((refundId) => {
+      const refund = store.refunds.get(refundId)!;
+      return { refundId, amount: refund.amount, createdAt: refund.createdAt };
+    }),
+    transfers: tx.transfers,
+    metadata: order.metadata,
+    paidOn: tx.paidOn,
+    createdAt: tx.createdAt,
+    updatedAt: tx.updatedAt,
+  };
+}
+
+/** The pay answer: `type` is `paycard` for a card paid in full, `payto` for PayTo. */
+export function legacyPayResult(tx: Transaction) {
+  return {
+    transactionId: tx.transactionId,
+    transactionStatus: legacyStatus(tx),
+    amount: tx.amount,
+    currency: tx.currency,
+    surchargeAmount: tx.surchargeAmount,
+    type: tx.method === 'card' ? 'paycard' : 'payto',
+  };
+}
+
+export function legacyCustomer(c: Customer) {
+  return {
+    customerId: c.customerId,
+    internalCustomerId: c.referenceCustomerId,
+    email: c.emailAddress,
+    phoneno: c.phoneNumber,
+    firstName: c.givenName,
+    lastName: c.familyName,
+  };
+}
+
+export function legacySource(s: PaymentSource) {
+  return {
+    paymentSourceId: s.paymentSourceId,
+    customerId: s.customerId,
+    merchantId: s.merchantId,
+    type: s.type,
+    accountHint: s.accountIdentifierHint,
+    createdAt: s.createdAt,
+  };
+}
+
+export function legacyMerchant(m: Merchant) {
+  return {
+    merchantId: m.merchantId,
+    platformId: m.marketplaceId,
+    businessName: m.name,
+    publicKey: m.publicKey,
+    bankAccounts: m.bankAccounts,
+    primaryBankAccountId: m.primaryBankAccountId,
+  };
+}

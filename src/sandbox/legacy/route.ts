@@ -1,0 +1,51 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { IdKind } from '../../contract/ids.js';
+import { requireCapability, resolveActor, type Actor, type Capability, type ContextClaim } from '../access.js';
+import { parseWith, pathId } from '../http.js';
+import type { Store } from '../store.js';
+import { legacyCredential, legacyPrincipal } from './credentials.js';
+
+export interface LegacyRouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
+  capability: Capability;
+  /** Path parameters that are ids, checked by prefix in this order. */
+  ids?: Record<string, IdKind>;
+  body?: B;
+  query?: Q;
+  /** The context the path names (platformId, merchantId, customerId), checked like current context headers. */
+  claim?: (params: Record<string, string>, body: B extends z.ZodType ? z.output<B> : undefined) => ContextClaim;
+}
+
+export interface LegacyCall<B, Q> {
+  actor: Actor;
+  store: Store;
+  params: Record<string, string>;
+  body: B;
+  query: Q;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+/**
+ * A legacy route handler. Checks run in the gateway's order so both answer a bad call alike:
+ * credential header, path ids, body, credential, capability, context, then the operation.
+ */
+export function legacyRoute<B extends z.ZodType | undefined, Q extends z.ZodType | undefined>(
+  store: Store,
+  spec: LegacyRouteSpec<B, Q>,
+  run: (call: LegacyCall<Out<B>, Out<Q>>) => unknown,
+) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const credential = legacyCredential(req);
+    const params = req.params as Record<string, string>;
+    for (const [name, kind] of Object.entries(spec.ids ?? {})) pathId(kind, req, name);
+    const query = (spec.query ? parseWith(spec.query, req.query, 'query') : undefined) as Out<Q>;
+    const body = (spec.body ? parseWith(spec.body, req.body) : undefined) as Out<B>;
+    const principal = legacyPrincipal(store, credential);
+    requireCapability(principal, spec.capability);
+    const actor = resolveActor(store, principal, spec.claim ? spec.claim(params, body as never) : {});
+    return run({ actor, store, params, body, query, req, reply });
+  };
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { legacyErrorBody, PaybridgeError } from '../../errors.js';
+import { createFaceApp } from '../http.js';
+import { createCardToken } from '../ops/cards.js';
+import { registerSandboxPages } from '../pages.js';
+import type { Store } from '../store.js';
+import { registerLegacyCustomers } from './customers.js';
+import { registerLegacyMerchants } from './merchants.js';
+import { registerLegacyOrders } from './orders.js';
+import { legacyRoute } from './route.js';
+import { sandboxCardTokenBody } from './schemas.js';
+import { registerLegacyTransactions } from './transactions.js';
+
+/** The legacy face: routes L1-L27 of legacy-api.md over the same store as the current face. */
+export function createLegacyFace(store: Store): FastifyInstance {
+  const app = createFaceApp({
+    renderError: legacyErrorBody,
+    notFound: (method, path) => new PaybridgeError('route_not_mapped', `${method} ${path} is not a legacy route`),
+  });
+  registerLegacyOrders(app, store);
+  registerLegacyTransactions(app, store);
+  registerLegacyCustomers(app, store);
+  registerLegacyMerchants(app, store);
+  registerSandboxPages(app, store);
+  app.post(
+    '/sandbox/card-tokens',
+    legacyRoute(store, { capability: 'card-token:create', body: sandboxCardTokenBody }, (c) => ({
+      paymentTokenId: createCardToken(store, c.actor, c.body).paymentTokenId,
+    })),
+  );
+  return app;
+}

@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import { PaybridgeError } from '../../errors.js';
+import type { Actor } from '../access.js';
+import {
+  cancelAuthorisation, capture, getTransaction, queryTransactions, refund, reverseTransfer, transferFunds,
+} from '../ops/transactions.js';
+import type { Store } from '../store.js';
+import { legacyTransaction } from './render.js';
+import { legacyRoute } from './route.js';
+import { captureBody, refundBody, transactionsQuery, transferBody } from './schemas.js';
+
+/** A legacy money amount must be in the transaction's currency; checked before anything moves. */
+function checkCurrency(store: Store, actor: Actor, transactionId: string, currency: string | undefined, field: string): void {
+  const tx = getTransaction(store, actor, transactionId);
+  if (currency !== undefined && currency !== tx.currency)
+    throw new PaybridgeError('currency_mismatch', `${field}: ${currency} differs from the transaction currency ${tx.currency}`);
+}
+
+export function registerLegacyTransactions(app: FastifyInstance, store: Store): void {
+  const tx = (id: string, actor: Actor) => legacyTransaction(store, getTransaction(store, actor, id));
+  // L6
+  app.get(
+    '/transactions/:transactionId',
+    legacyRoute(store, { capability: 'transaction:read', ids: { transactionId: 'transaction' } }, (c) =>
+      tx(c.params.transactionId!, c.actor),
+    ),
+  );
+  // L7, L8: answered with the refund just created
+  const refundRoute = (platform: boolean) =>
+    legacyRoute(
+      store,
+      {
+        capability: 'refund',
+        ids: platform ? { platformId: 'marketplace' } : {},
+        body: refundBody,
+        claim: (p) => ({ marketplaceId: p.platformId }),
+      },
+      (c) => {
+        const { transactionId, refundAmount } = c.body;
+        checkCurrency(store, c.actor, transactionId, refundAmount.currency, 'refundAmount.currency');
+        return { refundId: refund(store, c.actor, transactionId, refundAmount.amount).refund.refundId };
+      },
+    );
+  app.post('/refunds', refundRoute(false));
+  app.post('/platforms/:platformId/refunds', refundRoute(true));
+  // L9
+  app.post(
+    '/transactions/:transactionId/authorisation::capture',
+    legacyRoute(store, { capability: 'transaction:update', ids: { transactionId: 'transaction' }, body: captureBody }, (c) => {
+      const id = c.params.transactionId!;
+      checkCurrency(store, c.actor, id, c.body.captureAmount.currency, 'captureAmount.currency');
+      return legacyTransaction(store, capture(store, c.actor, id, c.body.captureAmount.amount));
+    }),
+  );
+  // L10
+  app.delete(
+    '/transactions/:transactionId/authorisation',
+    legacyRoute(store, { capability: 'transaction:update', ids: { transactionId: 'transaction' } }, (c) =>
+      legacyTransaction(store, cancelAuthorisation(store, c.actor, c.params.transactionId!)),
+    ),
+  );
+  // L17
+  app.get(
+    '/transactions',
+    legacyRoute(store, { capability: 'transaction:read', query: transactionsQuery }, (c) => {
+      const orderId = c.query.merchantOrderId;
+      const result = queryTransactions(store, c.actor, { orderId: orderId === undefined ? undefined : [orderId] });
+      return { transactions: result.items.map((t) => legacyTransaction(store, t)) };
+    }),
+  );
+  // L26
+  app.post(
+    '/transactions/:transactionId/transfers',
+    legacyRoute(store, { capability: 'transfer', ids: { transactionId: 'transaction' }, body: transferBody }, (c) => {
+      const id = c.params.transactionId!;
+      checkCurrency(store, c.actor, id, c.body.currency, 'currency');
+      const { amount, destinationMerchantId } = c.body;
+      return legacyTransaction(store, transferFunds(store, c.actor, id, { amount, destinationMerchantId }));
+    }),
+  );
+  // L27
+  app.post(
+    '/transactions/:transactionId/transfers/:transferId/reversal',
+    legacyRoute(store, { capability: 'transfer', ids: { transactionId: 'transaction', transferId: 'transfer' } }, (c) =>
+      legacyTransaction(store, reverseTransfer(store, c.actor, c.params.transactionId!, c.params.transferId!)),
+    ),
+  );
+}

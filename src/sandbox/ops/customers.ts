@@ -1,0 +1,82 @@
+import { newId } from '../../contract/ids.js';
+import { PaybridgeError } from '../../errors.js';
+import { mayActFor, requireMerchant, visibleTo, type Actor } from '../access.js';
+import type { Address, Customer } from '../model.js';
+import type { Store } from '../store.js';
+import { page } from './common.js';
+
+export interface CustomerInput {
+  referenceCustomerId?: string | undefined;
+  emailAddress: string;
+  phoneNumber?: string | undefined;
+  givenName?: string | undefined;
+  middleName?: string | undefined;
+  familyName?: string | undefined;
+  address?: Address | undefined;
+  businessName?: string | undefined;
+  abn?: string | undefined;
+}
+
+/**
+ * Creates or updates a customer of the acting merchant. The same referenceCustomerId (or, without
+ * one, the same email address) for the same merchant updates the same customer; given fields replace.
+ */
+export function upsertCustomer(store: Store, actor: Actor, kind: Customer['kind'], input: CustomerInput): Customer {
+  const merchantId = requireMerchant(actor);
+  const existing = findExisting(store, merchantId, input);
+  const at = store.timestamp();
+  if (existing) {
+    if (existing.kind !== kind)
+      throw new PaybridgeError('invalid_request', `referenceCustomerId: ${existing.customerId} is a ${existing.kind} customer`);
+    for (const [field, value] of Object.entries(input)) if (value !== undefined) (existing as unknown as Record<string, unknown>)[field] = value;
+    existing.updatedAt = at;
+    store.stats.customersUpdated++;
+    return existing;
+  }
+  const customer: Customer = {
+    customerId: newId('customer'), merchantId, kind, referenceCustomerId: input.referenceCustomerId ?? null,
+    emailAddress: input.emailAddress, phoneNumber: input.phoneNumber ?? null, givenName: input.givenName ?? null,
+    middleName: input.middleName ?? null, familyName: input.familyName ?? null,
+    businessName: input.businessName ?? null, abn: input.abn ?? null, address: input.address ?? null,
+    createdAt: at, updatedAt: at,
+  };
+  store.addCustomer(customer);
+  store.stats.customersCreated++;
+  return customer;
+}
+
+function findExisting(store: Store, merchantId: string, input: CustomerInput): Customer | undefined {
+  const email = input.emailAddress.toLowerCase();
+  for (const id of store.customersByMerchant.get(merchantId) ?? []) {
+    const c = store.customers.get(id)!;
+    if (input.referenceCustomerId !== undefined) {
+      if (c.referenceCustomerId === input.referenceCustomerId) return c;
+    } else if (c.referenceCustomerId === null && c.emailAddress.toLowerCase() === email) return c;
+  }
+  return undefined;
+}
+
+/** Merchants a list query covers: the named ones (each one the caller may act for, else 403), or all visible. */
+export function merchantScope(store: Store, actor: Actor, named: string[] | undefined): (merchantId: string) => boolean {
+  if (named) {
+    for (const id of named)
+      if (!mayActFor(store, actor.principal, id) || (actor.merchantId !== null && actor.merchantId !== id))
+        throw new PaybridgeError('forbidden', `the credentials may not act for merchant ${id}`);
+    const set = new Set(named);
+    return (merchantId) => set.has(merchantId);
+  }
+  return (merchantId) => visibleTo(store, actor, merchantId);
+}
+
+export function queryCustomers(
+  store: Store,
+  actor: Actor,
+  filter: { emailAddress?: string | undefined; merchantId?: string[] | undefined; limit?: number | undefined; cursor?: string | undefined },
+) {
+  const inScope = merchantScope(store, actor, filter.merchantId);
+  const email = filter.emailAddress?.toLowerCase();
+  const matching = [...store.customers.values()].filter(
+    (c) => inScope(c.merchantId) && (email === undefined || c.emailAddress.toLowerCase() === email),
+  );
+  return page(matching, filter.limit, filter.cursor);
+}

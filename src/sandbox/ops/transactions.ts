@@ -1,0 +1,136 @@
+import { newId } from '../../contract/ids.js';
+import { PaybridgeError } from '../../errors.js';
+import { checkOwner, visibleTo, type Actor } from '../access.js';
+import type { Refund, Transaction, Transfer } from '../model.js';
+import type { Store } from '../store.js';
+import { addTimeline, page, serviceFees } from './common.js';
+
+export function getTransaction(store: Store, actor: Actor, transactionId: string): Transaction {
+  const tx = store.get(store.transactions, transactionId);
+  checkOwner(store, actor, tx.merchantId, transactionId);
+  return tx;
+}
+
+export interface TransactionFilter {
+  orderId?: string[] | undefined;
+  customerId?: string[] | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/** Transactions visible to the actor matching every filter, oldest first. */
+export function queryTransactions(store: Store, actor: Actor, filter: TransactionFilter) {
+  let candidates: Transaction[];
+  if (filter.orderId) {
+    candidates = [];
+    for (const orderId of new Set(filter.orderId))
+      for (const id of store.transactionsByOrder.get(orderId) ?? []) candidates.push(store.transactions.get(id)!);
+    candidates.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  } else {
+    candidates = [...store.transactions.values()];
+  }
+  const customers = filter.customerId ? new Set(filter.customerId) : null;
+  const matching = candidates.filter(
+    (tx) => visibleTo(store, actor, tx.merchantId) && (customers === null || (tx.customerId !== null && customers.has(tx.customerId))),
+  );
+  return page(matching, filter.limit, filter.cursor);
+}
+
+const remaining = (tx: Transaction) => tx.amount - tx.refundedAmount;
+
+export function refund(store: Store, actor: Actor, transactionId: string, refundAmount: number): { transaction: Transaction; refund: Refund } {
+  const tx = getTransaction(store, actor, transactionId);
+  if (tx.status !== 'paid' && tx.status !== 'partially_refunded')
+    throw new PaybridgeError('transaction_not_refundable', `${transactionId} is ${tx.status}`);
+  if (refundAmount > remaining(tx))
+    throw new PaybridgeError(
+      'refund_exceeds_amount',
+      `refundAmount: ${refundAmount} exceeds the refundable ${remaining(tx)} ${tx.currency}`,
+    );
+  const record: Refund = { refundId: newId('refund'), transactionId, amount: refundAmount, createdAt: '' };
+  record.createdAt = addTimeline(store, tx, 'PaymentRefunded', refundAmount, record.refundId);
+  store.refunds.set(record.refundId, record);
+  tx.refundIds.push(record.refundId);
+  tx.refundedAmount += refundAmount;
+  tx.status = tx.refundedAmount === tx.amount ? 'refunded' : 'partially_refunded';
+  store.stats.refundsCreated++;
+  return { transaction: tx, refund: record };
+}
+
+/** Captures an authorisation, in full or for less; the captured amount becomes the payment amount. */
+export function capture(store: Store, actor: Actor, transactionId: string, amount: number): Transaction {
+  const tx = getTransaction(store, actor, transactionId);
+  if (tx.status !== 'authorised') throw new PaybridgeError('transaction_not_capturable', `${transactionId} is ${tx.status}`);
+  if (amount > tx.amount)
+    throw new PaybridgeError('capture_exceeds_amount', `amount: ${amount} exceeds the authorised ${tx.amount} ${tx.currency}`);
+  tx.amount = amount;
+  tx.serviceFees = serviceFees(tx.method, amount);
+  tx.status = 'paid';
+  tx.paidOn = addTimeline(store, tx, 'PaymentSucceed', amount, null).slice(0, 10);
+  store.stats.captures++;
+  return tx;
+}
+
+/** Releases an authorisation; its order is cancelled with it. */
+export function cancelAuthorisation(store: Store, actor: Actor, transactionId: string): Transaction {
+  const tx = getTransaction(store, actor, transactionId);
+  if (tx.status !== 'authorised') throw new PaybridgeError('transaction_not_cancellable', `${transactionId} is ${tx.status}`);
+  tx.status = 'cancelled';
+  const at = addTimeline(store, tx, 'AuthorisationCancelled', tx.amount, null);
+  const order = store.orders.get(tx.orderId);
+  if (order) {
+    order.status = 'cancelled';
+    order.updatedAt = at;
+  }
+  store.stats.authorisationsCancelled++;
+  return tx;
+}
+
+const transferred = (tx: Transaction) =>
+  tx.transfers.reduce((sum, t) => (t.status === 'completed' ? sum + t.amount : sum), 0);
+
+/** Moves part of a payment to another sub-merchant of the same marketplace. */
+export function transferFunds(
+  store: Store,
+  actor: Actor,
+  transactionId: string,
+  input: { amount: number; destinationMerchantId: string },
+): Transaction {
+  const tx = getTransaction(store, actor, transactionId);
+  if (tx.status !== 'paid' && tx.status !== 'partially_refunded')
+    throw new PaybridgeError('transaction_not_refundable', `${transactionId} is ${tx.status}; only paid funds can be transferred`);
+  const source = store.get(store.merchants, tx.merchantId);
+  const destination = store.merchants.get(input.destinationMerchantId);
+  if (
+    !destination ||
+    source.marketplaceId === null ||
+    destination.marketplaceId !== source.marketplaceId ||
+    destination.merchantId === source.merchantId
+  )
+    throw new PaybridgeError(
+      'invalid_request',
+      'destinationMerchantId: must be another sub-merchant of the same marketplace',
+    );
+  const available = remaining(tx) - transferred(tx);
+  if (input.amount > available)
+    throw new PaybridgeError('transfer_exceeds_amount', `amount: ${input.amount} exceeds the transferable ${available} ${tx.currency}`);
+  const transfer: Transfer = {
+    transferId: newId('transfer'), amount: input.amount, destinationMerchantId: destination.merchantId,
+    status: 'completed', createdAt: '', reversedAt: null,
+  };
+  transfer.createdAt = addTimeline(store, tx, 'FundsTransferred', input.amount, transfer.transferId);
+  tx.transfers.push(transfer);
+  store.stats.transfersCreated++;
+  return tx;
+}
+
+export function reverseTransfer(store: Store, actor: Actor, transactionId: string, transferId: string): Transaction {
+  const tx = getTransaction(store, actor, transactionId);
+  const transfer = tx.transfers.find((t) => t.transferId === transferId);
+  if (!transfer) throw new PaybridgeError('not_found', `transferId: ${transferId} was not found on ${transactionId}`);
+  if (transfer.status !== 'completed') throw new PaybridgeError('transfer_not_reversible', `${transferId} is ${transfer.status}`);
+  transfer.status = 'reversed';
+  transfer.reversedAt = addTimeline(store, tx, 'FundsTransferReversed', transfer.amount, transferId);
+  store.stats.transfersReversed++;
+  return tx;
+}
