@@ -1,0 +1,85 @@
+// Shared helpers of the benchmarks: spawn servers from the built bin, run autocannon, print figures.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const BIN = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
+export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+/** Starts `paybridge <args>` in its own process and resolves once stdout matches `ready`. */
+export function spawnBin(args, ready, env = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+      const m = out.match(ready);
+      if (m) resolve({ child, match: m, output: () => out, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)));
+  });
+}
+
+/** The sandbox bin on free ports; resolves with its URLs and seeded credentials. */
+export async function spawnSandbox() {
+  const proc = await spawnBin(['sandbox', '--port', '0', '--legacy-port', '0', '--agreement-delay-ms', '0', '--json'], /^\{.*\}\n/);
+  return { ...JSON.parse(proc.match[0]), stop: proc.stop, pid: proc.child.pid };
+}
+
+export async function json(url, { method = 'GET', headers = {}, body } = {}) {
+  const res = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (res.status >= 300 && res.status !== 403) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** Runs `count` async jobs with at most `width` in flight. */
+export async function pool(count, width, job) {
+  const results = new Array(count);
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await job(i);
+    }
+  }));
+  return results;
+}
+
+/** One autocannon run; throws if any request failed, so a figure is never reported over errors. */
+export async function measure(label, options) {
+  const result = await autocannon({ connections: CONNECTIONS, ...(options.amount ? {} : { duration: DURATION }), ...options });
+  const failed = result.errors + result.timeouts + result.non2xx;
+  const row = {
+    label,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    failed,
+  };
+  if (failed > 0 && !options.allowFailures) throw new Error(`${label}: ${failed} failed requests (${JSON.stringify({ errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx, statusCodeStats: result.statusCodeStats })})`);
+  return row;
+}
+
+export function printRows(title, rows) {
+  console.log(`\n${title}`);
+  console.log('  label'.padEnd(44) + 'req/s'.padStart(10) + 'p50 ms'.padStart(9) + 'p99 ms'.padStart(9) + 'requests'.padStart(11));
+  for (const r of rows)
+    console.log(`  ${r.label}`.padEnd(44) + String(r.rps).padStart(10) + String(r.p50).padStart(9) + String(r.p99).padStart(9) + String(r.requests).padStart(11));
+}
+
+export const ORDER_BODY = {
+  CreateOnlineOrder: {
+    referenceOrderId: 'bench-1',
+    amount: { minorCurrencyUnits: 10_000, currency: 'AUD' },
+    customerEmailAddress: 'bench@example.com',
+    description: 'bench order',
+    metadata: { cart: { id: 1 } },
+  },
+};

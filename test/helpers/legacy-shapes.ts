@@ -1,0 +1,112 @@
+/** Legacy answer shapes of legacy-api.md section 4, for asserting on what legacy clients receive. */
+import { z } from 'zod';
+
+const ts = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+const obj = z.record(z.string(), z.unknown());
+
+export const legacyError = z.strictObject({
+  statusCode: z.int(),
+  errorCode: z.string(),
+  message: z.string(),
+  detail: z.string(),
+  tracer: z.string().min(1),
+});
+
+export const legacyOrder = z.strictObject({
+  merchantOrderId: z.string().startsWith('ordr_'),
+  merchantId: z.string().startsWith('mcht_'),
+  platformId: z.string().startsWith('mktp_').nullable(),
+  internalOrderId: z.string(),
+  amount: z.int(),
+  currency: z.string(),
+  customerEmail: z.string().nullable(),
+  phoneNo: z.string().nullable(),
+  type: z.enum(['online', 'paybylink']),
+  description: z.string().nullable(),
+  items: z.array(
+    z.strictObject({
+      description: z.string(),
+      quantity: z.int(),
+      amount: z.int(),
+      currency: z.string(),
+      sku: z.string().optional(),
+      imageUrl: z.string().optional(),
+    }),
+  ).nullable(),
+  discount: z.strictObject({ amount: z.int() }).nullable(),
+  shipping: obj.nullable(),
+  billing: z.strictObject({ address: obj.optional(), name: z.string().optional(), email: z.string().optional(), phone: z.string().optional() }).nullable(),
+  metadata: obj.nullable(),
+  status: z.enum(['created', 'paid', 'cancelled']),
+  createdAt: ts,
+  updatedAt: ts,
+});
+
+export const legacyPay = z.strictObject({
+  transactionId: z.string().startsWith('tran_'),
+  transactionStatus: z.enum(['paid', 'not_captured']),
+  amount: z.int(),
+  currency: z.string(),
+  surchargeAmount: z.int(),
+  type: z.enum(['paycard', 'payto']),
+});
+
+export const legacyThreeDS = z.strictObject({
+  paymentActionRequired: z.strictObject({ threeDSAuthorisationId: z.string().startsWith('3ds_'), redirectURL: z.url() }),
+});
+
+export const legacyTransaction = z.strictObject({
+  _id: z.string().startsWith('tran_'),
+  merchantId: z.string().startsWith('mcht_'),
+  customerId: z.string().startsWith('cust_').nullable(),
+  merchantOrderId: z.string().startsWith('ordr_'),
+  internalOrderId: z.string(),
+  amount: z.int(),
+  currency: z.string(),
+  surchargeAmount: z.int(),
+  refundedAmount: z.int(),
+  fee: z.int(),
+  status: z.enum(['paid', 'not_captured', 'partially_refunded', 'refunded', 'cancelled']),
+  transactionPayType: z.enum(['paycard', 'payto']),
+  refunds: z.array(z.strictObject({ refundId: z.string().startsWith('rfnd_'), amount: z.int(), createdAt: ts })),
+  transfers: z.array(obj),
+  metadata: obj.nullable(),
+  paidOn: z.string().nullable(),
+  createdAt: ts,
+  updatedAt: ts,
+});
+
+export const legacyCustomers = z.strictObject({
+  customers: z.array(
+    z.strictObject({
+      customerId: z.string().startsWith('cust_'),
+      internalCustomerId: z.string().nullable(),
+      email: z.string(),
+      phoneno: z.string().nullable(),
+      firstName: z.string().nullable(),
+      lastName: z.string().nullable(),
+    }),
+  ),
+});
+
+export const legacySources = z.strictObject({
+  paymentSources: z.array(
+    z.strictObject({
+      paymentSourceId: z.string().startsWith('psrc_'),
+      customerId: z.string(),
+      merchantId: z.string(),
+      type: z.enum(['card', 'payto']),
+      accountHint: z.string(),
+      createdAt: ts,
+    }),
+  ),
+});
+
+export const legacyMerchant = z.strictObject({
+  merchantId: z.string().startsWith('mcht_'),
+  platformId: z.string().nullable(),
+  businessName: z.string(),
+  publicKey: z.string(),
+  bankAccounts: z.array(obj),
+  primaryBankAccountId: z.string().nullable(),
+});

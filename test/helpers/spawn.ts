@@ -1,0 +1,49 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
+
+export interface Spawned {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  /** Resolves once stdout matches, with the match; rejects if the process exits first or after timeoutMs. */
+  waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpMatchArray>;
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+}
+
+/** Runs the paybridge bin as a user would: `node dist/src/cli.js <args>`. */
+export function spawnBin(args: string[], env: NodeJS.ProcessEnv = {}): Spawned {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const waitFor = (pattern: RegExp, timeoutMs = 10_000) =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const timer = setTimeout(() => done(new Error(`timed out waiting for ${pattern}; stdout: ${out}; stderr: ${err}`)), timeoutMs);
+      const check = () => {
+        const match = out.match(pattern);
+        if (match) done(null, match);
+      };
+      const onExit = (code: number | null) => done(new Error(`exited ${code} before ${pattern}; stdout: ${out}; stderr: ${err}`));
+      const done = (error: Error | null, match?: RegExpMatchArray) => {
+        clearTimeout(timer);
+        child.stdout.off('data', check);
+        child.off('exit', onExit);
+        if (error) reject(error);
+        else resolve(match!);
+      };
+      child.stdout.on('data', check);
+      child.on('exit', onExit);
+      check();
+    });
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  return { child, stdout: () => out, stderr: () => err, exited, waitFor, stop };
+}
