@@ -53,8 +53,10 @@ export function legacyCredential(req: Req): LegacyCredential {
   }
   if (found.length === 0) throw new PaybridgeError('missing_credentials', 'one Limepay-* credential header is required');
   const first = RULES[found[0]!]!;
-  if (found.length > 1)
-    throw new PaybridgeError('invalid_credentials', `${first.name}: exactly one credential header is allowed, got ${found.length}`);
+  if (found.length > 1) {
+    const names = [...new Set(found.map((n) => RULES[n]!.name))].sort().join(', ');
+    throw new PaybridgeError('invalid_credentials', `${names}: exactly one credential header is allowed, got ${found.length}`);
+  }
   if (req.headers.authorization !== undefined)
     throw new PaybridgeError('invalid_credentials', `${first.name}: a legacy credential header cannot be combined with Authorization`);
   for (const name of CONTEXT_HEADERS)

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { countryCode, email } from '../src/contract/zod-helpers.js';
+import { defineMapping, toBody, toHeader, toPath } from '../src/translate/define.js';
+import { closed } from '../src/translate/shape.js';
+import { LEGACY_MERCHANT } from './shapes.js';
+
+const platformMerchant = { platformId: toHeader('Marketplace-Id', 'marketplace'), merchantId: toPath('merchantId', 'merchant') };
+const merchantResponse = { shape: LEGACY_MERCHANT } as const;
+
+export const onboardMerchant = defineMapping({
+  route: 'L21',
+  description: 'Onboard a sub-merchant with the platform API key: CreateMerchant (contactEmail -> contactEmailAddress); answered {merchantId}.',
+  legacy: 'POST /marketplaces/onboarding',
+  current: 'POST /merchants',
+  body: z.object({
+    slug: z.string().regex(/^[a-z0-9-]{2,64}$/, 'expected 2-64 lower-case letters, digits or dashes'),
+    businessName: z.string().min(1).max(255),
+    contactEmail: email,
+    taxCountry: countryCode,
+    tradingCountry: countryCode,
+  }),
+  request: { wrap: 'CreateMerchant' },
+  response: { shape: closed({ merchantId: 'merchantId' }) },
+});
+
+export const getMerchant = defineMapping({
+  route: 'L22',
+  description: 'Read a sub-merchant: GET /merchants/{merchantId} with Marketplace-Id; marketplaceId is answered as platformId.',
+  legacy: 'GET /platforms/{platformId}/merchants/{merchantId}',
+  current: 'GET /merchants/{merchantId}',
+  params: platformMerchant,
+  response: merchantResponse,
+});
+
+export const updateBusinessProfile = defineMapping({
+  route: 'L23',
+  description: 'Update a sub-merchant business profile: a PATCH on the merchant with UpdateMerchantBusinessProfile.',
+  legacy: 'PUT /platforms/{platformId}/merchants/{merchantId}/businessProfile',
+  current: 'PATCH /merchants/{merchantId}',
+  params: platformMerchant,
+  body: z
+    .object({ businessName: z.string().min(1).max(255).optional(), contactEmail: email.optional(), tradingCountry: countryCode.optional() })
+    .refine((v) => v.businessName !== undefined || v.contactEmail !== undefined || v.tradingCountry !== undefined, {
+      message: 'expected at least one field to update',
+    }),
+  request: { wrap: 'UpdateMerchantBusinessProfile' },
+  response: merchantResponse,
+});
+
+export const addBankAccount = defineMapping({
+  route: 'L24',
+  description: 'Add a payout bank account to a sub-merchant: AddMerchantBankAccount.',
+  legacy: 'POST /platforms/{platformId}/merchants/{merchantId}/bankAccounts',
+  current: 'PATCH /merchants/{merchantId}',
+  params: platformMerchant,
+  body: z.object({
+    bsb: z.string().regex(/^\d{3}-?\d{3}$/, 'expected a six-digit BSB'),
+    accountNumber: z.string().regex(/^\d{4,10}$/, 'expected 4-10 digits'),
+    accountName: z.string().min(1).max(140),
+  }),
+  request: { wrap: 'AddMerchantBankAccount' },
+  response: merchantResponse,
+});
+
+export const setPrimaryBankAccount = defineMapping({
+  route: 'L25',
+  description: 'Make a bank account primary: the path bankAccountId goes into SetMerchantPrimaryBankAccount.',
+  legacy: 'PUT /platforms/{platformId}/merchants/{merchantId}/bankAccounts/{bankAccountId}/primary',
+  current: 'PATCH /merchants/{merchantId}',
+  params: { ...platformMerchant, bankAccountId: toBody('bankAccountId', 'bankAccount') },
+  request: { wrap: 'SetMerchantPrimaryBankAccount' },
+  response: merchantResponse,
+});

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { idOf } from '../src/contract/zod-helpers.js';
+import { defineMapping, LegacyAnswer, toHeader, toPath } from '../src/translate/define.js';
+import { flatten, moved, values, type Obj } from '../src/translate/shape.js';
+
+const payBody = z.object({
+  paymentToken: idOf('paymentToken'),
+  request3DS: z.boolean().optional(),
+  authoriseOnly: z.boolean().optional(),
+  paymentActionRequired: z
+    .object({ threeDSAuthorisationId: idOf('threeDS'), redirectURL: z.string().max(2048).optional() })
+    .optional(),
+});
+
+/**
+ * A first pay call is PayByCard; a call carrying the paymentActionRequired of a 3DS challenge is the
+ * second call, Confirm3DSComplete.
+ */
+const payRequest = {
+  wrap: (body: Obj) => (body.paymentActionRequired ? 'Confirm3DSComplete' : 'PayByCard'),
+  shape: {
+    PayByCard: { paymentToken: 'paymentTokenId' },
+    Confirm3DSComplete: {
+      paymentToken: 'paymentTokenId',
+      paymentActionRequired: flatten({ threeDSAuthorisationId: 'threeDSAuthorisationId', redirectURL: moved() }),
+      request3DS: moved(),
+      authoriseOnly: moved(),
+    },
+  },
+};
+
+const legacyStatus = values({ authorised: 'not_captured' });
+const legacyPayType = values({ payinfull: 'paycard' });
+
+/**
+ * 3DS: the current 200 ThreeDSAuthorisationRequired is the legacy 403 paymentActionRequired. A payment:
+ * the flat card answer in legacy names. The current card answer has no surchargeAmount; card payments
+ * through PayByCard carry none, so the legacy field is 0 unless the current answer says otherwise.
+ */
+function payAnswer(body: Obj): unknown {
+  const challenge = body.ThreeDSAuthorisationRequired as { threeDSAuthorisationId: string; redirectUrl: string } | undefined;
+  if (challenge)
+    return new LegacyAnswer(403, {
+      paymentActionRequired: { threeDSAuthorisationId: challenge.threeDSAuthorisationId, redirectURL: challenge.redirectUrl },
+    });
+  return {
+    transactionId: body.transactionId,
+    transactionStatus: legacyStatus(body.transactionStatus),
+    amount: body.amount,
+    currency: body.currency,
+    surchargeAmount: body.surchargeAmount ?? 0,
+    type: legacyPayType(body.payType),
+  };
+}
+
+export const payOrder = defineMapping({
+  route: 'L4',
+  description: 'Pay an order with the secret key: PayByCard, or Confirm3DSComplete on the second call of a 3DS challenge; the current 200 ThreeDSAuthorisationRequired becomes the legacy 403 paymentActionRequired.',
+  legacy: 'POST /orders/{merchantOrderId}/pay',
+  current: 'POST /orders/{orderId}/pay',
+  params: { merchantOrderId: toPath('orderId', 'order') },
+  body: payBody,
+  request: payRequest,
+  response: { map: payAnswer },
+});
+
+export const payPlatformOrder = defineMapping({
+  route: 'L5',
+  description: 'Pay a sub-merchant order with the platform API key: as L4, with Marketplace-Id and Merchant-Id from the path.',
+  legacy: 'POST /platforms/{platformId}/merchants/{merchantId}/orders/{merchantOrderId}/pay',
+  current: 'POST /orders/{orderId}/pay',
+  params: {
+    platformId: toHeader('Marketplace-Id', 'marketplace'),
+    merchantId: toHeader('Merchant-Id', 'merchant'),
+    merchantOrderId: toPath('orderId', 'order'),
+  },
+  body: payBody,
+  request: payRequest,
+  response: { map: payAnswer },
+});

@@ -1,0 +1,95 @@
+/** Shapes and checks several mapping files share: the legacy order, transaction, merchant and money. */
+import { z } from 'zod';
+import { amountInt, currencyCode } from '../src/contract/zod-helpers.js';
+import { PaybridgeError } from '../src/errors.js';
+import {
+  closed, computed, flatCurrency, flatMoney, from, rename, unwrap, values, verbatim, type Obj, type ShapeSpec,
+} from '../src/translate/shape.js';
+
+/** Legacy request money: `{amount: integer minor units, currency}`. */
+export const legacyMoney = (min: number) => z.object({ amount: amountInt(min), currency: currencyCode });
+
+/** An order item: legacy flat `amount` + `currency` <-> current `amount {minorCurrencyUnits, currency}`. */
+export const ORDER_ITEM: ShapeSpec = { amount: flatMoney('amount'), currency: flatCurrency('amount') };
+
+/** Billing contact: legacy `email`/`phone` <-> current `emailAddress`/`phoneNumber`. */
+export const BILLING: ShapeSpec = { email: 'emailAddress', phone: 'phoneNumber' };
+
+/** The legacy order answer (L1-L3, L11, L12) built from the current `OnlineOrder.order`. */
+export const LEGACY_ORDER = closed({
+  merchantOrderId: 'orderId',
+  merchantId: 'merchantId',
+  platformId: 'marketplaceId',
+  internalOrderId: 'referenceOrderId',
+  amount: flatMoney('amount'),
+  currency: flatCurrency('amount'),
+  customerEmail: 'customerEmailAddress',
+  phoneNo: 'customerPhoneNumber',
+  type: 'orderType',
+  description: 'description',
+  items: rename('items', ORDER_ITEM),
+  discount: unwrap('discountAmount', 'amount'),
+  shipping: 'shipping',
+  billing: rename('billing', BILLING),
+  metadata: verbatim(),
+  status: 'status',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+});
+
+interface Timeline {
+  eventType: string;
+  eventTime: string;
+  amount: number;
+  identifier: string | null;
+}
+
+/** The legacy transaction (L6, L9, L10, L17, L26, L27) built from a current transaction detail. */
+export const LEGACY_TRANSACTION = closed({
+  _id: from('purchaseDetails.transactionId'),
+  merchantId: from('purchaseDetails.merchantId'),
+  customerId: from('customerDetails.customerId'),
+  merchantOrderId: from('purchaseDetails.orderId'),
+  internalOrderId: from('purchaseDetails.referenceOrderId'),
+  amount: from('purchaseDetails.amount.minorCurrencyUnits'),
+  currency: from('purchaseDetails.amount.currency'),
+  surchargeAmount: from('purchaseDetails.surchargeAmount'),
+  refundedAmount: from('purchaseDetails.refundedAmount'),
+  fee: from('serviceFees.totalAmount'),
+  status: from('purchaseDetails.status', values({ authorised: 'not_captured' })),
+  transactionPayType: from('paymentMethod.paymentMethodType', values({ Card: 'paycard', PayTo: 'payto' })),
+  // refunds are the PaymentRefunded timeline entries, oldest first (legacy-api.md section 4)
+  refunds: computed((detail) =>
+    ((detail.timelines ?? []) as Timeline[])
+      .filter((t) => t.eventType === 'PaymentRefunded')
+      .map((t) => ({ refundId: t.identifier, amount: t.amount, createdAt: t.eventTime })),
+  ),
+  transfers: from('transfers'),
+  metadata: from('purchaseDetails.orderMetadata'),
+  paidOn: from('purchaseDetails.paidOn'),
+  createdAt: from('purchaseDetails.createdAt'),
+  updatedAt: from('purchaseDetails.updatedAt'),
+});
+
+/** The legacy merchant (L22-L25): the current merchant with the marketplace called a platform. */
+export const LEGACY_MERCHANT = closed({
+  merchantId: 'merchantId',
+  platformId: 'marketplaceId',
+  businessName: 'businessName',
+  publicKey: 'publicKey',
+  bankAccounts: verbatim(),
+  primaryBankAccountId: 'primaryBankAccountId',
+});
+
+/**
+ * A preflight check: the currency of the legacy money field must be the transaction's, or nothing is
+ * sent (400 currency_mismatch). A field without a currency passes.
+ */
+export function sameCurrency(field: string, currencyOf: (legacyBody: Obj) => unknown) {
+  return (detail: { purchaseDetails?: { amount?: { currency?: string } } }, legacyBody: Obj): void => {
+    const given = currencyOf(legacyBody);
+    const actual = detail.purchaseDetails?.amount?.currency;
+    if (given !== undefined && given !== actual)
+      throw new PaybridgeError('currency_mismatch', `${field}: ${String(given)} differs from the transaction currency ${actual}`);
+  };
+}

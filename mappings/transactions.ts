@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { amountInt, currencyCode, idOf } from '../src/contract/zod-helpers.js';
+import { defineMapping, toBody, toPath } from '../src/translate/define.js';
+import { amountOnly, closed, moved, rename, type Obj } from '../src/translate/shape.js';
+import { LEGACY_TRANSACTION, legacyMoney, sameCurrency } from './shapes.js';
+
+const transactionId = { transactionId: toPath('transactionId', 'transaction') };
+const transactionResponse = { shape: LEGACY_TRANSACTION } as const;
+const readTransaction = 'GET /transactions/{transactionId}';
+
+export const getTransaction = defineMapping({
+  route: 'L6',
+  description: 'Read a transaction: the current transaction detail flattened into the legacy transaction (fee = serviceFees.totalAmount, refunds from the PaymentRefunded timeline).',
+  legacy: 'GET /transactions/{transactionId}',
+  current: 'GET /transactions/{transactionId}',
+  params: transactionId,
+  response: transactionResponse,
+});
+
+export const captureAuthorisation = defineMapping({
+  route: 'L9',
+  description: 'Capture an authorisation: captureAmount {amount, currency} becomes CaptureFunds {amount} after a currency check.',
+  legacy: 'POST /transactions/{transactionId}/authorisation:capture',
+  current: 'PATCH /transactions/{transactionId}',
+  params: transactionId,
+  body: z.object({ captureAmount: legacyMoney(1) }),
+  request: { wrap: 'CaptureFunds', shape: { captureAmount: amountOnly('amount') } },
+  preflight: {
+    current: readTransaction,
+    check: sameCurrency('captureAmount.currency', (b: Obj) => (b.captureAmount as { currency: string }).currency),
+  },
+  response: transactionResponse,
+});
+
+export const cancelAuthorisation = defineMapping({
+  route: 'L10',
+  description: 'Cancel an authorisation: DELETE becomes a PATCH on the transaction with CancelAuthorisation.',
+  legacy: 'DELETE /transactions/{transactionId}/authorisation',
+  current: 'PATCH /transactions/{transactionId}',
+  params: transactionId,
+  request: { wrap: 'CancelAuthorisation' },
+  response: transactionResponse,
+});
+
+export const queryTransactions = defineMapping({
+  route: 'L17',
+  description: 'List the transactions of an order: the merchantOrderId query parameter becomes the orderId filter; answered {transactions}.',
+  legacy: 'GET /transactions',
+  current: 'GET /transactions',
+  query: { schema: z.object({ merchantOrderId: idOf('order').optional() }), shape: { merchantOrderId: 'orderId' } },
+  response: { shape: closed({ transactions: rename('items', LEGACY_TRANSACTION) }) },
+});
+
+export const transferFunds = defineMapping({
+  route: 'L26',
+  description: 'Transfer part of a payment to another sub-merchant: a PATCH with TransferFunds; a currency, when given, is checked first.',
+  legacy: 'POST /transactions/{transactionId}/transfers',
+  current: 'PATCH /transactions/{transactionId}',
+  params: transactionId,
+  body: z.object({ amount: amountInt(1), currency: currencyCode.optional(), destinationMerchantId: idOf('merchant') }),
+  request: { wrap: 'TransferFunds', shape: { currency: moved() } },
+  preflight: { current: readTransaction, check: sameCurrency('currency', (b: Obj) => b.currency) },
+  response: transactionResponse,
+});
+
+export const reverseTransfer = defineMapping({
+  route: 'L27',
+  description: 'Reverse a transfer: the transferId leaves the path for ReverseFundsTransfer {transferId}.',
+  legacy: 'POST /transactions/{transactionId}/transfers/{transferId}/reversal',
+  current: 'PATCH /transactions/{transactionId}',
+  params: { ...transactionId, transferId: toBody('transferId', 'transfer') },
+  request: { wrap: 'ReverseFundsTransfer' },
+  response: transactionResponse,
+});

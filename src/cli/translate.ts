@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { legacyErrorBody, PaybridgeError } from '../errors.js';
+import { errorResponse } from '../translate/engine.js';
+import { createTranslator } from '../translate/index.js';
+import { LEGACY_ROUTES } from '../translate/legacy-routes.js';
+
+export const TRANSLATE_USAGE = `paybridge translate [--current-url URL --merchant-tokens FILE --service-key KEY]
+  Reads one legacy request as JSON on stdin, {method, path, headers, body}, and prints the current
+  request in the same form. A request it cannot translate prints the legacy error object and exits 1.
+  A Limepay-MerchantToken request needs the three options to resolve the merchant's public key.`;
+
+export const ROUTES_USAGE = `paybridge routes [--json]
+  Prints the legacy route table (legacy call, current call, mapping file) and a changelog generated
+  from the mapping descriptions.`;
+
+const requestSchema = z.strictObject({
+  method: z.string().min(1),
+  path: z.string().startsWith('/'),
+  headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}),
+  body: z.unknown().optional(),
+});
+
+/** The operator's merchant-token table file: a JSON object, merchant token -> merchant id. */
+export function readMerchantTokens(file: string): Record<string, string> {
+  const parsed = z.record(z.string(), z.string().startsWith('mcht_')).safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new Error(`merchant tokens ${file}: expected a JSON object of merchant token -> mcht_ id`);
+  return parsed.data;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function runTranslate(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { 'current-url': { type: 'string' }, 'merchant-tokens': { type: 'string' }, 'service-key': { type: 'string' } },
+    strict: true,
+  });
+  const translator = createTranslator({
+    ...(values['merchant-tokens'] ? { merchantTokens: readMerchantTokens(values['merchant-tokens']) } : {}),
+    ...(values['current-url'] ? { currentUrl: values['current-url'] } : {}),
+    ...(values['service-key'] ? { serviceKey: values['service-key'] } : {}),
+  });
+  const requestId = randomUUID();
+  let output: unknown;
+  try {
+    let input: unknown;
+    try {
+      input = JSON.parse(await readStdin());
+    } catch {
+      throw new PaybridgeError('invalid_request', 'stdin: expected one JSON object {method, path, headers, body}');
+    }
+    const parsed = requestSchema.safeParse(input);
+    if (!parsed.success) throw new PaybridgeError('invalid_request', `stdin: ${parsed.error.issues[0]?.path.join('.') || 'request'}: ${parsed.error.issues[0]?.message}`);
+    const headers = Object.fromEntries(Object.entries(parsed.data.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    const { method, path, headers: currentHeaders, body } = await translator.toCurrent({ ...parsed.data, headers, requestId });
+    output = { method, path, headers: currentHeaders, ...(body !== undefined ? { body } : {}) };
+  } catch (err) {
+    const answer = err instanceof PaybridgeError ? legacyErrorBody(err.code, err.detail, requestId) : errorResponse(err, requestId).body;
+    process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+}
+
+export async function runRoutes(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } }, strict: true });
+  const { routes } = createTranslator();
+  const byId = new Map(routes.mappings.map((c) => [c.mapping.route, c.mapping]));
+  const rows = LEGACY_ROUTES.map((r) => {
+    const m = byId.get(r.id);
+    return { id: r.id, tier: r.tier, legacy: `${r.method} ${r.path}`, current: m?.current ?? '(not mapped)', file: m?.source ?? '-', description: m?.description ?? '' };
+  });
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  const width = Math.max(...rows.map((r) => r.legacy.length));
+  const currentWidth = Math.max(...rows.map((r) => r.current.length));
+  const lines = ['Legacy route table (legacy-api.md section 3), compiled from mappings/', ''];
+  for (const r of rows) lines.push(`${r.id.padEnd(4)} ${r.legacy.padEnd(width)}  ->  ${r.current.padEnd(currentWidth)}  ${r.file}`);
+  lines.push('', 'Changelog: what changed for each legacy call (from the mapping descriptions)', '');
+  for (const r of rows) lines.push(`- ${r.id} ${r.legacy}: ${r.description || '(no mapping)'}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

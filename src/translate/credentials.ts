@@ -1,0 +1,123 @@
+/**
+ * Legacy credential headers to `Authorization: Bearer` (legacy-api.md section 1), and merchant tokens
+ * resolved to their merchant's public key through the operator's table and Get Merchant, cached.
+ */
+import { LRUCache } from 'lru-cache';
+import { looksLikeJwt, peekJwtKind, type JwtKind } from '../contract/jwt.js';
+import { PaybridgeError } from '../errors.js';
+
+export type Headers = Readonly<Record<string, string | string[] | undefined>>;
+
+interface HeaderRule {
+  /** The header as legacy-api.md spells it. */
+  name: string;
+  form: (value: string) => boolean;
+  describe: string;
+  merchantToken?: true;
+}
+
+const KEY_FORMS = { pk: /^(sandbox|live)_pk_[A-Za-z0-9_-]+$/, sk: /^(sandbox|live)_sk_[A-Za-z0-9_-]+$/, api: /^(sandbox|live)_api_[A-Za-z0-9_-]+$/ };
+const jwt = (kind: JwtKind) => (v: string) => looksLikeJwt(v) && peekJwtKind(v) === kind;
+const opaque = (v: string) => /^[A-Za-z0-9_-]{8,256}$/.test(v) && !/^(sandbox|live)_/.test(v);
+
+/** Lower-case header name -> rule. */
+export const LEGACY_CREDENTIAL_HEADERS: ReadonlyMap<string, HeaderRule> = new Map([
+  ['limepay-publickey', { name: 'Limepay-PublicKey', form: (v: string) => KEY_FORMS.pk.test(v), describe: 'a public key' }],
+  ['limepay-secretkey', { name: 'Limepay-SecretKey', form: (v: string) => KEY_FORMS.sk.test(v), describe: 'a secret key' }],
+  ['limepay-token', { name: 'Limepay-Token', form: (v: string) => KEY_FORMS.api.test(v), describe: 'a platform API key' }],
+  ['limepay-customerjwt', { name: 'Limepay-CustomerJwt', form: jwt('customer'), describe: 'a customer JWT' }],
+  ['limepay-merchantjwt', { name: 'Limepay-MerchantJwt', form: jwt('merchant'), describe: 'a merchant JWT' }],
+  ['limepay-platformjwt', { name: 'Limepay-PlatformJwt', form: jwt('marketplace'), describe: 'a platform JWT' }],
+  ['limepay-checkouttoken', { name: 'Limepay-CheckoutToken', form: opaque, describe: 'a checkout token' }],
+  ['limepay-merchanttoken', { name: 'Limepay-MerchantToken', form: opaque, describe: 'a merchant token', merchantToken: true }],
+]);
+
+/** Context headers of the current API; on a legacy call the path is the only source of context. */
+export const CONTEXT_HEADERS: ReadonlyMap<string, string> = new Map([
+  ['marketplace-id', 'Marketplace-Id'],
+  ['merchant-id', 'Merchant-Id'],
+  ['customer-id', 'Customer-Id'],
+]);
+
+/** True when the request carries a legacy credential header (header names in lower case). */
+export function isLegacyRequest(headers: Headers): boolean {
+  for (const name of LEGACY_CREDENTIAL_HEADERS.keys()) if (headers[name] !== undefined) return true;
+  return false;
+}
+
+export interface LegacyCredential {
+  header: string;
+  /** The credential to send as Bearer, or the merchant token still to resolve. */
+  value: string;
+  merchantToken: boolean;
+}
+
+/**
+ * The one legacy credential of a request. None: 401 missing_credentials. Two, a repeated one, or one
+ * beside Authorization: 400 invalid_credentials. A value of the wrong form for its header: 401.
+ * Context headers sent by the client: 400 (the path names the context).
+ */
+export function legacyCredential(headers: Headers): LegacyCredential {
+  let found: [string, HeaderRule] | undefined;
+  const names: string[] = [];
+  for (const [name, rule] of LEGACY_CREDENTIAL_HEADERS) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    for (let i = 0; i < (Array.isArray(value) ? value.length : 1); i++) names.push(rule.name);
+    found ??= [name, rule];
+  }
+  if (!found) throw new PaybridgeError('missing_credentials', 'one Limepay-* credential header is required');
+  const [name, rule] = found;
+  if (names.length > 1)
+    throw new PaybridgeError(
+      'invalid_credentials',
+      `${[...new Set(names)].sort().join(', ')}: exactly one credential header is allowed, got ${names.length}`,
+    );
+  if (headers.authorization !== undefined)
+    throw new PaybridgeError('invalid_credentials', `${rule.name}: a legacy credential header cannot be combined with Authorization`);
+  for (const [context, spelled] of CONTEXT_HEADERS)
+    if (headers[context] !== undefined)
+      throw new PaybridgeError('invalid_request', `${spelled}: context headers are not accepted on legacy calls; the path names the context`);
+  const value = (headers[name] as string).trim();
+  if (!rule.form(value)) throw new PaybridgeError('unauthenticated', `${rule.name}: the value is not ${rule.describe}`);
+  return { header: rule.name, value, merchantToken: rule.merchantToken === true };
+}
+
+export interface MerchantKeyOptions {
+  /** The operator's table: merchant token -> merchant id. */
+  tokens: Readonly<Record<string, string>>;
+  /** Reads a merchant's public key (Get Merchant with the gateway's marketplace API key). */
+  lookup: (merchantId: string) => Promise<string>;
+  /** Cache bounds: entries (default 10,000) and time to live in ms (default 5 minutes). */
+  max?: number;
+  ttlMs?: number;
+}
+
+/** Merchant token -> public key, cached with a bound and a TTL; concurrent look-ups of one merchant share one call. */
+export class MerchantKeyResolver {
+  private readonly tokens: ReadonlyMap<string, string>;
+  private readonly cache: LRUCache<string, string>;
+  /** Get Merchant calls made (cache misses), for metrics and tests. */
+  lookups = 0;
+
+  constructor(options: MerchantKeyOptions) {
+    this.tokens = new Map(Object.entries(options.tokens));
+    this.cache = new LRUCache<string, string>({
+      max: options.max ?? 10_000,
+      ttl: options.ttlMs ?? 5 * 60_000,
+      fetchMethod: async (merchantId) => {
+        this.lookups++;
+        return options.lookup(merchantId);
+      },
+    });
+  }
+
+  async publicKey(token: string): Promise<string> {
+    const merchantId = this.tokens.get(token);
+    if (merchantId === undefined)
+      throw new PaybridgeError('unauthenticated', 'Limepay-MerchantToken: the merchant token is not known');
+    const key = await this.cache.fetch(merchantId);
+    if (key === undefined) throw new PaybridgeError('upstream_error', `Get Merchant ${merchantId} gave no public key`);
+    return key;
+  }
+}

@@ -1,0 +1,98 @@
+/** What a mapping is: one legacy route (L1-L27) described as data, checked when the router compiles. */
+import type { z } from 'zod';
+import type { IdKind } from '../contract/ids.js';
+import type { Obj, Shape, ShapeSpec } from './shape.js';
+
+/** Where a legacy path id (or a body field) goes in the current call. */
+export type ParamTarget =
+  | { readonly to: 'header'; readonly name: 'Marketplace-Id' | 'Merchant-Id' | 'Customer-Id'; readonly kind: IdKind }
+  | { readonly to: 'path'; readonly name: string; readonly kind: IdKind }
+  | { readonly to: 'query'; readonly name: string; readonly kind: IdKind }
+  /** Into the current body, inside the action wrapper (`{SetMerchantPrimaryBankAccount: {bankAccountId}}`). */
+  | { readonly to: 'body'; readonly name: string; readonly kind: IdKind };
+
+export const toHeader = (name: 'Marketplace-Id' | 'Merchant-Id' | 'Customer-Id', kind: IdKind): ParamTarget => ({ to: 'header', name, kind });
+export const toPath = (name: string, kind: IdKind): ParamTarget => ({ to: 'path', name, kind });
+export const toQuery = (name: string, kind: IdKind): ParamTarget => ({ to: 'query', name, kind });
+export const toBody = (name: string, kind: IdKind): ParamTarget => ({ to: 'body', name, kind });
+
+/** A legacy answer whose status differs from the current one (the 403 of a 3DS challenge). */
+export class LegacyAnswer {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+export interface RequestSpec {
+  /** The discriminator key wrapping the current body, or a function choosing it from the legacy body. */
+  wrap?: string | ((legacyBody: Obj) => string);
+  /** How the legacy body becomes the current one; per wrapper when wrap is a function. */
+  shape?: ShapeSpec | Record<string, ShapeSpec>;
+  /** Legacy body fields that leave the body for the path, a header or the query. */
+  move?: Record<string, ParamTarget>;
+}
+
+export type ResponseSpec =
+  | { readonly empty: true }
+  /** The shape applied backward to the current body, or to the object at a dotted path of it. */
+  | { readonly at?: string; readonly shape: ShapeSpec | Shape }
+  /** The odd small function: the current body (and the legacy body sent) to the legacy answer. */
+  | { readonly map: (currentBody: any, legacyBody: any) => unknown };
+
+export interface Preflight {
+  /** A read made before the call, e.g. `GET /transactions/{transactionId}`. */
+  readonly current: string;
+  /** Throws a PaybridgeError (nothing is sent) when the legacy call must not go ahead. */
+  readonly check: (currentBody: any, legacyBody: any) => void;
+}
+
+export interface MappingDefinition {
+  /** Legacy route id of legacy-api.md section 3, e.g. `L7`. */
+  readonly route: string;
+  /** What the mapping does, for the changelog; required. */
+  readonly description: string;
+  /** `METHOD /legacy/path/{param}` exactly as in the route table. */
+  readonly legacy: string;
+  /** `METHOD /current/path/{param}`. */
+  readonly current: string;
+  /** Where each legacy path id goes, in path order. */
+  readonly params?: Readonly<Record<string, ParamTarget>>;
+  /** Legacy query string: validated, then renamed through the shape (or the vocabulary). */
+  readonly query?: { readonly schema: z.ZodType; readonly shape?: ShapeSpec };
+  /** The legacy request body schema; unknown fields are dropped and reported. */
+  readonly body?: z.ZodType;
+  readonly request?: RequestSpec;
+  readonly preflight?: Preflight;
+  readonly response: ResponseSpec;
+}
+
+export interface Mapping extends MappingDefinition {
+  /** The file that defined the mapping, for start-up errors and `paybridge routes`. */
+  readonly source: string;
+}
+
+/** The calling file of defineMapping, from the stack: `mappings/orders.ts`. */
+function callerFile(): string {
+  const lines = new Error().stack?.split('\n') ?? [];
+  for (const line of lines.slice(3)) {
+    const m = /(?:file:\/\/)?(\/[^\s():]+?\.[cm]?[jt]s)/.exec(line);
+    if (m && !m[1]!.endsWith('/translate/define.js') && !m[1]!.endsWith('/translate/define.ts')) {
+      const file = m[1]!;
+      const at = file.lastIndexOf('/mappings/');
+      return (at >= 0 ? file.slice(at + 1) : file.slice(file.lastIndexOf('/') + 1)).replace(/\.js$/, '.ts');
+    }
+  }
+  return '<unknown file>';
+}
+
+/**
+ * Declares how one legacy route is translated.
+ * @example
+ * export const getOrder = defineMapping({ route: 'L3', description: 'Read an order', legacy: 'GET /orders/{merchantOrderId}',
+ *   current: 'GET /orders/{orderId}', params: { merchantOrderId: toPath('orderId', 'order') },
+ *   response: { at: 'OnlineOrder.order', shape: LEGACY_ORDER } });
+ */
+export function defineMapping(definition: MappingDefinition): Mapping {
+  return Object.freeze({ ...definition, source: callerFile() });
+}

@@ -1,0 +1,283 @@
+/**
+ * legacy request -> current request, and current response -> legacy response, for one compiled
+ * mapping. Pure apart from the optional merchant-token look-up; no HTTP server anywhere.
+ */
+import sjson from 'secure-json-parse';
+import { hasIdForm, ID_PREFIX } from '../contract/ids.js';
+import { describeIssues } from '../contract/zod-helpers.js';
+import { legacyErrorBody, PaybridgeError, type LegacyErrorBody } from '../errors.js';
+import { legacyCredential, type Headers, type MerchantKeyResolver } from './credentials.js';
+import { LegacyAnswer, type ParamTarget } from './define.js';
+import type { CompiledMapping, Router } from './router.js';
+import type { Obj } from './shape.js';
+import { unknownFields } from './unknown-fields.js';
+import { toCurrentKey } from './vocabulary.js';
+
+/** A legacy call: header names in lower case, `path` with its query string, `body` parsed JSON or a JSON string. */
+export interface LegacyRequest {
+  method: string;
+  path: string;
+  headers: Headers;
+  body?: unknown;
+  /** Used as `tracer` in the errors the translation itself produces. */
+  requestId?: string;
+}
+
+export interface CurrentRequest {
+  method: string;
+  /** With its query string. */
+  path: string;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export interface CurrentResponse {
+  status: number;
+  /** Parsed JSON; a string when the body was not JSON; undefined when empty. */
+  body?: unknown;
+}
+
+export interface LegacyResponse {
+  status: number;
+  /** JSON value to send; undefined for no body (204). */
+  body?: unknown;
+}
+
+/** What toLegacy needs to know about the call it answers. */
+export interface TranslationContext {
+  readonly routeId: string;
+  readonly compiled: CompiledMapping;
+  readonly legacyBody: unknown;
+  readonly requestId: string;
+  /** Legacy fields dropped because the legacy contract does not know them. */
+  readonly droppedFields: readonly string[];
+  /** A read to make, and check, before the call is sent (e.g. a refund's currency). */
+  readonly preflight?: CurrentRequest;
+}
+
+export interface TranslatedRequest extends CurrentRequest {
+  context: TranslationContext;
+}
+
+export interface EngineOptions {
+  router: Router;
+  merchantKeys?: MerchantKeyResolver;
+  onDroppedFields?: (routeId: string, fields: readonly string[]) => void;
+  newRequestId: () => string;
+}
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function parseBody(body: unknown): unknown {
+  if (typeof body !== 'string' && !(body instanceof Uint8Array)) return body;
+  const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (err) {
+    const proto = /prototype/i.test((err as Error).message);
+    throw new PaybridgeError('invalid_request', proto ? 'body: keys __proto__ and constructor.prototype are not allowed' : 'body: malformed JSON');
+  }
+}
+
+function parseQuery(search: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  if (!search) return out;
+  for (const [key, value] of new URLSearchParams(search)) {
+    const prev = out[key];
+    if (prev === undefined) out[key] = value;
+    else if (Array.isArray(prev)) prev.push(value);
+    else out[key] = [prev, value];
+  }
+  return out;
+}
+
+function fill(template: string[], values: Record<string, string>): string {
+  let out = '';
+  for (const part of template) out += part.startsWith('{') ? encodeURIComponent(values[part.slice(1, -1)]!) : part;
+  return out;
+}
+
+function appendQuery(path: string, query: [string, string][]): string {
+  if (query.length === 0) return path;
+  return `${path}?${query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+}
+
+function checkId(name: string, target: ParamTarget, value: unknown): string {
+  if (!hasIdForm(target.kind, value))
+    throw new PaybridgeError('invalid_request', `${name}: expected an id with prefix ${ID_PREFIX[target.kind]}`);
+  return value;
+}
+
+function decodeSegment(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new PaybridgeError('invalid_request', `${name}: malformed percent-encoding`);
+  }
+}
+
+export function createEngine(options: EngineOptions) {
+  const { router } = options;
+
+  async function toCurrent(request: LegacyRequest): Promise<TranslatedRequest> {
+    const requestId = request.requestId ?? options.newRequestId();
+    const q = request.path.indexOf('?');
+    const pathname = q < 0 ? request.path : request.path.slice(0, q);
+    const method = request.method.toUpperCase();
+    const match = router.match(method, pathname);
+    if (!match) throw new PaybridgeError('route_not_mapped', `${method} ${pathname} is not a legacy route`);
+    const { compiled } = match;
+    const { mapping } = compiled;
+    const credential = legacyCredential(request.headers);
+
+    const pathValues: Record<string, string> = {};
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const query: [string, string][] = [];
+    const bodyValues: Obj = {};
+    const place = (target: ParamTarget, value: string) => {
+      if (target.to === 'path') pathValues[target.name] = value;
+      else if (target.to === 'header') headers[target.name.toLowerCase()] = value;
+      else if (target.to === 'body') bodyValues[target.name] = value;
+      else query.push([target.name, value]);
+    };
+    compiled.params.forEach(({ name, target }, i) => place(target, checkId(name, target, decodeSegment(name, match.values[i]!))));
+
+    const dropped: string[] = [];
+    const rawQuery = parseQuery(q < 0 ? '' : request.path.slice(q + 1));
+    if (mapping.query) {
+      for (const field of unknownFields(compiled.queryTree!, rawQuery)) dropped.push(`query.${field}`);
+      const parsed = mapping.query.schema.safeParse(rawQuery);
+      if (!parsed.success) throw new PaybridgeError('invalid_request', describeIssues(parsed.error, 'query'));
+      const renames = mapping.query.shape ?? {};
+      for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) {
+        if (value === undefined) continue;
+        const rule = renames[key];
+        const name = typeof rule === 'string' ? rule : toCurrentKey(key);
+        for (const v of Array.isArray(value) ? value : [value]) query.push([name, String(v)]);
+      }
+    } else {
+      for (const key of Object.keys(rawQuery)) dropped.push(`query.${key}`);
+    }
+
+    let legacyBody: unknown;
+    if (mapping.body) {
+      const raw = parseBody(request.body);
+      for (const field of unknownFields(compiled.bodyTree!, raw)) dropped.push(field);
+      const parsed = mapping.body.safeParse(raw);
+      if (!parsed.success) throw new PaybridgeError('invalid_request', describeIssues(parsed.error));
+      legacyBody = parsed.data;
+    } else if (request.body !== undefined && request.body !== null && request.body !== '') {
+      dropped.push('body');
+    }
+    for (const [field, target] of Object.entries(mapping.request?.move ?? {}))
+      place(target, checkId(field, target, (legacyBody as Obj)[field]));
+
+    const bearer = credential.merchantToken ? await merchantKey(credential.value) : credential.value;
+    headers.authorization = `Bearer ${bearer}`;
+    if (dropped.length > 0) options.onDroppedFields?.(mapping.route, dropped);
+
+    const body = buildBody(compiled, legacyBody, bodyValues);
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const preflight = compiled.preflight && {
+      method: compiled.preflight.method,
+      path: fill(compiled.preflight.path, pathValues),
+      headers: withoutContentType(headers),
+    };
+    return {
+      method: compiled.currentMethod,
+      path: appendQuery(fill(compiled.currentPath, pathValues), query),
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      context: {
+        routeId: mapping.route,
+        compiled,
+        legacyBody,
+        requestId,
+        droppedFields: dropped,
+        ...(preflight ? { preflight } : {}),
+      },
+    };
+  }
+
+  async function merchantKey(token: string): Promise<string> {
+    if (!options.merchantKeys)
+      throw new PaybridgeError('unauthenticated', 'Limepay-MerchantToken: merchant tokens are not configured (merchant token table and service key)');
+    return options.merchantKeys.publicKey(token);
+  }
+
+  /** Null when the call may go ahead; otherwise the legacy answer to give instead. */
+  function checkPreflight(response: CurrentResponse, context: TranslationContext): LegacyResponse | null {
+    if (response.status >= 300) return legacyError(response, context.requestId);
+    try {
+      context.compiled.mapping.preflight!.check(response.body, context.legacyBody);
+      return null;
+    } catch (err) {
+      return errorResponse(err, context.requestId);
+    }
+  }
+
+  function toLegacy(response: CurrentResponse, context: TranslationContext): LegacyResponse {
+    if (response.status >= 300) return legacyError(response, context.requestId);
+    const spec = context.compiled.mapping.response;
+    try {
+      if ('empty' in spec) return { status: 204 };
+      if ('map' in spec) {
+        const result = spec.map(response.body, context.legacyBody);
+        return result instanceof LegacyAnswer ? { status: result.status, body: result.body } : { status: response.status, body: result };
+      }
+      let target: unknown = response.body;
+      for (const part of spec.at ? spec.at.split('.') : []) target = isObj(target) ? target[part] : undefined;
+      if (!isObj(target)) throw new Error(`no object at ${spec.at ?? 'the top level'}`);
+      return { status: response.status, body: context.compiled.responseShape!.backward(target) };
+    } catch (err) {
+      return errorResponse(
+        new PaybridgeError('upstream_error', `the current answer to ${context.routeId} could not be mapped: ${(err as Error).message}`),
+        context.requestId,
+      );
+    }
+  }
+
+  return { toCurrent, toLegacy, checkPreflight };
+}
+
+function withoutContentType(headers: Record<string, string>): Record<string, string> {
+  const { 'content-type': _ct, ...rest } = headers;
+  return rest;
+}
+
+function buildBody(compiled: CompiledMapping, legacyBody: unknown, fromParams: Obj): unknown {
+  const request = compiled.mapping.request;
+  const wrap = typeof request?.wrap === 'function' ? request.wrap(legacyBody as Obj) : (request?.wrap ?? '');
+  if (legacyBody === undefined) return wrap ? { [wrap]: fromParams } : undefined;
+  const inner = compiled.requestShapes.get(wrap)!.forward(legacyBody as Obj);
+  Object.assign(inner, fromParams);
+  return wrap ? { [wrap]: inner } : inner;
+}
+
+/** The legacy error for a current error answer; a 5xx or an answer without an error object is a 502. */
+export function legacyError(response: CurrentResponse, requestId: string): LegacyResponse {
+  const body = response.body;
+  if (response.status >= 500)
+    return errorResponse(
+      new PaybridgeError('upstream_error', `the current API answered ${response.status}${isObj(body) && typeof body.errorCode === 'string' ? ` ${body.errorCode}` : ''}`),
+      requestId,
+    );
+  if (!isObj(body) || typeof body.errorCode !== 'string')
+    return errorResponse(new PaybridgeError('upstream_error', `the current API answered ${response.status} without an error object`), requestId);
+  const error: LegacyErrorBody = {
+    statusCode: response.status,
+    errorCode: body.errorCode,
+    message: typeof body.message === 'string' ? body.message : '',
+    detail: typeof body.detail === 'string' ? body.detail : '',
+    tracer: typeof body.tracer === 'string' ? body.tracer : requestId,
+  };
+  return { status: response.status, body: error };
+}
+
+/** Any failure as a legacy error answer: a PaybridgeError keeps its code; anything else is a 500 internal_error. */
+export function errorResponse(err: unknown, requestId: string): LegacyResponse {
+  const error = err instanceof PaybridgeError ? err : new PaybridgeError('internal_error', 'the translation failed');
+  return { status: error.status, body: legacyErrorBody(error.code, error.detail, requestId) };
+}

@@ -1,0 +1,114 @@
+/**
+ * The translation core as a library: legacy request -> current request, current response -> legacy
+ * response, with the route table compiled from mappings/.
+ */
+import { randomUUID } from 'node:crypto';
+import { ALL_MAPPINGS } from '../../mappings/index.js';
+import { PaybridgeError } from '../errors.js';
+import { MerchantKeyResolver } from './credentials.js';
+import type { Mapping } from './define.js';
+import {
+  createEngine, errorResponse, type CurrentRequest, type CurrentResponse, type LegacyRequest, type LegacyResponse,
+  type TranslatedRequest, type TranslationContext,
+} from './engine.js';
+import { merchantKeyLookup } from './merchant-lookup.js';
+import { compileRouter } from './router.js';
+
+export interface Logger {
+  warn(obj: object, msg?: string): void;
+  error?(obj: object, msg?: string): void;
+}
+
+export interface TranslatorOptions {
+  /** The mappings to compile; default: every file of mappings/. */
+  mappings?: readonly Mapping[];
+  /** Merchant token -> merchant id, the operator's table. */
+  merchantTokens?: Readonly<Record<string, string>>;
+  /** With currentUrl: the marketplace API key the translator reads merchants' public keys with. */
+  serviceKey?: string;
+  currentUrl?: string;
+  /** Replaces the Get Merchant look-up (tests, custom stores). */
+  lookupMerchantKey?: (merchantId: string) => Promise<string>;
+  merchantKeyCache?: { max?: number; ttlMs?: number };
+  /** Receives a warning per request that carried legacy fields the contract does not know. */
+  logger?: Logger;
+}
+
+export interface Translator {
+  /** The current request for a legacy one; rejects with a PaybridgeError (a legacy error) when it cannot. */
+  toCurrent(request: LegacyRequest): Promise<TranslatedRequest>;
+  /** The legacy answer for the current answer to a translated request. */
+  toLegacy(response: CurrentResponse, context: TranslationContext): LegacyResponse;
+  /** Null when the call may go on after its preflight read; else the legacy answer to give instead. */
+  checkPreflight(response: CurrentResponse, context: TranslationContext): LegacyResponse | null;
+  /**
+   * The whole exchange: translate, run the preflight if any, send, translate back. `send` performs one
+   * current call; every failure becomes a legacy error answer.
+   */
+  execute(request: LegacyRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse>;
+  readonly routes: ReturnType<typeof compileRouter>;
+  /** Dropped (unknown) legacy fields seen so far: route id -> field path -> count. */
+  droppedFields(): Record<string, Record<string, number>>;
+  readonly merchantKeys: MerchantKeyResolver | undefined;
+}
+
+/**
+ * Creates the translator.
+ * @example
+ * const translator = createTranslator();
+ * const current = await translator.toCurrent({ method: 'GET', path: '/transactions/tran_1', headers: { 'limepay-secretkey': key } });
+ */
+export function createTranslator(options: TranslatorOptions = {}): Translator {
+  const routes = compileRouter(options.mappings ?? ALL_MAPPINGS);
+  const lookup =
+    options.lookupMerchantKey ??
+    (options.currentUrl && options.serviceKey
+      ? merchantKeyLookup({ currentUrl: options.currentUrl, serviceKey: options.serviceKey })
+      : undefined);
+  const merchantKeys =
+    options.merchantTokens && lookup
+      ? new MerchantKeyResolver({ tokens: options.merchantTokens, lookup, ...options.merchantKeyCache })
+      : undefined;
+  const dropped = new Map<string, Map<string, number>>();
+  const engine = createEngine({
+    router: routes,
+    ...(merchantKeys ? { merchantKeys } : {}),
+    newRequestId: randomUUID,
+    onDroppedFields: (routeId, fields) => {
+      const counts = dropped.get(routeId) ?? new Map<string, number>();
+      for (const f of fields) counts.set(f, (counts.get(f) ?? 0) + 1);
+      dropped.set(routeId, counts);
+      options.logger?.warn({ routeId, droppedFields: fields }, 'legacy fields unknown to the contract were dropped');
+    },
+  });
+
+  const stripContext = ({ context: _c, ...current }: TranslatedRequest): CurrentRequest => current;
+
+  return {
+    toCurrent: engine.toCurrent,
+    toLegacy: engine.toLegacy,
+    checkPreflight: engine.checkPreflight,
+    routes,
+    merchantKeys,
+    droppedFields: () =>
+      Object.fromEntries([...dropped].map(([route, counts]) => [route, Object.fromEntries(counts)])),
+    async execute(request, send) {
+      const requestId = request.requestId ?? randomUUID();
+      try {
+        const translated = await engine.toCurrent({ ...request, requestId });
+        const { context } = translated;
+        if (context.preflight) {
+          const stop = engine.checkPreflight(await send(context.preflight), context);
+          if (stop) return stop;
+        }
+        return engine.toLegacy(await send(stripContext(translated)), context);
+      } catch (err) {
+        if (!(err instanceof PaybridgeError)) options.logger?.error?.({ err, requestId }, 'translation failed');
+        return errorResponse(err, requestId);
+      }
+    },
+  };
+}
+
+export type { CurrentRequest, CurrentResponse, LegacyRequest, LegacyResponse, TranslatedRequest, TranslationContext };
+export { isLegacyRequest } from './credentials.js';

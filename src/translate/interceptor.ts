@@ -1,0 +1,150 @@
+/**
+ * Library mode over undici: an interceptor that sends legacy calls to the current API in-process.
+ * `fetch(legacyUrl, { dispatcher: new Agent().compose(bridgeInterceptor({ currentUrl })) })`
+ */
+import { randomUUID } from 'node:crypto';
+import type { Dispatcher } from 'undici';
+import { PaybridgeError } from '../errors.js';
+import { isLegacyRequest, type Headers } from './credentials.js';
+import { errorResponse, type CurrentRequest, type CurrentResponse, type LegacyResponse } from './engine.js';
+import { createTranslator, type Translator, type TranslatorOptions } from './index.js';
+
+export interface BridgeOptions extends TranslatorOptions {
+  /** Base URL of the current API the legacy calls are translated to. */
+  currentUrl: string;
+  /** A translator to share; default: one made from these options. */
+  translator?: Translator;
+}
+
+function headerRecord(headers: Dispatcher.DispatchOptions['headers']): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const add = (name: string, value: string) => {
+    const key = name.toLowerCase();
+    const prev = out[key];
+    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  };
+  if (!headers) return out;
+  if (Array.isArray(headers)) {
+    for (let i = 0; i < headers.length; i += 2) add(String(headers[i]), String(headers[i + 1]));
+  } else if (typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function') {
+    for (const [k, v] of headers as Iterable<[string, string]>) add(k, v);
+  } else {
+    for (const [k, v] of Object.entries(headers as Record<string, string | string[] | undefined>))
+      if (v !== undefined) for (const one of Array.isArray(v) ? v : [v]) add(k, one);
+  }
+  return out;
+}
+
+async function bodyText(body: unknown): Promise<string | undefined> {
+  if (body === null || body === undefined) return undefined;
+  if (typeof body === 'string') return body;
+  if (body instanceof Uint8Array) return Buffer.from(body).toString('utf8');
+  const chunks: Buffer[] = [];
+  if (typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function' || typeof (body as Iterable<unknown>)[Symbol.iterator] === 'function') {
+    for await (const chunk of body as AsyncIterable<string | Uint8Array>) chunks.push(Buffer.from(chunk));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  throw new PaybridgeError('invalid_request', 'body: unsupported body type for a legacy call');
+}
+
+/** One request through `dispatch`, the whole answer buffered: parsed JSON when it is JSON. */
+export function dispatchBuffered(dispatch: Dispatcher.Dispatch, opts: Dispatcher.DispatchOptions): Promise<CurrentResponse> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    let type = '';
+    const chunks: Buffer[] = [];
+    dispatch(opts, {
+      onRequestStart() {},
+      onResponseStart(_c, statusCode, headers) {
+        status = statusCode;
+        type = String(headers['content-type'] ?? '');
+      },
+      onResponseData(_c, chunk) {
+        chunks.push(chunk);
+      },
+      onResponseEnd() {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = text.length > 0 ? text : undefined;
+        if (text.length > 0 && type.includes('json')) {
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = text;
+          }
+        }
+        resolve({ status, body });
+      },
+      onResponseError(_c, error) {
+        const timeout = /Timeout/.test(error.name) || /timeout/i.test((error as { code?: string }).code ?? '');
+        reject(new PaybridgeError(timeout ? 'upstream_timeout' : 'upstream_error', `the current API call failed: ${error.message}`));
+      },
+    });
+  });
+}
+
+function controller() {
+  let aborted: Error | null = null;
+  return {
+    get aborted() {
+      return aborted !== null;
+    },
+    get paused() {
+      return false;
+    },
+    get reason() {
+      return aborted;
+    },
+    abort(reason: Error) {
+      aborted = reason;
+    },
+    pause() {},
+    resume() {},
+  };
+}
+
+function deliver(handler: Dispatcher.DispatchHandler, ctl: ReturnType<typeof controller>, answer: LegacyResponse): void {
+  if (ctl.aborted) {
+    handler.onResponseError?.(ctl, ctl.reason!);
+    return;
+  }
+  const payload = answer.body === undefined ? undefined : Buffer.from(JSON.stringify(answer.body));
+  const headers: Record<string, string> = payload ? { 'content-type': 'application/json; charset=utf-8', 'content-length': String(payload.length) } : {};
+  handler.onResponseStart?.(ctl, answer.status, headers, '');
+  if (payload) handler.onResponseData?.(ctl, payload);
+  handler.onResponseEnd?.(ctl, {});
+}
+
+/**
+ * An undici interceptor: a request carrying a legacy credential header is translated and sent to
+ * `currentUrl`, and its answer translated back; any other request passes through unchanged.
+ * @example
+ * const dispatcher = new Agent().compose(bridgeInterceptor({ currentUrl: 'https://api.example' }));
+ * await fetch('https://legacy.example/orders/ordr_1', { headers: { 'Limepay-SecretKey': key }, dispatcher });
+ */
+export function bridgeInterceptor(options: BridgeOptions): Dispatcher.DispatcherComposeInterceptor {
+  const translator = options.translator ?? createTranslator(options);
+  const target = new URL(options.currentUrl);
+  const basePath = target.pathname.replace(/\/+$/, '');
+  return (dispatch) => (opts, handler) => {
+    const headers: Headers = headerRecord(opts.headers);
+    if (!isLegacyRequest(headers)) return dispatch(opts, handler);
+    const ctl = controller();
+    handler.onRequestStart?.(ctl, {});
+    const send = (current: CurrentRequest) =>
+      dispatchBuffered(dispatch, {
+        origin: target.origin,
+        path: `${basePath}${current.path}`,
+        method: current.method as Dispatcher.HttpMethod,
+        headers: current.headers,
+        body: current.body === undefined ? null : JSON.stringify(current.body),
+      });
+    bodyText(opts.body)
+      .then((body) => translator.execute({ method: opts.method, path: opts.path, headers, ...(body !== undefined ? { body } : {}) }, send))
+      .catch((err: unknown) => errorResponse(err, randomUUID()))
+      .then(
+        (answer) => deliver(handler, ctl, answer),
+        (err: Error) => handler.onResponseError?.(ctl, err),
+      );
+    return true;
+  };
+}

@@ -1,0 +1,41 @@
+import { request, type Dispatcher } from 'undici';
+import { hasIdForm } from '../contract/ids.js';
+import { PaybridgeError } from '../errors.js';
+
+export interface MerchantLookupOptions {
+  /** Base URL of the current API. */
+  currentUrl: string;
+  /** The gateway's own marketplace API key (`sandbox_api_...` / `live_api_...`). */
+  serviceKey: string;
+  dispatcher?: Dispatcher;
+  timeoutMs?: number;
+}
+
+/**
+ * Get Merchant with the gateway's marketplace API key: the public key of a merchant named by the
+ * operator's merchant-token table. A merchant the key cannot read is a 401 for the legacy caller.
+ */
+export function merchantKeyLookup(options: MerchantLookupOptions): (merchantId: string) => Promise<string> {
+  const base = options.currentUrl.replace(/\/+$/, '');
+  return async (merchantId) => {
+    if (!hasIdForm('merchant', merchantId))
+      throw new PaybridgeError('unauthenticated', 'Limepay-MerchantToken: the merchant token table names an invalid merchant id');
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(`${base}/merchants/${encodeURIComponent(merchantId)}`, {
+        method: 'GET',
+        headers: { authorization: `Bearer ${options.serviceKey}`, accept: 'application/json' },
+        headersTimeout: options.timeoutMs ?? 5_000,
+        bodyTimeout: options.timeoutMs ?? 5_000,
+        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      });
+    } catch (err) {
+      throw new PaybridgeError('upstream_error', `Get Merchant for a merchant token failed: ${(err as Error).message}`);
+    }
+    const body = (await res.body.json().catch(() => undefined)) as { publicKey?: unknown } | undefined;
+    if (res.statusCode === 200 && typeof body?.publicKey === 'string') return body.publicKey;
+    if (res.statusCode === 401 || res.statusCode === 403 || res.statusCode === 404)
+      throw new PaybridgeError('unauthenticated', 'Limepay-MerchantToken: the merchant of this token cannot be read with the service key');
+    throw new PaybridgeError('upstream_error', `Get Merchant for a merchant token answered ${res.statusCode}`);
+  };
+}

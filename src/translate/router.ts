@@ -1,0 +1,159 @@
+/**
+ * The legacy route table compiled from mappings/. Compiling checks every mapping the way Cadwyn checks
+ * version changes: a description is required, one mapping per legacy route, and each mapping must be
+ * a route of legacy-api.md. A failed check stops start-up with a message naming the file and mapping.
+ */
+import type { Mapping, ParamTarget } from './define.js';
+import { LEGACY_ROUTES, type HttpMethod } from './legacy-routes.js';
+import { compileShape, moved, type CompiledShape, type ShapeSpec } from './shape.js';
+import { keyTree, type KeyTree } from './unknown-fields.js';
+
+export class MappingError extends Error {
+  constructor(mapping: Mapping, problem: string) {
+    super(`${mapping.source}: mapping ${mapping.route || '(no route id)'} (${mapping.legacy}): ${problem}`);
+    this.name = 'MappingError';
+  }
+}
+
+interface Segment {
+  literal?: string;
+  param?: string;
+}
+
+export interface CompiledMapping {
+  mapping: Mapping;
+  method: HttpMethod;
+  segments: Segment[];
+  /** Path params in path order with their targets. */
+  params: { name: string; target: ParamTarget }[];
+  currentMethod: string;
+  currentPath: string[];
+  bodyTree: KeyTree | undefined;
+  queryTree: KeyTree | undefined;
+  /** Request shape(s) per wrapper name ('' when unwrapped), with moved fields removed. */
+  requestShapes: Map<string, CompiledShape>;
+  responseShape: CompiledShape | undefined;
+  preflight: { method: string; path: string[] } | undefined;
+}
+
+const splitCall = (call: string): [string, string] => {
+  const at = call.indexOf(' ');
+  return [call.slice(0, at), call.slice(at + 1)];
+};
+
+function segmentsOf(path: string): Segment[] {
+  return path
+    .split('/')
+    .slice(1)
+    .map((s) => (s.startsWith('{') && s.endsWith('}') ? { param: s.slice(1, -1) } : { literal: s }));
+}
+
+function placeholders(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+}
+
+function compile(mapping: Mapping): CompiledMapping {
+  if (typeof mapping.description !== 'string' || mapping.description.trim() === '')
+    throw new MappingError(mapping, 'a description is required');
+  const route = LEGACY_ROUTES.find((r) => r.id === mapping.route);
+  if (!route) throw new MappingError(mapping, `no legacy route ${mapping.route} in the route table`);
+  const [method, path] = splitCall(mapping.legacy);
+  if (route.method !== method || route.path !== path)
+    throw new MappingError(mapping, `matches no legacy route: ${route.id} is ${route.method} ${route.path}`);
+  const segments = segmentsOf(path);
+  const declared = mapping.params ?? {};
+  const params = segments.flatMap((s) => (s.param ? [s.param] : [])).map((name) => {
+    const target = declared[name];
+    if (!target) throw new MappingError(mapping, `path parameter ${name} has no target`);
+    return { name, target };
+  });
+  const [currentMethod, currentPath] = splitCall(mapping.current);
+  const provided = new Set(
+    [...params.map((p) => p.target), ...Object.values(mapping.request?.move ?? {})].filter((t) => t.to === 'path').map((t) => t.name),
+  );
+  for (const name of placeholders(currentPath))
+    if (!provided.has(name)) throw new MappingError(mapping, `current path parameter ${name} is never filled`);
+  const movedSpec: ShapeSpec = Object.fromEntries(Object.keys(mapping.request?.move ?? {}).map((k) => [k, moved()]));
+  const requestShapes = new Map<string, CompiledShape>();
+  const shape = mapping.request?.shape;
+  if (typeof mapping.request?.wrap === 'function') {
+    for (const [wrap, spec] of Object.entries((shape ?? {}) as Record<string, ShapeSpec>))
+      requestShapes.set(wrap, compileShape({ ...spec, ...movedSpec }));
+  } else {
+    requestShapes.set(mapping.request?.wrap ?? '', compileShape({ ...((shape ?? {}) as ShapeSpec), ...movedSpec }));
+  }
+  const response = mapping.response;
+  let preflight: CompiledMapping['preflight'];
+  if (mapping.preflight) {
+    const [m, p] = splitCall(mapping.preflight.current);
+    preflight = { method: m, path: p.split(/(\{\w+\})/) };
+  }
+  return {
+    mapping,
+    method: route.method,
+    segments,
+    params,
+    currentMethod,
+    currentPath: currentPath.split(/(\{\w+\})/),
+    bodyTree: mapping.body ? keyTree(mapping.body) : undefined,
+    queryTree: mapping.query ? keyTree(mapping.query.schema) : undefined,
+    requestShapes,
+    responseShape: 'shape' in response ? compileShape(response.shape) : undefined,
+    preflight,
+  };
+}
+
+export interface RouteMatch {
+  compiled: CompiledMapping;
+  /** Raw (still percent-encoded) path parameter values by name. */
+  values: string[];
+}
+
+export interface Router {
+  readonly mappings: readonly CompiledMapping[];
+  match(method: string, pathname: string): RouteMatch | undefined;
+}
+
+/** Compiles and checks the mappings; throws a MappingError naming the file and the mapping. */
+export function compileRouter(mappings: readonly Mapping[]): Router {
+  const byRoute = new Map<string, Mapping>();
+  for (const mapping of mappings) {
+    const previous = byRoute.get(mapping.route);
+    if (previous)
+      throw new MappingError(mapping, `route ${mapping.route} is already mapped in ${previous.source}`);
+    byRoute.set(mapping.route, mapping);
+  }
+  const compiled = mappings.map(compile);
+  const buckets = new Map<string, CompiledMapping[]>();
+  for (const c of compiled) {
+    const key = `${c.method} ${c.segments.length}`;
+    const list = buckets.get(key) ?? [];
+    list.push(c);
+    // literal-heavy routes first, so /sources/blockedcards-like literals win over params
+    list.sort((a, b) => b.segments.filter((s) => s.literal).length - a.segments.filter((s) => s.literal).length);
+    buckets.set(key, list);
+  }
+  return {
+    mappings: compiled,
+    match(method, pathname) {
+      const parts = pathname.split('/');
+      const candidates = buckets.get(`${method.toUpperCase()} ${parts.length - 1}`);
+      if (!candidates) return undefined;
+      outer: for (const c of candidates) {
+        const values: string[] = [];
+        for (let i = 0; i < c.segments.length; i++) {
+          const seg = c.segments[i]!;
+          const part = parts[i + 1]!;
+          if (seg.literal !== undefined) {
+            if (seg.literal !== part) continue outer;
+          } else {
+            if (part === '') continue outer;
+            values.push(part);
+          }
+        }
+        return { compiled: c, values };
+      }
+      return undefined;
+    },
+  };
+}

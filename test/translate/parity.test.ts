@@ -1,0 +1,226 @@
+/**
+ * For every legacy route L1-L27: the same legacy call sent (a) to the sandbox's legacy face and (b)
+ * through the translator to its current face, over one store, gets equal legacy answers, ids and
+ * timestamps aside.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEGACY_ROUTES } from '../../src/translate/legacy-routes.js';
+import { parityClients, normalize, type Answer, type LegacyCall } from '../helpers/parity.js';
+import { CARDS, jwt, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+let sb: TestSandbox;
+let clients: ReturnType<typeof parityClients>;
+const covered = new Set<string>();
+
+const SOLO = { 'Limepay-SecretKey': KEYS.soloSk };
+const PLATFORM = { 'Limepay-Token': KEYS.marketplace };
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}`;
+
+beforeAll(async () => {
+  sb = await startSandbox();
+  clients = parityClients(sb);
+});
+afterAll(() => sb.close());
+
+/** Legacy face setup calls (plain HTTP), failing loudly. */
+async function setup(call: LegacyCall): Promise<any> {
+  const res = await clients.legacy(call);
+  if (res.status >= 300) throw new Error(`setup ${call.method} ${call.path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+async function soloOrder(headers: Record<string, string> = SOLO, path = '/orders') {
+  return (await setup({ method: 'POST', path, headers, body: legacyOrder({ internalOrderId: 'parity-order' }) })).merchantOrderId as string;
+}
+async function cardToken(headers: Record<string, string>, cardNumber: string = CARDS.ok) {
+  return (await setup({ method: 'POST', path: '/sandbox/card-tokens', headers, body: { cardNumber } })).paymentTokenId as string;
+}
+async function soloTransaction(pay: Record<string, unknown> = {}) {
+  const order = await soloOrder();
+  const paid = await setup({ method: 'POST', path: `/orders/${order}/pay`, headers: SOLO, body: { paymentToken: await cardToken(SOLO), ...pay } });
+  return paid.transactionId as string;
+}
+async function alphaTransaction() {
+  const order = await soloOrder(PLATFORM, '/platforms/mktp_demo/merchants/mcht_alpha/orders');
+  const token = await cardToken({ 'Limepay-PublicKey': KEYS.alphaPk });
+  const paid = await setup({ method: 'POST', path: `/platforms/mktp_demo/merchants/mcht_alpha/orders/${order}/pay`, headers: PLATFORM, body: { paymentToken: token } });
+  return paid.transactionId as string;
+}
+async function onboarded() {
+  const slug = unique('shop');
+  return (await setup({ method: 'POST', path: '/marketplaces/onboarding', headers: PLATFORM, body: { slug, businessName: 'Shop', contactEmail: 'ops@shop.example', taxCountry: 'AU', tradingCountry: 'AU' } })).merchantId as string;
+}
+
+/**
+ * Runs one scenario on both sides: `prepare` builds the call (once per side for writes, so each side
+ * acts on its own equal resources) and the answers must match after normalisation.
+ */
+async function same(route: string, prepare: () => Promise<LegacyCall>, expectStatus: number): Promise<[Answer, Answer]> {
+  covered.add(route);
+  const legacy = await clients.legacy(await prepare());
+  const translated = await clients.translated(await prepare());
+  expect(legacy.status, JSON.stringify(legacy.body)).toBe(expectStatus);
+  expect(translated.status, JSON.stringify(translated.body)).toBe(legacy.status);
+  expect(normalize(translated.body)).toEqual(normalize(legacy.body));
+  return [legacy, translated];
+}
+
+describe('every legacy route answers alike on the legacy face and through the translator', () => {
+  it('L1 create order (a deployed plugin body)', async () => {
+    const [legacy] = await same('L1', async () => ({ method: 'POST', path: '/orders', headers: SOLO, body: legacyOrder() }), 200);
+    expect(legacy.body).toMatchObject({ internalOrderId: 'legacy-ref-1', discount: { amount: 0 } });
+  });
+
+  it('L2 create order for a sub-merchant', async () => {
+    await same('L2', async () => ({ method: 'POST', path: '/platforms/mktp_demo/merchants/mcht_alpha/orders', headers: PLATFORM, body: legacyOrder({ description: '' }) }), 200);
+  });
+
+  it('L3 read an order', async () => {
+    const order = await soloOrder();
+    await same('L3', async () => ({ method: 'GET', path: `/orders/${order}`, headers: SOLO }), 200);
+  });
+
+  it('L4 pay, decline, and the 3DS loop', async () => {
+    await same('L4', async () => ({ method: 'POST', path: `/orders/${await soloOrder()}/pay`, headers: SOLO, body: { paymentToken: await cardToken(SOLO), request3DS: false } }), 200);
+    await same('L4', async () => ({ method: 'POST', path: `/orders/${await soloOrder()}/pay`, headers: SOLO, body: { paymentToken: await cardToken(SOLO), authoriseOnly: true } }), 200);
+    await same('L4', async () => ({ method: 'POST', path: `/orders/${await soloOrder()}/pay`, headers: SOLO, body: { paymentToken: await cardToken(SOLO, CARDS.decline) } }), 400);
+
+    // 3DS: each side runs its own two-call loop
+    const loop = async (send: (c: LegacyCall) => Promise<Answer>) => {
+      const order = await soloOrder();
+      const token = await cardToken(SOLO, CARDS.threeDS);
+      const first = await send({ method: 'POST', path: `/orders/${order}/pay`, headers: SOLO, body: { paymentToken: token, request3DS: true } });
+      const action = (first.body as { paymentActionRequired: unknown }).paymentActionRequired;
+      const second = await send({ method: 'POST', path: `/orders/${order}/pay`, headers: SOLO, body: { paymentToken: token, paymentActionRequired: action } });
+      return [first, second];
+    };
+    const [l1, l2] = await loop(clients.legacy);
+    const [t1, t2] = await loop(clients.translated);
+    expect([l1!.status, l2!.status]).toEqual([403, 200]);
+    expect([t1!.status, t2!.status]).toEqual([403, 200]);
+    expect(normalize(t1!.body)).toEqual(normalize(l1!.body));
+    expect(normalize(t2!.body)).toEqual(normalize(l2!.body));
+  });
+
+  it('L5 pay a sub-merchant order', async () => {
+    await same('L5', async () => {
+      const order = await soloOrder(PLATFORM, '/platforms/mktp_demo/merchants/mcht_alpha/orders');
+      return { method: 'POST', path: `/platforms/mktp_demo/merchants/mcht_alpha/orders/${order}/pay`, headers: PLATFORM, body: { paymentToken: await cardToken({ 'Limepay-PublicKey': KEYS.alphaPk }) } };
+    }, 200);
+  });
+
+  it('L6 read a transaction with refunds', async () => {
+    const tx = await soloTransaction();
+    await setup({ method: 'POST', path: '/refunds', headers: SOLO, body: { transactionId: tx, refundAmount: { amount: 1_000, currency: 'AUD' } } });
+    const [legacy] = await same('L6', async () => ({ method: 'GET', path: `/transactions/${tx}`, headers: SOLO }), 200);
+    expect((legacy.body as { refunds: unknown[] }).refunds).toHaveLength(1);
+  });
+
+  it('L7 refund answered {refundId}, and a refund in another currency refused', async () => {
+    const [legacy] = await same('L7', async () => ({ method: 'POST', path: '/refunds', headers: SOLO, body: { transactionId: await soloTransaction(), refundAmount: { amount: 2_500, currency: 'AUD' } } }), 200);
+    expect(Object.keys(legacy.body as object)).toEqual(['refundId']);
+    await same('L7', async () => ({ method: 'POST', path: '/refunds', headers: SOLO, body: { transactionId: await soloTransaction(), refundAmount: { amount: 2_500, currency: 'NZD' } } }), 400);
+    await same('L7', async () => ({ method: 'POST', path: '/refunds', headers: SOLO, body: { transactionId: await soloTransaction(), refundAmount: { amount: 20_000, currency: 'AUD' } } }), 400);
+  });
+
+  it('L8 refund a sub-merchant transaction', async () => {
+    await same('L8', async () => ({ method: 'POST', path: '/platforms/mktp_demo/refunds', headers: PLATFORM, body: { transactionId: await alphaTransaction(), refundAmount: { amount: 10_000, currency: 'AUD' } } }), 200);
+  });
+
+  it('L9 capture and L10 cancel an authorisation', async () => {
+    await same('L9', async () => ({ method: 'POST', path: `/transactions/${await soloTransaction({ authoriseOnly: true })}/authorisation:capture`, headers: SOLO, body: { captureAmount: { amount: 6_000, currency: 'AUD' } } }), 200);
+    await same('L10', async () => ({ method: 'DELETE', path: `/transactions/${await soloTransaction({ authoriseOnly: true })}/authorisation`, headers: SOLO }), 200);
+    await same('L10', async () => ({ method: 'DELETE', path: `/transactions/${await soloTransaction()}/authorisation`, headers: SOLO }), 409);
+  });
+
+  it('L11 change internalOrderId and L12 cancel an order', async () => {
+    await same('L11', async () => ({ method: 'PUT', path: `/orders/${await soloOrder()}/internalOrderId`, headers: SOLO, body: { internalOrderId: 'renamed' } }), 200);
+    await same('L12', async () => ({ method: 'DELETE', path: `/orders/${await soloOrder()}`, headers: SOLO }), 200);
+  });
+
+  it('L13 and L18 upsert customers answered with a bare string; L14 finds them', async () => {
+    const [legacy] = await same('L13', async () => ({ method: 'POST', path: '/customers/consumer', headers: SOLO, body: { internalCustomerId: unique('crm'), email: 'same@example.com', phoneno: '+61400000009', firstName: 'Sam', middleName: 'J', lastName: 'Ng', address: { line1: '2 High St', country: 'AU' } } }), 200);
+    expect(typeof legacy.body).toBe('string');
+    await same('L18', async () => ({ method: 'POST', path: '/customers/organisation', headers: SOLO, body: { internalCustomerId: unique('org'), businessName: 'Acme', email: 'acme@example.com', abn: '12345678901' } }), 200);
+    const [found] = await same('L14', async () => ({ method: 'GET', path: '/merchants/mcht_solo/customers?email=same@example.com', headers: SOLO }), 200);
+    expect((found.body as { customers: unknown[] }).customers).toHaveLength(2);
+  });
+
+  it('L15 list, L19 tokenise and L16 delete saved cards', async () => {
+    const source = async () => (await setup({ method: 'POST', path: '/sandbox/card-sources', headers: SOLO, body: { customerId: 'cust_alice', cardNumber: CARDS.ok } })).paymentSourceId as string;
+    const kept = await source();
+    await same('L15', async () => ({ method: 'GET', path: '/merchants/mcht_solo/customers/cust_alice/payments/sources', headers: SOLO }), 200);
+    await same('L19', async () => ({ method: 'POST', path: '/payments/saved-card', headers: SOLO, body: { paymentSourceId: kept, paymentAmount: { amount: 10_000, currency: 'AUD' }, cardCvc: '123' } }), 200);
+    await same('L16', async () => ({ method: 'DELETE', path: `/merchants/mcht_solo/payments/sources/card/cust_alice/${await source()}`, headers: SOLO }), 204);
+  });
+
+  it('L17 list the transactions of an order', async () => {
+    const tx = await soloTransaction();
+    const order = (await setup({ method: 'GET', path: `/transactions/${tx}`, headers: SOLO })).merchantOrderId;
+    await same('L17', async () => ({ method: 'GET', path: `/transactions?merchantOrderId=${order}`, headers: SOLO }), 200);
+  });
+
+  it('L20 pay plan maximum with a public key', async () => {
+    await same('L20', async () => ({ method: 'POST', path: '/payments/plan/eligibility-max', headers: { 'Limepay-PublicKey': KEYS.soloPk }, body: { customerId: 'cust_alice', payPlanVariant: 'Monthly12' } }), 200);
+  });
+
+  it('L21-L25 onboard and manage a sub-merchant', async () => {
+    await same('L21', async () => ({ method: 'POST', path: '/marketplaces/onboarding', headers: PLATFORM, body: { slug: unique('slug'), businessName: 'Gamma', contactEmail: 'g@example.com', taxCountry: 'AU', tradingCountry: 'AU' } }), 200);
+    await same('L22', async () => ({ method: 'GET', path: '/platforms/mktp_demo/merchants/mcht_beta', headers: PLATFORM }), 200);
+    await same('L23', async () => ({ method: 'PUT', path: `/platforms/mktp_demo/merchants/${await onboarded()}/businessProfile`, headers: PLATFORM, body: { businessName: 'Renamed', contactEmail: 'new@example.com' } }), 200);
+    const account = { bsb: '062-000', accountNumber: '12345678', accountName: 'Ops' };
+    await same('L24', async () => ({ method: 'POST', path: `/platforms/mktp_demo/merchants/${await onboarded()}/bankAccounts`, headers: PLATFORM, body: account }), 200);
+    await same('L25', async () => {
+      const merchant = await onboarded();
+      const base = `/platforms/mktp_demo/merchants/${merchant}`;
+      await setup({ method: 'POST', path: `${base}/bankAccounts`, headers: PLATFORM, body: account });
+      const second = await setup({ method: 'POST', path: `${base}/bankAccounts`, headers: PLATFORM, body: { ...account, accountNumber: '87654321' } });
+      return { method: 'PUT', path: `${base}/bankAccounts/${second.bankAccounts[1].bankAccountId}/primary`, headers: PLATFORM };
+    }, 200);
+  });
+
+  it('L26 transfer and L27 reverse a transfer', async () => {
+    await same('L26', async () => ({ method: 'POST', path: `/transactions/${await alphaTransaction()}/transfers`, headers: PLATFORM, body: { amount: 4_000, currency: 'AUD', destinationMerchantId: 'mcht_beta' } }), 200);
+    await same('L26', async () => ({ method: 'POST', path: `/transactions/${await alphaTransaction()}/transfers`, headers: PLATFORM, body: { amount: 4_000, currency: 'USD', destinationMerchantId: 'mcht_beta' } }), 400);
+    await same('L27', async () => {
+      const tx = await alphaTransaction();
+      const moved = await setup({ method: 'POST', path: `/transactions/${tx}/transfers`, headers: PLATFORM, body: { amount: 4_000, destinationMerchantId: 'mcht_beta' } });
+      return { method: 'POST', path: `/transactions/${tx}/transfers/${moved.transfers[0].transferId}/reversal`, headers: PLATFORM };
+    }, 200);
+  });
+
+  it('covers every route of the legacy table', () => {
+    expect([...covered].sort()).toEqual(LEGACY_ROUTES.map((r) => r.id).sort());
+  });
+});
+
+describe('failures answer alike on both sides', () => {
+  const cases: [string, () => Promise<LegacyCall>, number][] = [
+    ['unknown route', async () => ({ method: 'POST', path: '/v1/charges', headers: SOLO, body: {} }), 404],
+    ['no credential', async () => ({ method: 'GET', path: '/orders/ordr_x', headers: {} }), 401],
+    ['two credentials', async () => ({ method: 'GET', path: '/orders/ordr_x', headers: { ...SOLO, 'Limepay-PublicKey': KEYS.soloPk } }), 400],
+    ['legacy header with Bearer', async () => ({ method: 'GET', path: '/orders/ordr_x', headers: { ...SOLO, authorization: `Bearer ${KEYS.soloSk}` } }), 400],
+    ['a secret key in the public key header', async () => ({ method: 'GET', path: '/orders/ordr_x', headers: { 'Limepay-PublicKey': KEYS.soloSk } }), 401],
+    ['a smuggled context header', async () => ({ method: 'GET', path: '/orders/ordr_x', headers: { ...SOLO, 'Merchant-Id': 'mcht_other' } }), 400],
+    ['an id without its prefix', async () => ({ method: 'GET', path: '/transactions/12345', headers: SOLO }), 400],
+    ['an encoded slash in an id', async () => ({ method: 'GET', path: '/orders/ordr_a%2F..', headers: SOLO }), 400],
+    ['a missing required field', async () => ({ method: 'POST', path: '/orders', headers: SOLO, body: legacyOrder({ paymentAmount: undefined }) }), 400],
+    ['a fractional amount', async () => ({ method: 'POST', path: '/refunds', headers: SOLO, body: { transactionId: 'tran_x', refundAmount: { amount: 1.5, currency: 'AUD' } } }), 400],
+    ["another merchant's order", async () => ({ method: 'GET', path: `/orders/${await soloOrder()}`, headers: { 'Limepay-SecretKey': KEYS.otherSk } }), 404],
+    ['an unknown key', async () => ({ method: 'GET', path: '/orders/ordr_x', headers: { 'Limepay-SecretKey': 'sandbox_sk_nobody_at_all' } }), 401],
+    ['a live key', async () => ({ method: 'GET', path: '/orders/ordr_x', headers: { 'Limepay-SecretKey': 'live_sk_solo_secret_key' } }), 401],
+    ['pay with a public key', async () => ({ method: 'POST', path: `/orders/${await soloOrder()}/pay`, headers: { 'Limepay-PublicKey': KEYS.soloPk }, body: { paymentToken: 'ptkn_x' } }), 403],
+    ['refund with a merchant JWT', async () => ({ method: 'POST', path: '/refunds', headers: { 'Limepay-MerchantJwt': jwt('merchant', 'mcht_solo') }, body: { transactionId: await soloTransaction(), refundAmount: { amount: 1, currency: 'AUD' } } }), 403],
+    ['a platform acting for a merchant outside it', async () => ({ method: 'POST', path: '/platforms/mktp_demo/merchants/mcht_solo/orders', headers: PLATFORM, body: legacyOrder() }), 403],
+    ['an order paid twice', async () => {
+      const tx = await soloTransaction();
+      const order = (await setup({ method: 'GET', path: `/transactions/${tx}`, headers: SOLO })).merchantOrderId;
+      return { method: 'POST', path: `/orders/${order}/pay`, headers: SOLO, body: { paymentToken: await cardToken(SOLO) } };
+    }, 409],
+  ];
+  for (const [name, prepare, status] of cases) it(name, async () => {
+    const [legacy] = await same('errors', prepare, status);
+    expect(Object.keys(legacy.body as object).sort()).toEqual(['detail', 'errorCode', 'message', 'statusCode', 'tracer']);
+  });
+});
