@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { PaybridgeError, type ErrorCode } from '../errors.js';
 import { describeIssues } from '../contract/zod-helpers.js';
 import { hasIdForm, ID_PREFIX, type IdKind } from '../contract/ids.js';
@@ -73,9 +73,21 @@ export function createFaceApp(options: FaceAppOptions): FastifyInstance {
   return app;
 }
 
+const compiledSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
+/** The schema compiled ahead of time by zod once: same answers and errors, several times faster. */
+function compiled<T extends z.ZodType>(schema: T): T {
+  let fast = compiledSchemas.get(schema);
+  if (!fast) {
+    fast = z.compile(schema);
+    compiledSchemas.set(schema, fast);
+  }
+  return fast as T;
+}
+
 /** The parsed value, or a 400 invalid_request naming the first offending field. */
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown, root = ''): z.output<T> {
-  const result = schema.safeParse(value);
+  const result = compiled(schema).safeParse(value);
   if (!result.success) throw new PaybridgeError('invalid_request', describeIssues(result.error, root));
   return result.data;
 }

@@ -148,7 +148,7 @@ export function createEngine(options: EngineOptions) {
     const rawQuery = parseQuery(q < 0 ? '' : request.path.slice(q + 1));
     if (mapping.query) {
       for (const field of unknownFields(compiled.queryTree!, rawQuery)) dropped.push(`query.${field}`);
-      const parsed = mapping.query.schema.safeParse(rawQuery);
+      const parsed = compiled.querySchema!.safeParse(rawQuery);
       if (!parsed.success) throw new PaybridgeError('invalid_request', describeIssues(parsed.error, 'query'));
       const renames = mapping.query.shape ?? {};
       for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) {
@@ -165,7 +165,7 @@ export function createEngine(options: EngineOptions) {
     if (mapping.body) {
       const raw = parseBody(request.body);
       for (const field of unknownFields(compiled.bodyTree!, raw)) dropped.push(field);
-      const parsed = mapping.body.safeParse(raw);
+      const parsed = compiled.bodySchema!.safeParse(raw);
       if (!parsed.success) throw new PaybridgeError('invalid_request', describeIssues(parsed.error));
       legacyBody = parsed.data;
     } else if (request.body !== undefined && request.body !== null && request.body !== '') {

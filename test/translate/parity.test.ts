@@ -19,7 +19,11 @@ const unique = (prefix: string) => `${prefix}-${++counter}`;
 
 beforeAll(async () => {
   sb = await startSandbox();
-  clients = parityClients(sb);
+  clients = parityClients(sb, {
+    currentUrl: sb.currentUrl,
+    merchantTokens: { mtok_alpha_merchant_token: 'mcht_alpha' },
+    serviceKey: KEYS.marketplace,
+  });
 });
 afterAll(() => sb.close());
 
@@ -70,6 +74,11 @@ describe('every legacy route answers alike on the legacy face and through the tr
   it('L1 create order (a deployed plugin body)', async () => {
     const [legacy] = await same('L1', async () => ({ method: 'POST', path: '/orders', headers: SOLO, body: legacyOrder() }), 200);
     expect(legacy.body).toMatchObject({ internalOrderId: 'legacy-ref-1', discount: { amount: 0 } });
+  });
+
+  it('L1 create order with a merchant token, resolved to the merchant public key', async () => {
+    const [legacy] = await same('L1', async () => ({ method: 'POST', path: '/orders', headers: { 'Limepay-MerchantToken': 'mtok_alpha_merchant_token' }, body: legacyOrder() }), 200);
+    expect(legacy.body).toMatchObject({ merchantId: 'mcht_alpha' });
   });
 
   it('L2 create order for a sub-merchant', async () => {
