@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /** paybridge serve | sandbox | report | translate | routes */
 import { runSandbox, SANDBOX_USAGE } from './cli/sandbox.js';
+import { runServe, SERVE_USAGE } from './cli/serve.js';
 import { ROUTES_USAGE, runRoutes, runTranslate, TRANSLATE_USAGE } from './cli/translate.js';
 
 const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise<void> }> = {
+  serve: { usage: SERVE_USAGE, run: runServe },
   sandbox: { usage: SANDBOX_USAGE, run: runSandbox },
   translate: { usage: TRANSLATE_USAGE, run: runTranslate },
   routes: { usage: ROUTES_USAGE, run: runRoutes },

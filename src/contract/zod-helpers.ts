@@ -82,6 +82,10 @@ export function describeIssues(error: z.ZodError, root = ''): string {
     if (typeof part === 'number') path += `[${part}]`;
     else path += path ? `.${String(part)}` : String(part);
   }
+  if (issue.code === 'invalid_key') {
+    const inner = (issue as { issues?: { message: string }[] }).issues?.[0];
+    if (inner) return `${path || 'body'}: ${inner.message}`;
+  }
   if (issue.code === 'unrecognized_keys') {
     const key = (issue as { keys: string[] }).keys[0] ?? '';
     return `${path ? `${path}.` : ''}${key}: unknown field`;

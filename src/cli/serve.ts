@@ -1,0 +1,83 @@
+import { parseArgs } from 'node:util';
+import { configSchema, ConfigError, hasNoUpstream, loadConfig, readJsonFile, SETTINGS, type Config } from '../config.js';
+import { createGateway } from '../gateway/server.js';
+import { createSandbox, type Fixtures } from '../sandbox/index.js';
+import { onShutdown } from './util.js';
+
+export const SERVE_USAGE = `paybridge serve [--config FILE] [--port P] [--host H] [--current-url URL] [--legacy-url URL]
+    [--live-current-url URL] [--live-legacy-url URL] [--merchant-tokens FILE] [--service-key KEY]
+    [--mode ROUTE=MODE]... [--log-level LEVEL] [...]
+  Runs the gateway. Settings come from --config FILE (or PAYBRIDGE_CONFIG), PAYBRIDGE_* variables and
+  flags, later winning. With no upstream configured it embeds the sandbox and prints a curl command
+  for a legacy call. Flags: ${SETTINGS.map((s) => `--${s.flag}`).join(' ')}`;
+
+/** The embedded sandbox's URLs, merchant tokens and marketplace key as the gateway's sandbox upstream. */
+function withSandbox(config: Config, urls: { currentUrl: string; legacyUrl: string }, fixtures: Fixtures): Config {
+  const merchantTokens = Object.fromEntries(
+    fixtures.merchants.flatMap((m) => (m.merchantToken ? [[m.merchantToken, m.merchantId]] : [])),
+  );
+  return Object.freeze(
+    configSchema.parse({
+      ...config,
+      upstreams: { sandbox: { current: urls.currentUrl, legacy: urls.legacyUrl }, live: {} },
+      merchantTokens: { ...merchantTokens, ...config.merchantTokens },
+      serviceKey: config.serviceKey ?? fixtures.marketplaces[0]?.apiKey,
+    }),
+  );
+}
+
+/** A legacy call that works as printed against the embedded sandbox: create an order with a secret key. */
+export function exampleCurl(baseUrl: string, secretKey: string): string {
+  const body = JSON.stringify({
+    internalOrderId: 'demo-1',
+    paymentAmount: { amount: 1000, currency: 'AUD' },
+    description: 'Demo order',
+    billing: { name: 'Demo Shopper' },
+  });
+  return `curl -s -X POST ${baseUrl}/orders -H 'Limepay-SecretKey: ${secretKey}' -H 'Content-Type: application/json' -d '${body}'`;
+}
+
+export async function runServe(argv: string[]): Promise<void> {
+  const options = Object.fromEntries(
+    SETTINGS.map((s) => [s.flag, s.kind === 'modes' ? { type: 'string' as const, multiple: true } : { type: 'string' as const }]),
+  );
+  const { values } = parseArgs({ args: argv, options: { ...options, config: { type: 'string' } }, strict: true });
+  const { config: configFile, ...flags } = values as Record<string, string | string[] | undefined>;
+  const fileName = (configFile as string | undefined) ?? process.env.PAYBRIDGE_CONFIG;
+  let config = loadConfig({
+    ...(fileName ? { file: readJsonFile('--config', fileName), fileName } : {}),
+    env: process.env,
+    flags,
+  });
+  for (const mode of Object.values(config.routes))
+    if (mode === 'shadow' || mode === 'canary') throw new ConfigError(`routes: mode ${mode} is not available in this build`);
+
+  let sandbox: ReturnType<typeof createSandbox> | undefined;
+  if (hasNoUpstream(config)) {
+    sandbox = createSandbox();
+    const urls = await sandbox.listen({ host: '127.0.0.1', port: 0, legacyPort: 0 });
+    config = withSandbox(config, urls, sandbox.fixtures);
+  }
+  const gateway = await createGateway({ config });
+  const address = await gateway.listen();
+  const reachable = address.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://127.0.0.1:');
+  gateway.app.log.info({ url: reachable, upstreams: config.upstreams, routes: config.routes, embeddedSandbox: sandbox !== undefined }, 'paybridge gateway listening');
+  const lines = [`paybridge gateway listening on ${reachable}`];
+  for (const env of ['sandbox', 'live'] as const) {
+    const u = config.upstreams[env];
+    if (u.current || u.legacy) lines.push(`  ${env}: current ${u.current ?? '-'}  legacy ${u.legacy ?? '-'}`);
+  }
+  if (sandbox) {
+    const solo = sandbox.fixtures.merchants.find((m) => m.marketplaceId === null) ?? sandbox.fixtures.merchants[0]!;
+    lines.push('  upstream: the embedded sandbox (in memory; see README for its seeded credentials)');
+    lines.push('try a legacy call:', `  ${exampleCurl(reachable, solo.secretKey)}`);
+  }
+  process.stderr.write(`${lines.join('\n')}\n`);
+
+  onShutdown(async () => {
+    const timer = setTimeout(() => process.exit(1), config.timeouts.shutdownMs).unref();
+    await gateway.close();
+    await sandbox?.close();
+    clearTimeout(timer);
+  });
+}

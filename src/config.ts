@@ -1,0 +1,205 @@
+/**
+ * The gateway's configuration: one zod .strict() schema, filled from a file (--config), then
+ * PAYBRIDGE_* environment variables, then flags (later wins). Parsed once and frozen; an invalid or
+ * unknown setting stops start-up with a message naming it.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { describeIssues } from './contract/zod-helpers.js';
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8080,
+  connectTimeoutMs: 2_000,
+  headersTimeoutMs: 15_000,
+  bodyTimeoutMs: 15_000,
+  requestTimeoutMs: 30_000,
+  bodyLimitBytes: 1024 * 1024,
+  logLevel: 'info',
+  merchantKeyCacheMax: 10_000,
+  merchantKeyCacheTtlMs: 5 * 60_000,
+  shutdownTimeoutMs: 30_000,
+} as const;
+
+export const ROUTE_MODES = ['current', 'legacy', 'shadow', 'canary'] as const;
+export type RouteMode = (typeof ROUTE_MODES)[number];
+
+/** A legacy route id (L1-L27) or `*` for every route. */
+const routeKey = z.string().regex(/^(\*|L([1-9]|1\d|2[0-7]))$/, 'expected a route id L1-L27 or *');
+const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
+const upstreamPair = z.strictObject({ current: url.optional(), legacy: url.optional() });
+
+export const configSchema = z.strictObject({
+  listen: z
+    .strictObject({ host: z.string().min(1).default(DEFAULTS.host), port: z.int().min(0).max(65_535).default(DEFAULTS.port) })
+    .prefault({}),
+  /** Base URLs per environment; a credential's prefix (sandbox_ / live_) picks the environment. */
+  upstreams: z.strictObject({ sandbox: upstreamPair.prefault({}), live: upstreamPair.prefault({}) }).prefault({}),
+  /** Environment of credentials without a sandbox_/live_ prefix (JWTs, checkout and merchant tokens). */
+  defaultEnvironment: z.enum(['sandbox', 'live']).optional(),
+  /** Mode per legacy route id, `*` for the rest; default current (translate). */
+  routes: z.record(routeKey, z.enum(ROUTE_MODES)).default({ '*': 'current' }),
+  /** A legacy path that is not in the route table: refused (404 route_not_mapped) or passed to the legacy upstream. */
+  unmappedRoutes: z.enum(['reject', 'legacy']).default('reject'),
+  timeouts: z
+    .strictObject({
+      connectMs: z.int().min(1).default(DEFAULTS.connectTimeoutMs),
+      headersMs: z.int().min(1).default(DEFAULTS.headersTimeoutMs),
+      bodyMs: z.int().min(1).default(DEFAULTS.bodyTimeoutMs),
+      /** Whole upstream exchange, however slowly the answer trickles in. */
+      requestMs: z.int().min(1).default(DEFAULTS.requestTimeoutMs),
+      shutdownMs: z.int().min(1).default(DEFAULTS.shutdownTimeoutMs),
+    })
+    .prefault({}),
+  bodyLimitBytes: z.int().min(1024).max(64 * 1024 * 1024).default(DEFAULTS.bodyLimitBytes),
+  /** Merchant token -> merchant id (legacy Limepay-MerchantToken), and the marketplace key that reads their public keys. */
+  merchantTokens: z.record(z.string().min(8), z.string().regex(/^mcht_[A-Za-z0-9_-]+$/, 'expected a mcht_ id')).default({}),
+  serviceKey: z.string().regex(/^(sandbox|live)_api_[A-Za-z0-9_-]+$/, 'expected a marketplace API key (sandbox_api_... or live_api_...)').optional(),
+  merchantKeyCache: z
+    .strictObject({ max: z.int().min(1).default(DEFAULTS.merchantKeyCacheMax), ttlMs: z.int().min(1).default(DEFAULTS.merchantKeyCacheTtlMs) })
+    .prefault({}),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default(DEFAULTS.logLevel),
+});
+
+export type Config = Readonly<z.output<typeof configSchema>>;
+export type ConfigInput = z.input<typeof configSchema>;
+
+/** A configuration problem, naming the setting (`timeouts.headersMs`, `PAYBRIDGE_PORT`, `--port`). */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(`invalid configuration: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Json = Record<string, unknown>;
+
+/** Sets a dotted path of a plain object, creating the objects on the way. */
+function setPath(target: Json, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let at = target;
+  for (const part of parts.slice(0, -1)) {
+    if (typeof at[part] !== 'object' || at[part] === null) at[part] = {};
+    at = at[part] as Json;
+  }
+  at[parts.at(-1)!] = value;
+}
+
+const intValue = (name: string, value: string): number => {
+  if (!/^\d+$/.test(value)) throw new ConfigError(`${name}: expected a non-negative integer, got ${JSON.stringify(value)}`);
+  return Number(value);
+};
+
+/** `L7=shadow,*=current` or repeated flags -> {L7: 'shadow', '*': 'current'}. */
+export function parseModes(name: string, values: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)) {
+    const at = item.indexOf('=');
+    if (at <= 0) throw new ConfigError(`${name}: expected ROUTE=MODE, got ${JSON.stringify(item)}`);
+    out[item.slice(0, at)] = item.slice(at + 1);
+  }
+  return out;
+}
+
+/** Reads a JSON file of the operator's, naming the setting it came from when it cannot. */
+export function readJsonFile(setting: string, file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`${setting}: cannot read ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** How each flag and environment variable lands in the schema. */
+interface Setting {
+  flag: string;
+  env: string;
+  path: string;
+  kind: 'string' | 'int' | 'file' | 'modes';
+}
+
+export const SETTINGS: readonly Setting[] = [
+  { flag: 'host', env: 'PAYBRIDGE_HOST', path: 'listen.host', kind: 'string' },
+  { flag: 'port', env: 'PAYBRIDGE_PORT', path: 'listen.port', kind: 'int' },
+  { flag: 'current-url', env: 'PAYBRIDGE_CURRENT_URL', path: 'upstreams.sandbox.current', kind: 'string' },
+  { flag: 'legacy-url', env: 'PAYBRIDGE_LEGACY_URL', path: 'upstreams.sandbox.legacy', kind: 'string' },
+  { flag: 'live-current-url', env: 'PAYBRIDGE_LIVE_CURRENT_URL', path: 'upstreams.live.current', kind: 'string' },
+  { flag: 'live-legacy-url', env: 'PAYBRIDGE_LIVE_LEGACY_URL', path: 'upstreams.live.legacy', kind: 'string' },
+  { flag: 'default-environment', env: 'PAYBRIDGE_DEFAULT_ENVIRONMENT', path: 'defaultEnvironment', kind: 'string' },
+  { flag: 'merchant-tokens', env: 'PAYBRIDGE_MERCHANT_TOKENS', path: 'merchantTokens', kind: 'file' },
+  { flag: 'service-key', env: 'PAYBRIDGE_SERVICE_KEY', path: 'serviceKey', kind: 'string' },
+  { flag: 'mode', env: 'PAYBRIDGE_MODE', path: 'routes', kind: 'modes' },
+  { flag: 'unmapped-routes', env: 'PAYBRIDGE_UNMAPPED_ROUTES', path: 'unmappedRoutes', kind: 'string' },
+  { flag: 'connect-timeout-ms', env: 'PAYBRIDGE_CONNECT_TIMEOUT_MS', path: 'timeouts.connectMs', kind: 'int' },
+  { flag: 'headers-timeout-ms', env: 'PAYBRIDGE_HEADERS_TIMEOUT_MS', path: 'timeouts.headersMs', kind: 'int' },
+  { flag: 'body-timeout-ms', env: 'PAYBRIDGE_BODY_TIMEOUT_MS', path: 'timeouts.bodyMs', kind: 'int' },
+  { flag: 'request-timeout-ms', env: 'PAYBRIDGE_REQUEST_TIMEOUT_MS', path: 'timeouts.requestMs', kind: 'int' },
+  { flag: 'body-limit', env: 'PAYBRIDGE_BODY_LIMIT', path: 'bodyLimitBytes', kind: 'int' },
+  { flag: 'log-level', env: 'PAYBRIDGE_LOG_LEVEL', path: 'logLevel', kind: 'string' },
+];
+
+/** PAYBRIDGE_* variables that are not settings but choose how settings are read. */
+const NON_SETTING_ENV = new Set(['PAYBRIDGE_CONFIG']);
+
+export interface ConfigSources {
+  /** Contents of --config (already read), or undefined. */
+  file?: unknown;
+  fileName?: string;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Flag values by flag name (without --); `mode` may repeat. */
+  flags?: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+function apply(target: Json, setting: Setting, name: string, raw: string | readonly string[]): void {
+  const values = typeof raw === 'string' ? [raw] : raw;
+  const last = values.at(-1)!;
+  switch (setting.kind) {
+    case 'int':
+      return setPath(target, setting.path, intValue(name, last));
+    case 'file':
+      return setPath(target, setting.path, readJsonFile(name, last));
+    case 'modes': {
+      const existing = (target.routes ?? {}) as Json;
+      return setPath(target, setting.path, { ...existing, ...parseModes(name, values) });
+    }
+    default:
+      return setPath(target, setting.path, last);
+  }
+}
+
+/** The one configuration: file, then environment, then flags; validated by the schema and frozen. */
+export function loadConfig(sources: ConfigSources): Config {
+  const merged: Json = structuredClone((sources.file ?? {}) as Json);
+  if (typeof merged !== 'object' || merged === null || Array.isArray(merged))
+    throw new ConfigError(`${sources.fileName ?? 'config file'}: expected a JSON object`);
+  const env = sources.env ?? {};
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith('PAYBRIDGE_') || NON_SETTING_ENV.has(name) || env[name] === undefined) continue;
+    const setting = SETTINGS.find((s) => s.env === name);
+    if (!setting) throw new ConfigError(`${name}: unknown setting (known: ${SETTINGS.map((s) => s.env).join(', ')})`);
+    apply(merged, setting, name, env[name]!);
+  }
+  for (const [flag, value] of Object.entries(sources.flags ?? {})) {
+    if (value === undefined) continue;
+    const setting = SETTINGS.find((s) => s.flag === flag);
+    if (!setting) throw new ConfigError(`--${flag}: unknown option`);
+    apply(merged, setting, `--${flag}`, value);
+  }
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
+  return deepFreeze(parsed.data);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** True when no upstream URL is configured for any environment: the gateway then embeds the sandbox. */
+export function hasNoUpstream(config: Config): boolean {
+  const { sandbox, live } = config.upstreams;
+  return !sandbox.current && !sandbox.legacy && !live.current && !live.legacy;
+}

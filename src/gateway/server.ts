@@ -1,0 +1,261 @@
+/**
+ * The gateway: legacy requests translated to the current API; current-generation requests and
+ * routes in `legacy` mode forwarded unchanged through @fastify/http-proxy. Upstreams are chosen by
+ * the credential's environment prefix.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import httpProxy from '@fastify/http-proxy';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { currentErrorBody, legacyErrorBody, PaybridgeError } from '../errors.js';
+import { isLegacyRequest, LEGACY_CREDENTIAL_HEADERS } from '../translate/credentials.js';
+import { createTranslator, type Translator } from '../translate/index.js';
+import type { LegacyResponse } from '../translate/engine.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { PINO_REDACT_PATHS, scrub } from './redact.js';
+import { readBody } from './body.js';
+import { environmentOf, type Environment } from './environments.js';
+import { createUpstream, toPaybridgeError, type Upstream } from './upstream.js';
+
+/** What the gateway decided for a request, kept on the request for the handler, logs and metrics. */
+interface Decision {
+  generation: 'legacy' | 'current';
+  /** Legacy route id, `current` for current-generation calls, `unmapped` for unknown legacy paths. */
+  route: string;
+  mode: 'current' | 'legacy' | 'shadow' | 'canary' | 'passthrough';
+  /** Base URL a passthrough goes to. */
+  upstream?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    decision?: Decision;
+    startedAt: bigint;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+export interface GatewayOptions {
+  config: Config;
+  /** A translator to use instead of one built from the config (tests, library users). */
+  translator?: Translator;
+  /** Log destination (pino); default stdout. */
+  logStream?: NodeJS.WritableStream;
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  metrics: Metrics;
+  translator: Translator;
+  upstream: Upstream;
+  /** Starts listening; resolves with the base URL. */
+  listen(): Promise<string>;
+  /** Stops accepting, finishes in-flight requests, closes upstream connections. */
+  close(): Promise<void>;
+}
+
+function headerRecord(raw: IncomingMessage): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const list = raw.rawHeaders;
+  for (let i = 0; i < list.length; i += 2) {
+    const name = list[i]!.toLowerCase();
+    const value = list[i + 1]!;
+    const prev = out[name];
+    out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
+
+/** The credential whose prefix picks the environment: the legacy header's value, or the Bearer value. */
+function credentialOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+  for (const name of LEGACY_CREDENTIAL_HEADERS.keys()) {
+    const v = headers[name];
+    if (typeof v === 'string') return v.trim();
+  }
+  const auth = headers.authorization;
+  return typeof auth === 'string' ? /^Bearer\s+(\S+)/i.exec(auth)?.[1] : undefined;
+}
+
+export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  const { config } = options;
+  const metrics = createMetrics();
+  const upstream = createUpstream(config.timeouts);
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: PINO_REDACT_PATHS, censor: '[redacted]' },
+      serializers: {
+        err: (err: Error & { code?: string }) => ({ type: err.name, code: err.code, message: scrub(err.message ?? ''), stack: scrub(err.stack ?? '') }),
+      },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    } as object,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    keepAliveTimeout: 65_000,
+  });
+
+  const serviceEnvironment = config.serviceKey?.startsWith('live_') ? 'live' : 'sandbox';
+  const translator =
+    options.translator ??
+    createTranslator({
+      merchantTokens: config.merchantTokens,
+      ...(config.serviceKey && config.upstreams[serviceEnvironment].current
+        ? { serviceKey: config.serviceKey, currentUrl: config.upstreams[serviceEnvironment].current }
+        : {}),
+      merchantKeyCache: { max: config.merchantKeyCache.max, ttlMs: config.merchantKeyCache.ttlMs },
+      logger: { warn: (obj, msg) => app.log.warn(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
+    });
+  metrics.gauge('paybridge_merchant_key_lookups', 'Get Merchant calls made to resolve merchant tokens (cache misses).', () => translator.merchantKeys?.lookups ?? 0);
+
+  let draining = false;
+  const defaultEnvironment: Environment =
+    config.defaultEnvironment ?? (config.upstreams.sandbox.current || config.upstreams.sandbox.legacy ? 'sandbox' : 'live');
+
+  const modeOf = (route: string): 'current' | 'legacy' | 'shadow' | 'canary' =>
+    (config.routes[route] ?? config.routes['*'] ?? 'current') as 'current' | 'legacy' | 'shadow' | 'canary';
+
+  /** The upstream base URL of an environment and generation, or a legacy 401 naming the credential. */
+  function upstreamFor(credential: string | undefined, generation: 'current' | 'legacy'): string {
+    const environment = environmentOf(credential, defaultEnvironment);
+    const url = config.upstreams[environment][generation];
+    if (!url)
+      throw new PaybridgeError('unauthenticated', `no ${environment} ${generation} upstream is configured for this credential`);
+    return url;
+  }
+
+  function sendLegacy(reply: FastifyReply, answer: LegacyResponse): FastifyReply {
+    reply.code(answer.status);
+    if (answer.body === undefined) return reply.send();
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer.body));
+  }
+
+  function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+    const error = err instanceof PaybridgeError ? err : new PaybridgeError('internal_error', 'the gateway failed to handle the request');
+    if (error.code === 'internal_error') request.log.error({ err }, 'request failed');
+    if (error.code === 'payload_too_large') reply.header('connection', 'close');
+    const render = request.decision?.generation === 'current' ? currentErrorBody : legacyErrorBody;
+    return reply.code(error.status).type('application/json; charset=utf-8').send(render(error.code, error.detail, String(request.id)));
+  }
+
+  app.decorateRequest('decision', undefined);
+  app.decorateRequest('startedAt', 0n);
+  app.addHook('onRequest', async (request, reply) => {
+    request.startedAt = process.hrtime.bigint();
+    reply.header('x-request-id', request.id);
+  });
+  // Answers finishing while draining close their connection, so keep-alive clients do not hold shutdown.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (draining) reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const decision = request.decision;
+    const route = decision?.route ?? 'internal';
+    const mode = decision?.mode ?? 'none';
+    const seconds = Number(process.hrtime.bigint() - request.startedAt) / 1e9;
+    metrics.requests.inc({ route, mode, status: String(reply.statusCode) });
+    metrics.latency.observe({ route, mode }, seconds);
+    if (decision) request.log.info({ route, mode, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+  });
+  app.setErrorHandler((err, request, reply) => {
+    const e = err as { code?: string; statusCode?: number };
+    if (err instanceof PaybridgeError) return sendError(request, reply, err);
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(request, reply, new PaybridgeError('payload_too_large', `body: exceeds ${config.bodyLimitBytes} bytes`));
+    if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500)
+      return sendError(request, reply, new PaybridgeError('invalid_request', `request: ${scrub((err as Error).message)}`));
+    return sendError(request, reply, err);
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    if (draining) return reply.code(503).send({ status: 'draining' });
+    return { status: 'ready' };
+  });
+  app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(metrics.render()));
+
+  /** Decides what happens to a request; a refusal (no upstream for the credential) is thrown. */
+  function classify(request: FastifyRequest): void {
+    const headers = headerRecord(request.raw);
+    const credential = credentialOf(headers);
+    if (isLegacyRequest(headers) || headers.authorization === undefined) {
+      const q = request.url.indexOf('?');
+      const match = translator.routes.match(request.method, q < 0 ? request.url : request.url.slice(0, q));
+      const route = match?.compiled.mapping.route ?? 'unmapped';
+      const mode = match ? modeOf(route) : config.unmappedRoutes === 'legacy' ? 'legacy' : 'current';
+      request.decision = { generation: 'legacy', route, mode };
+      if (mode === 'legacy') request.decision.upstream = upstreamFor(credential, 'legacy');
+      return;
+    }
+    request.decision = { generation: 'current', route: 'current', mode: 'passthrough' };
+    request.decision.upstream = upstreamFor(credential, 'current');
+  }
+
+  /** A legacy request in current mode: read the body once, translate, call, translate back. */
+  async function translate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const body = await readBody(request, config.bodyLimitBytes);
+    const headers = headerRecord(request.raw);
+    const requestId = String(request.id);
+    const answer = await translator.execute(
+      { method: request.method, path: request.url, headers, ...(body !== undefined ? { body } : {}), requestId },
+      async (current) => {
+        const base = upstreamFor(/^Bearer (.+)$/.exec(current.headers.authorization ?? '')?.[1], 'current');
+        try {
+          return await upstream.call(base, current, requestId);
+        } catch (err) {
+          const error = toPaybridgeError(err);
+          metrics.upstreamErrors.inc({ route: request.decision!.route, code: error.code });
+          request.log.warn({ err: error, route: request.decision!.route }, 'upstream call failed');
+          throw error;
+        }
+      },
+    );
+    return sendLegacy(reply, answer);
+  }
+
+  await app.register(httpProxy, {
+    upstream: '',
+    undici: upstream.agent as never,
+    // Legacy requests in current mode are answered here; only passthrough reaches the proxy handler.
+    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+      classify(request);
+      if (!request.decision!.upstream) return translate(request, reply);
+    },
+    replyOptions: {
+      getUpstream: (request: FastifyRequest) => request.decision?.upstream ?? 'http://127.0.0.1',
+      rewriteRequestHeaders: (request: FastifyRequest, headers: Record<string, string>) => ({ ...headers, 'x-request-id': String(request.id) }),
+      // A GET may be retried once on a connection reset; nothing else is ever sent twice.
+      retryDelay: ({ err, req, attempt }: { err?: { code?: string }; req: { method: string }; attempt: number }) =>
+        req.method === 'GET' && attempt === 0 && (err?.code === 'ECONNRESET' || err?.code === 'UND_ERR_SOCKET') ? 0 : null,
+      onError: (reply: FastifyReply, { error }: { error: Error & { cause?: unknown } }) => {
+        const cause = error.cause ?? error;
+        const mapped = toPaybridgeError(cause);
+        metrics.upstreamErrors.inc({ route: reply.request.decision?.route ?? 'unknown', code: mapped.code });
+        reply.request.log.warn({ err: mapped }, 'passthrough upstream call failed');
+        sendError(reply.request, reply, mapped);
+      },
+    },
+  } as never);
+
+  return {
+    app,
+    metrics,
+    translator,
+    upstream,
+    async listen() {
+      return app.listen({ host: config.listen.host, port: config.listen.port });
+    },
+    async close() {
+      draining = true;
+      await app.close();
+      await upstream.close();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * Calls to the current API for translated legacy requests: one keep-alive undici Agent with connect,
+ * headers and body timeouts. A failure is a PaybridgeError (502 upstream_error, 504 upstream_timeout).
+ * Nothing is ever sent twice except a GET whose connection was reset, retried once.
+ */
+import { Agent, type Dispatcher } from 'undici';
+import { PaybridgeError } from '../errors.js';
+import type { CurrentRequest, CurrentResponse } from '../translate/engine.js';
+
+export interface UpstreamOptions {
+  connectMs: number;
+  headersMs: number;
+  bodyMs: number;
+  /** Deadline of one whole exchange (headers and body). */
+  requestMs: number;
+  /** Largest upstream answer read, in bytes. */
+  maxResponseBytes?: number;
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET']);
+
+interface Base {
+  origin: string;
+  path: string;
+}
+
+export function createUpstream(options: UpstreamOptions) {
+  const agent = new Agent({
+    connect: { timeout: options.connectMs },
+    headersTimeout: options.headersMs,
+    bodyTimeout: options.bodyMs,
+    keepAliveTimeout: 30_000,
+    connections: 512,
+  });
+  const maxBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
+  const bases = new Map<string, Base>();
+  const baseOf = (url: string): Base => {
+    let base = bases.get(url);
+    if (!base) {
+      const parsed = new URL(url);
+      base = { origin: parsed.origin, path: parsed.pathname.replace(/\/+$/, '') };
+      bases.set(url, base);
+    }
+    return base;
+  };
+
+  async function once(base: Base, current: CurrentRequest, requestId: string): Promise<CurrentResponse> {
+    const res = await agent.request({
+      origin: base.origin,
+      path: base.path + current.path,
+      method: current.method as Dispatcher.HttpMethod,
+      headers: { ...current.headers, 'x-request-id': requestId },
+      body: current.body === undefined ? null : JSON.stringify(current.body),
+      signal: AbortSignal.timeout(options.requestMs),
+    });
+    let size = 0;
+    const chunks: Buffer[] = [];
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        res.body.destroy();
+        throw new PaybridgeError('upstream_error', `the current API answer exceeds ${maxBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    if (size === 0) return { status: res.statusCode };
+    const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    const type = res.headers['content-type'];
+    if (typeof type === 'string' && type.includes('json')) {
+      try {
+        return { status: res.statusCode, body: JSON.parse(text) };
+      } catch {
+        return { status: res.statusCode, body: text };
+      }
+    }
+    return { status: res.statusCode, body: text };
+  }
+
+  /** One current call; throws PaybridgeError on failure. */
+  async function call(baseUrl: string, current: CurrentRequest, requestId: string): Promise<CurrentResponse> {
+    const base = baseOf(baseUrl);
+    try {
+      return await once(base, current, requestId);
+    } catch (err) {
+      if (err instanceof PaybridgeError) throw err;
+      const code = (err as { code?: string }).code ?? '';
+      if (current.method === 'GET' && RESET_CODES.has(code)) {
+        try {
+          return await once(base, current, requestId);
+        } catch (again) {
+          throw toPaybridgeError(again);
+        }
+      }
+      throw toPaybridgeError(err);
+    }
+  }
+
+  return { call, agent, close: () => agent.close() };
+}
+
+export function toPaybridgeError(err: unknown): PaybridgeError {
+  if (err instanceof PaybridgeError) return err;
+  const code = (err as { code?: string }).code ?? '';
+  const message = (err as Error).message ?? String(err);
+  if (TIMEOUT_CODES.has(code) || (err as Error).name === 'TimeoutError') return new PaybridgeError('upstream_timeout', `the upstream did not answer in time (${code})`);
+  return new PaybridgeError('upstream_error', `the upstream call failed: ${code || message}`);
+}
+
+export type Upstream = ReturnType<typeof createUpstream>;

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { startSlowUpstream } from '../helpers/fake-upstream.js';
+import { spawnGateway, tempJson } from '../helpers/gateway.js';
+import { client } from '../helpers/http.js';
+import { KEYS } from '../helpers/sandbox.js';
+import { spawnBin } from '../helpers/spawn.js';
+
+describe('configuration', () => {
+  it('takes the file, then PAYBRIDGE_* variables, then flags, later winning', () => {
+    const config = loadConfig({
+      file: { listen: { port: 9000, host: '0.0.0.0' }, routes: { '*': 'current', L7: 'legacy' }, timeouts: { headersMs: 1000 } },
+      env: { PAYBRIDGE_PORT: '9100', PAYBRIDGE_CURRENT_URL: 'http://current.example/', PAYBRIDGE_MODE: 'L6=legacy', HOME: '/root' },
+      flags: { port: '9200', mode: ['L3=legacy', 'L6=current'] },
+    });
+    expect(config.listen).toEqual({ port: 9200, host: '0.0.0.0' });
+    expect(config.upstreams.sandbox.current).toBe('http://current.example');
+    expect(config.routes).toEqual({ '*': 'current', L7: 'legacy', L6: 'current', L3: 'legacy' });
+    expect(config.timeouts).toMatchObject({ headersMs: 1000, connectMs: 2000 });
+    expect(Object.isFrozen(config.timeouts)).toBe(true);
+  });
+
+  it('stops on an invalid or unknown setting, naming it', () => {
+    const fails = (sources: Parameters<typeof loadConfig>[0], message: RegExp) => {
+      expect(() => loadConfig(sources)).toThrow(ConfigError);
+      expect(() => loadConfig(sources)).toThrow(message);
+    };
+    fails({ file: { timeouts: { headersMs: -1 } } }, /timeouts\.headersMs: /);
+    fails({ file: { listen: { prot: 1 } } }, /listen\.prot: unknown field/);
+    fails({ file: { routes: { L99: 'current' } } }, /routes\.L99: expected a route id L1-L27 or \*/);
+    fails({ file: { routes: { L1: 'mirror' } } }, /routes\.L1: /);
+    fails({ env: { PAYBRIDGE_PROT: '1' } }, /PAYBRIDGE_PROT: unknown setting/);
+    fails({ env: { PAYBRIDGE_PORT: 'eighty' } }, /PAYBRIDGE_PORT: expected a non-negative integer/);
+    fails({ flags: { 'current-url': 'not a url' } }, /upstreams\.sandbox\.current: /);
+    fails({ flags: { 'service-key': 'sandbox_sk_x' } }, /serviceKey: expected a marketplace API key/);
+    fails({ flags: { mode: ['L7'] } }, /--mode: expected ROUTE=MODE/);
+    fails({ flags: { 'merchant-tokens': '/nonexistent/tokens.json' } }, /--merchant-tokens: cannot read/);
+  });
+
+  it('the bin refuses to start on an invalid config file, naming the key', async () => {
+    const proc = spawnBin(['serve', '--port', '0', '--config', tempJson('config.json', { upstreams: { sandbox: { current: 'http://x.example', extra: 1 } } })]);
+    expect(await proc.exited).toBe(1);
+    expect(proc.stderr()).toMatch(/invalid configuration: upstreams\.sandbox\.extra: unknown field/);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes the in-flight request on SIGTERM, then exits 0', async () => {
+    const slow = await startSlowUpstream(600);
+    const gw = await spawnGateway(['--current-url', slow.url, '--legacy-url', slow.url]);
+    try {
+      const inFlight = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).post('/orders/ordr_1/pay', { paymentToken: 'ptkn_1' });
+      await new Promise((r) => setTimeout(r, 150));
+      gw.child.kill('SIGTERM');
+      const answer = await inFlight;
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ transactionId: 'tran_1', type: 'paycard' });
+      const code = await gw.exited;
+      expect(code).toBe(0);
+      expect(slow.counts.get('POST /orders/ordr_1/pay')).toBe(1);
+      await expect(fetch(`${gw.url}/healthz`)).rejects.toThrow();
+    } finally {
+      await gw.stop();
+      await slow.close();
+    }
+  });
+});

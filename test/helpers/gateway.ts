@@ -1,0 +1,40 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type ConfigInput } from '../../src/config.js';
+import { createGateway } from '../../src/gateway/server.js';
+import { spawnBin, type Spawned } from './spawn.js';
+
+/** A JSON file in a fresh temp dir. */
+export function tempJson(name: string, content: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'paybridge-')), name);
+  writeFileSync(file, JSON.stringify(content));
+  return file;
+}
+
+/** The gateway bin on a free port; resolves once it logged its URL. */
+export async function spawnGateway(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Spawned & { url: string }> {
+  const proc = spawnBin(['serve', '--port', '0', ...args], env);
+  const [, url] = await proc.waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)"[^\n]*"msg":"paybridge gateway listening"/);
+  return Object.assign(proc, { url: url! });
+}
+
+/** Collects pino JSON lines written by an in-process gateway. */
+export function logSink() {
+  const lines: string[] = [];
+  const stream = {
+    write(chunk: string) {
+      lines.push(...chunk.split('\n').filter(Boolean));
+      return true;
+    },
+  } as unknown as NodeJS.WritableStream;
+  return { stream, lines, records: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+/** An in-process gateway on port 0 from a config object. */
+export async function startGateway(input: ConfigInput, logStream?: NodeJS.WritableStream) {
+  const config = loadConfig({ file: { logLevel: logStream ? 'info' : 'silent', ...input, listen: { host: '127.0.0.1', port: 0 } } });
+  const gateway = await createGateway({ config, ...(logStream ? { logStream } : {}) });
+  const url = await gateway.listen();
+  return { gateway, url, close: () => gateway.close() };
+}
