@@ -62,6 +62,7 @@ export async function runServe(argv: string[]): Promise<void> {
   const address = await gateway.listen();
   const reachable = address.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://127.0.0.1:');
   gateway.app.log.info({ url: reachable, upstreams: config.upstreams, routes: config.routes, embeddedSandbox: sandbox !== undefined }, 'paybridge gateway listening');
+  gateway.flushLogs();
   const lines = [`paybridge gateway listening on ${reachable}`];
   for (const env of ['sandbox', 'live'] as const) {
     const u = config.upstreams[env];

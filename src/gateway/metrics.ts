@@ -10,6 +10,13 @@ const labelText = (labels: Labels) => {
   return keys.length === 0 ? '' : `{${keys.map((k) => `${k}="${escape(labels[k]!)}"`).join(',')}}`;
 };
 
+/** Series key without escaping: label values joined by a separator no label value contains. */
+const keyOf = (labels: Labels) => {
+  let key = '';
+  for (const k in labels) key += `${labels[k]}\u0001`;
+  return key;
+};
+
 class Counter {
   private readonly values = new Map<string, { labels: Labels; value: number }>();
   constructor(
@@ -18,14 +25,14 @@ class Counter {
   ) {}
 
   inc(labels: Labels = {}, by = 1): void {
-    const key = labelText(labels);
+    const key = keyOf(labels);
     const entry = this.values.get(key);
     if (entry) entry.value += by;
     else this.values.set(key, { labels, value: by });
   }
 
   get(labels: Labels = {}): number {
-    return this.values.get(labelText(labels))?.value ?? 0;
+    return this.values.get(keyOf(labels))?.value ?? 0;
   }
 
   render(): string {
@@ -58,7 +65,7 @@ class Histogram {
   ) {}
 
   observe(labels: Labels, seconds: number): void {
-    const key = labelText(labels);
+    const key = keyOf(labels);
     let s = this.series.get(key);
     if (!s) {
       s = { labels, counts: new Array<number>(BUCKETS.length).fill(0), sum: 0, count: 0 };

@@ -1,6 +1,6 @@
 /**
- * Keeps secrets out of logs and shadow records: pino redaction paths for structured fields, and a
- * scrubber for free text (error messages) that masks keys, JWTs, tokens, card numbers and CVCs.
+ * Keeps secrets out of logs and shadow records: credential headers and secret fields replaced wherever
+ * they appear in a record, and free text (error messages) scrubbed of keys, JWTs, tokens and card numbers.
  */
 const CREDENTIAL_HEADERS = [
   'authorization', 'limepay-publickey', 'limepay-secretkey', 'limepay-token', 'limepay-customerjwt',
@@ -10,12 +10,6 @@ const SECRET_FIELDS = ['cardNumber', 'cardCvc', 'cvc', 'cvv', 'serviceKey', 'api
 
 export const REDACTED = '[redacted]';
 
-/** pino `redact.paths`: every credential header and secret field wherever a request or record is logged. */
-export const PINO_REDACT_PATHS = [
-  ...CREDENTIAL_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`, `request.headers["${h}"]`, `*.headers["${h}"]`]),
-  ...SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`, `body.${f}`, `*.body.${f}`]),
-];
-
 const PATTERNS: [RegExp, string][] = [
   [/\b(sandbox|live)_(pk|sk|api)_[A-Za-z0-9_-]+/g, '$1_$2_[redacted]'],
   [/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '[redacted jwt]'],
@@ -23,8 +17,12 @@ const PATTERNS: [RegExp, string][] = [
   [/\b(mtok|chk)_[A-Za-z0-9_-]+/g, '$1_[redacted]'],
 ];
 
+/** One cheap test before the replacements: most strings hold nothing to mask. */
+const MAYBE_SECRET = /(sandbox_|live_|eyJ|mtok_|chk_|\d{12})/;
+
 /** Free text with every key, JWT, merchant/checkout token and card-like number masked. */
 export function scrub(text: string): string {
+  if (!MAYBE_SECRET.test(text)) return text;
   let out = text;
   for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
   return out;
@@ -33,15 +31,29 @@ export function scrub(text: string): string {
 const SECRET_FIELD_SET = new Set(SECRET_FIELDS.map((f) => f.toLowerCase()));
 const CREDENTIAL_HEADER_SET = new Set(CREDENTIAL_HEADERS);
 
-/** A JSON value with secret fields and credential headers replaced and free text scrubbed (for shadow records). */
+/**
+ * A JSON value with secret fields and credential headers replaced and free text scrubbed (log lines,
+ * shadow records). Returns the very same value when there is nothing to mask, so clean records cost
+ * no copy.
+ */
 export function redactValue(value: unknown): unknown {
   if (typeof value === 'string') return scrub(value);
-  if (Array.isArray(value)) return value.map(redactValue);
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    const lower = key.toLowerCase();
-    out[key] = SECRET_FIELD_SET.has(lower) || CREDENTIAL_HEADER_SET.has(lower) ? REDACTED : redactValue(v);
+  if (Array.isArray(value)) {
+    let changed: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = redactValue(value[i]);
+      if (v !== value[i]) (changed ??= value.slice())[i] = v;
+    }
+    return changed ?? value;
   }
-  return out;
+  if (value instanceof Error) return value;
+  let out: Record<string, unknown> | undefined;
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
+    const lower = key.toLowerCase();
+    const next = SECRET_FIELD_SET.has(lower) || CREDENTIAL_HEADER_SET.has(lower) ? REDACTED : redactValue(v);
+    if (next !== v) (out ??= { ...(value as Record<string, unknown>) })[key] = next;
+  }
+  return out ?? value;
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import httpProxy from '@fastify/http-proxy';
+import { pino } from 'pino';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { currentErrorBody, legacyErrorBody, PaybridgeError } from '../errors.js';
@@ -13,7 +14,7 @@ import { isLegacyRequest, LEGACY_CREDENTIAL_HEADERS } from '../translate/credent
 import { createTranslator, type Translator } from '../translate/index.js';
 import type { LegacyResponse } from '../translate/engine.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { PINO_REDACT_PATHS, scrub } from './redact.js';
+import { redactValue, scrub } from './redact.js';
 import { readBody } from './body.js';
 import { environmentOf, type Environment } from './environments.js';
 import { createUpstream, toPaybridgeError, type Upstream } from './upstream.js';
@@ -21,6 +22,8 @@ import { createUpstream, toPaybridgeError, type Upstream } from './upstream.js';
 /** What the gateway decided for a request, kept on the request for the handler, logs and metrics. */
 interface Decision {
   generation: 'legacy' | 'current';
+  /** Request headers by lower-case name, repeated ones as arrays (the translator counts credentials). */
+  headers: Record<string, string | string[]>;
   /** Legacy route id, `current` for current-generation calls, `unmapped` for unknown legacy paths. */
   route: string;
   mode: 'current' | 'legacy' | 'shadow' | 'canary' | 'passthrough';
@@ -31,7 +34,6 @@ interface Decision {
 declare module 'fastify' {
   interface FastifyRequest {
     decision?: Decision;
-    startedAt: bigint;
   }
 }
 
@@ -54,6 +56,8 @@ export interface Gateway {
   listen(): Promise<string>;
   /** Stops accepting, finishes in-flight requests, closes upstream connections. */
   close(): Promise<void>;
+  /** Writes buffered log lines now (logs are otherwise flushed every second). */
+  flushLogs(): void;
 }
 
 function headerRecord(raw: IncomingMessage): Record<string, string | string[]> {
@@ -80,16 +84,20 @@ function credentialOf(headers: Record<string, string | string[] | undefined>): s
 
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const { config } = options;
+  // Logs are buffered (4 KiB) rather than written one syscall per line, and flushed on close.
+  const logDestination = options.logStream ? undefined : pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const flushTimer = logDestination ? setInterval(() => logDestination.flush(), 1000).unref() : undefined;
   const metrics = createMetrics();
   const upstream = createUpstream(config.timeouts);
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: { paths: PINO_REDACT_PATHS, censor: '[redacted]' },
+      // Redaction runs per log line (pino's own redact would run on every per-request child logger).
+      formatters: { log: (record: Record<string, unknown>) => redactValue(record) as Record<string, unknown> },
       serializers: {
         err: (err: Error & { code?: string }) => ({ type: err.name, code: err.code, message: scrub(err.message ?? ''), stack: scrub(err.stack ?? '') }),
       },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      stream: options.logStream ?? logDestination,
     } as object,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: (req) => {
@@ -131,8 +139,15 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     return url;
   }
 
+  /** Every answer carries its request id; answers finishing while draining close their connection. */
+  function stamp(reply: FastifyReply): FastifyReply {
+    reply.header('x-request-id', reply.request.id);
+    if (draining) reply.header('connection', 'close');
+    return reply;
+  }
+
   function sendLegacy(reply: FastifyReply, answer: LegacyResponse): FastifyReply {
-    reply.code(answer.status);
+    stamp(reply).code(answer.status);
     if (answer.body === undefined) return reply.send();
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer.body));
   }
@@ -142,28 +157,20 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     if (error.code === 'internal_error') request.log.error({ err }, 'request failed');
     if (error.code === 'payload_too_large') reply.header('connection', 'close');
     const render = request.decision?.generation === 'current' ? currentErrorBody : legacyErrorBody;
-    return reply.code(error.status).type('application/json; charset=utf-8').send(render(error.code, error.detail, String(request.id)));
+    return stamp(reply).code(error.status).type('application/json; charset=utf-8').send(render(error.code, error.detail, String(request.id)));
   }
 
   app.decorateRequest('decision', undefined);
-  app.decorateRequest('startedAt', 0n);
-  app.addHook('onRequest', async (request, reply) => {
-    request.startedAt = process.hrtime.bigint();
-    reply.header('x-request-id', request.id);
-  });
-  // Answers finishing while draining close their connection, so keep-alive clients do not hold shutdown.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (draining) reply.header('connection', 'close');
-    return payload;
-  });
-  app.addHook('onResponse', async (request, reply) => {
+  // One hook per request: metrics and the access line. Headers are set where answers are sent.
+  app.addHook('onResponse', (request, reply, done) => {
     const decision = request.decision;
     const route = decision?.route ?? 'internal';
     const mode = decision?.mode ?? 'none';
-    const seconds = Number(process.hrtime.bigint() - request.startedAt) / 1e9;
+    const seconds = reply.elapsedTime / 1000;
     metrics.requests.inc({ route, mode, status: String(reply.statusCode) });
     metrics.latency.observe({ route, mode }, seconds);
     if (decision) request.log.info({ route, mode, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    done();
   });
   app.setErrorHandler((err, request, reply) => {
     const e = err as { code?: string; statusCode?: number };
@@ -190,18 +197,18 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       const match = translator.routes.match(request.method, q < 0 ? request.url : request.url.slice(0, q));
       const route = match?.compiled.mapping.route ?? 'unmapped';
       const mode = match ? modeOf(route) : config.unmappedRoutes === 'legacy' ? 'legacy' : 'current';
-      request.decision = { generation: 'legacy', route, mode };
+      request.decision = { generation: 'legacy', headers, route, mode };
       if (mode === 'legacy') request.decision.upstream = upstreamFor(credential, 'legacy');
       return;
     }
-    request.decision = { generation: 'current', route: 'current', mode: 'passthrough' };
+    request.decision = { generation: 'current', headers, route: 'current', mode: 'passthrough' };
     request.decision.upstream = upstreamFor(credential, 'current');
   }
 
   /** A legacy request in current mode: read the body once, translate, call, translate back. */
   async function translate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const body = await readBody(request, config.bodyLimitBytes);
-    const headers = headerRecord(request.raw);
+    const { headers } = request.decision!;
     const requestId = String(request.id);
     const answer = await translator.execute(
       { method: request.method, path: request.url, headers, ...(body !== undefined ? { body } : {}), requestId },
@@ -231,6 +238,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     replyOptions: {
       getUpstream: (request: FastifyRequest) => request.decision?.upstream ?? 'http://127.0.0.1',
       rewriteRequestHeaders: (request: FastifyRequest, headers: Record<string, string>) => ({ ...headers, 'x-request-id': String(request.id) }),
+      rewriteHeaders: (headers: Record<string, string>, request: FastifyRequest) => ({
+        ...headers,
+        'x-request-id': String(request.id),
+        ...(draining ? { connection: 'close' } : {}),
+      }),
       // A GET may be retried once on a connection reset; nothing else is ever sent twice.
       retryDelay: ({ err, req, attempt }: { err?: { code?: string }; req: { method: string }; attempt: number }) =>
         req.method === 'GET' && attempt === 0 && (err?.code === 'ECONNRESET' || err?.code === 'UND_ERR_SOCKET') ? 0 : null,
@@ -256,6 +268,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       draining = true;
       await app.close();
       await upstream.close();
+      clearInterval(flushTimer);
+      logDestination?.flushSync();
+    },
+    flushLogs() {
+      logDestination?.flushSync();
     },
   };
 }

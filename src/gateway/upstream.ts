@@ -46,26 +46,38 @@ export function createUpstream(options: UpstreamOptions) {
   };
 
   async function once(base: Base, current: CurrentRequest, requestId: string): Promise<CurrentResponse> {
+    const deadline = Date.now() + options.requestMs;
     const res = await agent.request({
       origin: base.origin,
       path: base.path + current.path,
       method: current.method as Dispatcher.HttpMethod,
       headers: { ...current.headers, 'x-request-id': requestId },
       body: current.body === undefined ? null : JSON.stringify(current.body),
-      signal: AbortSignal.timeout(options.requestMs),
     });
-    let size = 0;
-    const chunks: Buffer[] = [];
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) {
-        res.body.destroy();
-        throw new PaybridgeError('upstream_error', `the current API answer exceeds ${maxBytes} bytes`);
-      }
-      chunks.push(chunk as Buffer);
+    // headersTimeout bounds the wait for headers and bodyTimeout each gap between chunks; the timer
+    // bounds the whole answer, however slowly it trickles in.
+    const declared = Number(res.headers['content-length'] ?? 0);
+    if (declared > maxBytes) {
+      res.body.destroy();
+      throw new PaybridgeError('upstream_error', `the current API answer exceeds ${maxBytes} bytes`);
     }
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      res.body.destroy();
+    }, Math.max(1, deadline - Date.now()));
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      if (timedOut) throw new PaybridgeError('upstream_timeout', `the upstream answer took longer than ${options.requestMs} ms`);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+    const size = text.length;
+    if (size > maxBytes) throw new PaybridgeError('upstream_error', `the current API answer exceeds ${maxBytes} bytes`);
     if (size === 0) return { status: res.statusCode };
-    const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
     const type = res.headers['content-type'];
     if (typeof type === 'string' && type.includes('json')) {
       try {
@@ -103,7 +115,7 @@ export function toPaybridgeError(err: unknown): PaybridgeError {
   if (err instanceof PaybridgeError) return err;
   const code = (err as { code?: string }).code ?? '';
   const message = (err as Error).message ?? String(err);
-  if (TIMEOUT_CODES.has(code) || (err as Error).name === 'TimeoutError') return new PaybridgeError('upstream_timeout', `the upstream did not answer in time (${code})`);
+  if (TIMEOUT_CODES.has(code)) return new PaybridgeError('upstream_timeout', `the upstream did not answer in time (${code})`);
   return new PaybridgeError('upstream_error', `the upstream call failed: ${code || message}`);
 }
 

@@ -7,24 +7,31 @@ export const BIN = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.ur
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
-/** Starts `paybridge <args>` in its own process and resolves once stdout matches `ready`. */
+/** Starts `paybridge <args>` in its own process and resolves once stdout or stderr matches `ready`. */
 export function spawnBin(args, ready, env = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   return new Promise((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (d) => {
+    let resolved = false;
+    const onData = (d) => {
+      if (resolved) return;
       out += d;
       const m = out.match(ready);
-      if (m) resolve({ child, match: m, output: () => out, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)));
+      if (m) {
+        resolved = true;
+        resolve({ child, pid: child.pid, match: m, output: () => out, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) });
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', onData);
+    child.stderr.setEncoding('utf8').on('data', onData);
+    child.once('exit', (code) => { if (!resolved) reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)); });
   });
 }
 
 /** The sandbox bin on free ports; resolves with its URLs and seeded credentials. */
 export async function spawnSandbox() {
   const proc = await spawnBin(['sandbox', '--port', '0', '--legacy-port', '0', '--agreement-delay-ms', '0', '--json'], /^\{.*\}\n/);
-  return { ...JSON.parse(proc.match[0]), stop: proc.stop, pid: proc.child.pid };
+  return { ...JSON.parse(proc.match[0]), stop: proc.stop, pid: proc.pid };
 }
 
 export async function json(url, { method = 'GET', headers = {}, body } = {}) {
