@@ -10,7 +10,7 @@ RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: compiled code and production dependencies only, as an unprivileged user.
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production
+ENV NODE_ENV=production PAYBRIDGE_HOST=0.0.0.0 PAYBRIDGE_PORT=8080
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
@@ -20,4 +20,5 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PAYBRIDGE_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 ENTRYPOINT ["node", "dist/src/cli.js"]
-CMD ["serve", "--host", "0.0.0.0", "--port", "8080"]
+# With no upstream configured (PAYBRIDGE_CURRENT_URL, ...) the gateway embeds the sandbox.
+CMD ["serve"]
