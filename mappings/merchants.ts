@@ -45,6 +45,7 @@ export const updateBusinessProfile = defineMapping({
     }),
   request: { wrap: 'UpdateMerchantBusinessProfile' },
   response: merchantResponse,
+  readback: ({ params }) => `/platforms/${params.platformId}/merchants/${params.merchantId}`,
 });
 
 export const addBankAccount = defineMapping({
@@ -60,6 +61,7 @@ export const addBankAccount = defineMapping({
   }),
   request: { wrap: 'AddMerchantBankAccount' },
   response: merchantResponse,
+  readback: ({ params }) => `/platforms/${params.platformId}/merchants/${params.merchantId}`,
 });
 
 export const setPrimaryBankAccount = defineMapping({
@@ -70,4 +72,5 @@ export const setPrimaryBankAccount = defineMapping({
   params: { ...platformMerchant, bankAccountId: toBody('bankAccountId', 'bankAccount') },
   request: { wrap: 'SetMerchantPrimaryBankAccount' },
   response: merchantResponse,
+  readback: ({ params }) => `/platforms/${params.platformId}/merchants/${params.merchantId}`,
 });

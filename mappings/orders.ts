@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { address, amountInt, currencyCode, email, longText, metadata, phone, shortText } from '../src/contract/zod-helpers.js';
-import { defineMapping, toHeader, toPath } from '../src/translate/define.js';
+import { defineMapping, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
 import { money, rename, unwrap, verbatim, type ShapeSpec } from '../src/translate/shape.js';
 import { BILLING, LEGACY_ORDER, legacyMoney, ORDER_ITEM } from './shapes.js';
 
@@ -49,6 +49,9 @@ export const ORDER_REQUEST: ShapeSpec = {
 
 const orderResponse = { at: 'OnlineOrder.order', shape: LEGACY_ORDER } as const;
 
+/** Shadow readback of a created order: read it back by the id the answer carries. */
+const readOrder = ({ answer }: WriteOutcome) => (answer?.merchantOrderId ? `/orders/${answer.merchantOrderId}` : undefined);
+
 export const createOrder = defineMapping({
   route: 'L1',
   description: 'Create an order with the merchant secret key: the legacy body becomes CreateOnlineOrder (internalOrderId -> referenceOrderId, paymentAmount -> amount {minorCurrencyUnits}, discount.amount -> discountAmount).',
@@ -57,6 +60,7 @@ export const createOrder = defineMapping({
   body: createOrderBody,
   request: { wrap: 'CreateOnlineOrder', shape: ORDER_REQUEST },
   response: orderResponse,
+  readback: readOrder,
 });
 
 export const createPlatformOrder = defineMapping({
@@ -68,6 +72,7 @@ export const createPlatformOrder = defineMapping({
   body: createOrderBody,
   request: { wrap: 'CreateOnlineOrder', shape: ORDER_REQUEST },
   response: orderResponse,
+  readback: readOrder,
 });
 
 export const getOrder = defineMapping({
@@ -88,6 +93,7 @@ export const updateInternalOrderId = defineMapping({
   body: z.object({ internalOrderId: z.string().min(1).max(255) }),
   request: { wrap: 'UpdateReferenceOrderId' },
   response: orderResponse,
+  readback: ({ params }) => `/orders/${params.merchantOrderId}`,
 });
 
 export const cancelOrder = defineMapping({
@@ -98,4 +104,5 @@ export const cancelOrder = defineMapping({
   params: { merchantOrderId: toPath('orderId', 'order') },
   request: { wrap: 'CancelOrder' },
   response: orderResponse,
+  readback: ({ params }) => `/orders/${params.merchantOrderId}`,
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idOf } from '../src/contract/zod-helpers.js';
-import { defineMapping, LegacyAnswer, toHeader, toPath } from '../src/translate/define.js';
+import { defineMapping, LegacyAnswer, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
 import { flatten, moved, values, type Obj } from '../src/translate/shape.js';
 
 const payBody = z.object({
@@ -53,6 +53,10 @@ function payAnswer(body: Obj): unknown {
   };
 }
 
+/** Shadow readback of a pay: the transaction it created, or the order when a 3DS challenge came back. */
+const readPayment = ({ params, answer }: WriteOutcome) =>
+  answer?.transactionId ? `/transactions/${answer.transactionId}` : `/orders/${params.merchantOrderId}`;
+
 export const payOrder = defineMapping({
   route: 'L4',
   description: 'Pay an order with the secret key: PayByCard, or Confirm3DSComplete on the second call of a 3DS challenge; the current 200 ThreeDSAuthorisationRequired becomes the legacy 403 paymentActionRequired.',
@@ -62,6 +66,7 @@ export const payOrder = defineMapping({
   body: payBody,
   request: payRequest,
   response: { map: payAnswer },
+  readback: readPayment,
 });
 
 export const payPlatformOrder = defineMapping({
@@ -77,4 +82,5 @@ export const payPlatformOrder = defineMapping({
   body: payBody,
   request: payRequest,
   response: { map: payAnswer },
+  readback: readPayment,
 });

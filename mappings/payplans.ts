@@ -17,4 +17,5 @@ export const payPlanMaximum = defineMapping({
       summary: 'summary',
     }),
   },
+  readOnly: true,
 });

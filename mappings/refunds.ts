@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idOf } from '../src/contract/zod-helpers.js';
-import { defineMapping, toHeader, toPath } from '../src/translate/define.js';
+import { defineMapping, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
 import { amountOnly, type Obj } from '../src/translate/shape.js';
 import { legacyMoney, sameCurrency } from './shapes.js';
 
@@ -21,6 +21,7 @@ const refund = {
   },
   // the refund just created is the last of refundIds
   response: { map: (detail: { purchaseDetails: { refundIds: string[] } }) => ({ refundId: detail.purchaseDetails.refundIds.at(-1) }) },
+  readback: ({ body }: WriteOutcome) => `/transactions/${body.transactionId}`,
 } as const;
 
 export const createRefund = defineMapping({

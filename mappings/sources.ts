@@ -39,4 +39,5 @@ export const deleteCardSource = defineMapping({
     sourceId: toPath('sourceId', 'paymentSource'),
   },
   response: { empty: true },
+  readback: ({ params }) => `/merchants/${params.merchantId}/customers/${params.customerId}/payments/sources`,
 });

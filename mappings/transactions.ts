@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { amountInt, currencyCode, idOf } from '../src/contract/zod-helpers.js';
-import { defineMapping, toBody, toPath } from '../src/translate/define.js';
+import { defineMapping, toBody, toPath, type WriteOutcome } from '../src/translate/define.js';
 import { amountOnly, closed, moved, rename, type Obj } from '../src/translate/shape.js';
 import { LEGACY_TRANSACTION, legacyMoney, sameCurrency } from './shapes.js';
 
 const transactionId = { transactionId: toPath('transactionId', 'transaction') };
 const transactionResponse = { shape: LEGACY_TRANSACTION } as const;
-const readTransaction = 'GET /transactions/{transactionId}';
+const readTransactionCall = 'GET /transactions/{transactionId}';
+/** Shadow readback of a transaction action: the transaction it acted on. */
+const readTransaction = ({ params }: WriteOutcome) => `/transactions/${params.transactionId}`;
 
 export const getTransaction = defineMapping({
   route: 'L6',
@@ -26,10 +28,11 @@ export const captureAuthorisation = defineMapping({
   body: z.object({ captureAmount: legacyMoney(1) }),
   request: { wrap: 'CaptureFunds', shape: { captureAmount: amountOnly('amount') } },
   preflight: {
-    current: readTransaction,
+    current: readTransactionCall,
     check: sameCurrency('captureAmount.currency', (b: Obj) => (b.captureAmount as { currency: string }).currency),
   },
   response: transactionResponse,
+  readback: readTransaction,
 });
 
 export const cancelAuthorisation = defineMapping({
@@ -40,6 +43,7 @@ export const cancelAuthorisation = defineMapping({
   params: transactionId,
   request: { wrap: 'CancelAuthorisation' },
   response: transactionResponse,
+  readback: readTransaction,
 });
 
 export const queryTransactions = defineMapping({
@@ -59,8 +63,9 @@ export const transferFunds = defineMapping({
   params: transactionId,
   body: z.object({ amount: amountInt(1), currency: currencyCode.optional(), destinationMerchantId: idOf('merchant') }),
   request: { wrap: 'TransferFunds', shape: { currency: moved() } },
-  preflight: { current: readTransaction, check: sameCurrency('currency', (b: Obj) => b.currency) },
+  preflight: { current: readTransactionCall, check: sameCurrency('currency', (b: Obj) => b.currency) },
   response: transactionResponse,
+  readback: readTransaction,
 });
 
 export const reverseTransfer = defineMapping({
@@ -71,4 +76,5 @@ export const reverseTransfer = defineMapping({
   params: { ...transactionId, transferId: toBody('transferId', 'transfer') },
   request: { wrap: 'ReverseFundsTransfer' },
   response: transactionResponse,
+  readback: readTransaction,
 });

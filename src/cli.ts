@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** paybridge serve | sandbox | report | translate | routes */
+import { REPORT_USAGE, runReport } from './cli/report.js';
 import { runSandbox, SANDBOX_USAGE } from './cli/sandbox.js';
 import { runServe, SERVE_USAGE } from './cli/serve.js';
 import { ROUTES_USAGE, runRoutes, runTranslate, TRANSLATE_USAGE } from './cli/translate.js';
@@ -9,6 +10,7 @@ const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise
   sandbox: { usage: SANDBOX_USAGE, run: runSandbox },
   translate: { usage: TRANSLATE_USAGE, run: runTranslate },
   routes: { usage: ROUTES_USAGE, run: runRoutes },
+  report: { usage: REPORT_USAGE, run: runReport },
 };
 
 async function main(argv: string[]): Promise<void> {

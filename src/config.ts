@@ -59,6 +59,38 @@ export const configSchema = z.strictObject({
     .strictObject({ max: z.int().min(1).default(DEFAULTS.merchantKeyCacheMax), ttlMs: z.int().min(1).default(DEFAULTS.merchantKeyCacheTtlMs) })
     .prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default(DEFAULTS.logLevel),
+  shadow: z
+    .strictObject({
+      /** Comparison records appended to this file (JSON lines); without it they go to the log stream. */
+      log: z.string().min(1).optional(),
+      /** Share of requests compared, per route id or `*`. */
+      sample: z.record(routeKey, z.number().min(0).max(1)).default({ '*': 1 }),
+      /** Per route id or `*`: validate, readback (default for writes) or send (isolated sandbox candidates only). */
+      writeSafety: z.record(routeKey, z.enum(['validate', 'readback', 'send'])).default({}),
+      /** Declares the candidate upstream a separate, isolated sandbox: the only case `send` is allowed. */
+      candidateIsolated: z.boolean().default(false),
+      /** Differences to ignore: route id or `*`, and a JSON-path glob (`refunds[*].createdAt`, `**.updatedAt`). */
+      ignore: z.array(z.strictObject({ route: routeKey, path: z.string().min(1) })).default([]),
+      /** Share of compared reads also sent twice to the primary, to learn which paths are noise. */
+      learnSample: z.number().min(0).max(1).default(0.1),
+      queueSize: z.int().min(1).max(1_000_000).default(1000),
+      concurrency: z.int().min(1).max(256).default(4),
+      /** Comparisons a route needs, all matching among the last ones, to be ready to cut over. */
+      readyAfter: z.int().min(1).default(50),
+      /** Name of this gateway instance in the records (default: host name and pid). */
+      instance: z.string().min(1).optional(),
+    })
+    .prefault({}),
+  /** Bearer token for /_paybridge/ (the shadow report); the report is off without one. */
+  operatorToken: z.string().min(16, 'expected at least 16 characters').optional(),
+}).superRefine((config, ctx) => {
+  for (const [route, safety] of Object.entries(config.shadow.writeSafety))
+    if (safety === 'send' && !config.shadow.candidateIsolated)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['shadow', 'writeSafety', route],
+        message: 'send is allowed only when shadow.candidateIsolated declares the candidate an isolated sandbox',
+      });
 });
 
 export type Config = Readonly<z.output<typeof configSchema>>;
@@ -115,7 +147,7 @@ interface Setting {
   flag: string;
   env: string;
   path: string;
-  kind: 'string' | 'int' | 'file' | 'modes';
+  kind: 'string' | 'int' | 'number' | 'file' | 'modes';
 }
 
 export const SETTINGS: readonly Setting[] = [
@@ -136,6 +168,9 @@ export const SETTINGS: readonly Setting[] = [
   { flag: 'request-timeout-ms', env: 'PAYBRIDGE_REQUEST_TIMEOUT_MS', path: 'timeouts.requestMs', kind: 'int' },
   { flag: 'body-limit', env: 'PAYBRIDGE_BODY_LIMIT', path: 'bodyLimitBytes', kind: 'int' },
   { flag: 'log-level', env: 'PAYBRIDGE_LOG_LEVEL', path: 'logLevel', kind: 'string' },
+  { flag: 'shadow-log', env: 'PAYBRIDGE_SHADOW_LOG', path: 'shadow.log', kind: 'string' },
+  { flag: 'shadow-sample', env: 'PAYBRIDGE_SHADOW_SAMPLE', path: 'shadow.sample.*', kind: 'number' },
+  { flag: 'operator-token', env: 'PAYBRIDGE_OPERATOR_TOKEN', path: 'operatorToken', kind: 'string' },
 ];
 
 /** PAYBRIDGE_* variables that are not settings but choose how settings are read. */
@@ -156,6 +191,10 @@ function apply(target: Json, setting: Setting, name: string, raw: string | reado
   switch (setting.kind) {
     case 'int':
       return setPath(target, setting.path, intValue(name, last));
+    case 'number': {
+      if (!/^\d+(\.\d+)?$/.test(last)) throw new ConfigError(`${name}: expected a number, got ${JSON.stringify(last)}`);
+      return setPath(target, setting.path, Number(last));
+    }
     case 'file':
       return setPath(target, setting.path, readJsonFile(name, last));
     case 'modes': {

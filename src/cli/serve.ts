@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { configSchema, ConfigError, hasNoUpstream, loadConfig, readJsonFile, SETTINGS, type Config } from '../config.js';
+import { configSchema, hasNoUpstream, loadConfig, readJsonFile, SETTINGS, type Config } from '../config.js';
 import { createGateway } from '../gateway/server.js';
 import { createSandbox, type Fixtures } from '../sandbox/index.js';
 import { onShutdown } from './util.js';
@@ -49,8 +49,6 @@ export async function runServe(argv: string[]): Promise<void> {
     env: process.env,
     flags,
   });
-  for (const mode of Object.values(config.routes))
-    if (mode === 'shadow' || mode === 'canary') throw new ConfigError(`routes: mode ${mode} is not available in this build`);
 
   let sandbox: ReturnType<typeof createSandbox> | undefined;
   if (hasNoUpstream(config)) {

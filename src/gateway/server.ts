@@ -12,7 +12,10 @@ import type { Config } from '../config.js';
 import { currentErrorBody, legacyErrorBody, PaybridgeError } from '../errors.js';
 import { isLegacyRequest, LEGACY_CREDENTIAL_HEADERS } from '../translate/credentials.js';
 import { createTranslator, type Translator } from '../translate/index.js';
-import type { LegacyResponse } from '../translate/engine.js';
+import type { CurrentRequest, CurrentResponse, LegacyRequest, LegacyResponse } from '../translate/engine.js';
+import type { RouteMatch } from '../translate/router.js';
+import { createShadow, type Shadow } from '../shadow/engine.js';
+import { registerOperatorRoutes } from './operator.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { redactValue, scrub } from './redact.js';
 import { readBody } from './body.js';
@@ -22,6 +25,10 @@ import { createUpstream, toPaybridgeError, type Upstream } from './upstream.js';
 /** What the gateway decided for a request, kept on the request for the handler, logs and metrics. */
 interface Decision {
   generation: 'legacy' | 'current';
+  /** The legacy route matched (legacy requests of the route table only). */
+  match?: RouteMatch;
+  /** Shadow or canary: this exchange is compared (the route's sample rate). */
+  sampled?: boolean;
   /** Request headers by lower-case name, repeated ones as arrays (the translator counts credentials). */
   headers: Record<string, string | string[]>;
   /** Legacy route id, `current` for current-generation calls, `unmapped` for unknown legacy paths. */
@@ -52,12 +59,21 @@ export interface Gateway {
   metrics: Metrics;
   translator: Translator;
   upstream: Upstream;
+  shadow: Shadow;
   /** Starts listening; resolves with the base URL. */
   listen(): Promise<string>;
   /** Stops accepting, finishes in-flight requests, closes upstream connections. */
   close(): Promise<void>;
   /** Writes buffered log lines now (logs are otherwise flushed every second). */
   flushLogs(): void;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function headerRecord(raw: IncomingMessage): Record<string, string | string[]> {
@@ -129,6 +145,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   const modeOf = (route: string): 'current' | 'legacy' | 'shadow' | 'canary' =>
     (config.routes[route] ?? config.routes['*'] ?? 'current') as 'current' | 'legacy' | 'shadow' | 'canary';
+  const sampleOf = (route: string): number => config.shadow.sample[route] ?? config.shadow.sample['*'] ?? 1;
 
   /** The upstream base URL of an environment and generation, or a legacy 401 naming the credential. */
   function upstreamFor(credential: string | undefined, generation: 'current' | 'legacy'): string {
@@ -197,35 +214,128 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       const match = translator.routes.match(request.method, q < 0 ? request.url : request.url.slice(0, q));
       const route = match?.compiled.mapping.route ?? 'unmapped';
       const mode = match ? modeOf(route) : config.unmappedRoutes === 'legacy' ? 'legacy' : 'current';
-      request.decision = { generation: 'legacy', headers, route, mode };
-      if (mode === 'legacy') request.decision.upstream = upstreamFor(credential, 'legacy');
+      const decision: Decision = { generation: 'legacy', headers, route, mode, ...(match ? { match } : {}) };
+      request.decision = decision;
+      if (mode === 'shadow' || mode === 'canary') decision.sampled = Math.random() < sampleOf(route);
+      // legacy mode, and shadow exchanges not sampled, go straight through the proxy
+      if (mode === 'legacy' || (mode === 'shadow' && !decision.sampled)) decision.upstream = upstreamFor(credential, 'legacy');
       return;
     }
     request.decision = { generation: 'current', headers, route: 'current', mode: 'passthrough' };
     request.decision.upstream = upstreamFor(credential, 'current');
   }
 
-  /** A legacy request in current mode: read the body once, translate, call, translate back. */
+  /** One translated current call for this request, counted and logged when it fails. */
+  async function callCurrent(current: CurrentRequest, requestId: string, route: string): Promise<CurrentResponse> {
+    const base = upstreamFor(/^Bearer (.+)$/.exec(current.headers.authorization ?? '')?.[1], 'current');
+    try {
+      return await upstream.call(base, current, requestId);
+    } catch (err) {
+      const error = toPaybridgeError(err);
+      metrics.upstreamErrors.inc({ route, code: error.code });
+      app.log.warn({ err: error, route, requestId }, 'upstream call failed');
+      throw error;
+    }
+  }
+
+  /** One legacy call forwarded unchanged to the legacy upstream of its credential. */
+  async function callLegacy(request: LegacyRequest): Promise<CurrentResponse> {
+    const headers = request.headers as Record<string, string | string[]>;
+    const answer = await upstream.forward(upstreamFor(credentialOf(headers), 'legacy'), {
+      method: request.method,
+      path: request.path,
+      headers: { ...headers, 'x-request-id': request.requestId ?? '' },
+      ...(typeof request.body === 'string' ? { body: request.body } : {}),
+    });
+    const type = String(answer.headers['content-type'] ?? '');
+    let body: unknown = answer.text === '' ? undefined : answer.text;
+    if (answer.text !== '' && type.includes('json')) {
+      try {
+        body = JSON.parse(answer.text);
+      } catch {
+        // compared as text
+      }
+    }
+    return { status: answer.status, body };
+  }
+
+  const shadow = createShadow({
+    config,
+    translator,
+    metrics,
+    callCurrent: (current, requestId) => callCurrent(current, requestId, 'shadow'),
+    callLegacy,
+    log: app.log,
+  });
+
+  /** Path parameters of the matched legacy route, decoded (for readbacks). */
+  function paramsOf(match: RouteMatch): Record<string, string> {
+    const out: Record<string, string> = {};
+    match.compiled.params.forEach(({ name }, i) => {
+      try {
+        out[name] = decodeURIComponent(match.values[i]!);
+      } catch {
+        out[name] = match.values[i]!;
+      }
+    });
+    return out;
+  }
+
+  function compareLater(request: FastifyRequest, mode: 'shadow' | 'canary', body: string | undefined, primary: { status: number; body: unknown; latencyMs: number }) {
+    const decision = request.decision!;
+    shadow.enqueue({
+      mode,
+      route: decision.route,
+      requestId: String(request.id),
+      compiled: decision.match!.compiled,
+      params: paramsOf(decision.match!),
+      request: { method: request.method, path: request.url, headers: decision.headers, ...(body !== undefined ? { body } : {}) },
+      primary,
+    });
+  }
+
+  /** A legacy request in current or canary mode: read the body once, translate, call, translate back. */
   async function translate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const started = performance.now();
     const body = await readBody(request, config.bodyLimitBytes);
-    const { headers } = request.decision!;
+    const decision = request.decision!;
     const requestId = String(request.id);
     const answer = await translator.execute(
-      { method: request.method, path: request.url, headers, ...(body !== undefined ? { body } : {}), requestId },
-      async (current) => {
-        const base = upstreamFor(/^Bearer (.+)$/.exec(current.headers.authorization ?? '')?.[1], 'current');
-        try {
-          return await upstream.call(base, current, requestId);
-        } catch (err) {
-          const error = toPaybridgeError(err);
-          metrics.upstreamErrors.inc({ route: request.decision!.route, code: error.code });
-          request.log.warn({ err: error, route: request.decision!.route }, 'upstream call failed');
-          throw error;
-        }
-      },
+      { method: request.method, path: request.url, headers: decision.headers, ...(body !== undefined ? { body } : {}), requestId },
+      (current) => callCurrent(current, requestId, decision.route),
     );
-    return sendLegacy(reply, answer);
+    const sent = sendLegacy(reply, answer);
+    if (decision.sampled) compareLater(request, 'canary', body, { status: answer.status, body: answer.body, latencyMs: performance.now() - started });
+    return sent;
   }
+
+  /** A sampled shadow exchange: the legacy upstream answers the client; the comparison runs afterwards. */
+  async function serveShadow(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const started = performance.now();
+    const body = await readBody(request, config.bodyLimitBytes, false);
+    const decision = request.decision!;
+    const base = upstreamFor(credentialOf(decision.headers), 'legacy');
+    let answer;
+    try {
+      answer = await upstream.forward(base, {
+        method: request.method,
+        path: request.url,
+        headers: { ...decision.headers, 'x-request-id': String(request.id) },
+        ...(body !== undefined ? { body } : {}),
+      });
+    } catch (err) {
+      metrics.upstreamErrors.inc({ route: decision.route, code: toPaybridgeError(err).code });
+      throw err;
+    }
+    const latencyMs = performance.now() - started;
+    stamp(reply).code(answer.status).headers(answer.headers);
+    const sent = reply.send(answer.text === '' ? undefined : answer.text);
+    const type = String(answer.headers['content-type'] ?? '');
+    compareLater(request, 'shadow', body, { status: answer.status, body: answer.text === '' ? undefined : type.includes('json') ? safeJson(answer.text) : answer.text, latencyMs });
+    return sent;
+  }
+
+  registerOperatorRoutes(app, { token: config.operatorToken, report: () => shadow.ledger.report() });
 
   await app.register(httpProxy, {
     upstream: '',
@@ -233,7 +343,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     // Legacy requests in current mode are answered here; only passthrough reaches the proxy handler.
     preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
       classify(request);
-      if (!request.decision!.upstream) return translate(request, reply);
+      const decision = request.decision!;
+      if (decision.upstream) return;
+      return decision.mode === 'shadow' ? serveShadow(request, reply) : translate(request, reply);
     },
     replyOptions: {
       getUpstream: (request: FastifyRequest) => request.decision?.upstream ?? 'http://127.0.0.1',
@@ -264,9 +376,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     async listen() {
       return app.listen({ host: config.listen.host, port: config.listen.port });
     },
+    shadow,
     async close() {
       draining = true;
       await app.close();
+      await shadow.close();
       await upstream.close();
       clearInterval(flushTimer);
       logDestination?.flushSync();

@@ -108,8 +108,52 @@ export function createUpstream(options: UpstreamOptions) {
     }
   }
 
-  return { call, agent, close: () => agent.close() };
+  /**
+   * One request forwarded as it came (method, path, headers, body), the whole answer buffered: the
+   * primary call of a sampled shadow exchange, whose answer is both served and compared.
+   */
+  async function forward(baseUrl: string, request: RawRequest): Promise<RawAnswer> {
+    const base = baseOf(baseUrl);
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(request.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
+    try {
+      const res = await agent.request({
+        origin: base.origin,
+        path: base.path + request.path,
+        method: request.method as Dispatcher.HttpMethod,
+        headers,
+        body: request.body ?? null,
+      });
+      const text = await res.body.text();
+      const out: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+      return { status: res.statusCode, headers: out, text };
+    } catch (err) {
+      throw toPaybridgeError(err);
+    }
+  }
+
+  return { call, forward, agent, close: () => agent.close() };
 }
+
+export interface RawRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[]>;
+  body?: string;
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  text: string;
+}
+
+/** Headers of one connection, never forwarded (RFC 9110 section 7.6.1), plus those recomputed. */
+const HOP_BY_HOP = new Set([
+  'connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
+  'transfer-encoding', 'upgrade', 'host', 'content-length',
+]);
 
 export function toPaybridgeError(err: unknown): PaybridgeError {
   if (err instanceof PaybridgeError) return err;

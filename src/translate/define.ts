@@ -47,6 +47,13 @@ export interface Preflight {
   readonly check: (currentBody: any, legacyBody: any) => void;
 }
 
+/** What a readback knows of a legacy write that succeeded: its path ids, body and answer. */
+export interface WriteOutcome {
+  params: Readonly<Record<string, string>>;
+  body: any;
+  answer: any;
+}
+
 export interface MappingDefinition {
   /** Legacy route id of legacy-api.md section 3, e.g. `L7`. */
   readonly route: string;
@@ -65,6 +72,13 @@ export interface MappingDefinition {
   readonly request?: RequestSpec;
   readonly preflight?: Preflight;
   readonly response: ResponseSpec;
+  /**
+   * Shadow mode, for a write: the legacy GET (path) that reads the order or transaction the write
+   * affected, so both generations can be compared without sending the write twice.
+   */
+  readonly readback?: (outcome: WriteOutcome) => string | undefined;
+  /** A POST without side effects (a calculation): shadow mode may send it to both generations. */
+  readonly readOnly?: true;
 }
 
 export interface Mapping extends MappingDefinition {

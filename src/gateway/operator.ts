@@ -1,0 +1,35 @@
+/** The operator's view of shadow mode: the report as JSON and as an HTML page, behind a bearer token. */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { renderReportHtml } from '../shadow/html.js';
+import type { ShadowReport } from '../shadow/ledger.js';
+
+function tokenOf(request: FastifyRequest): string | undefined {
+  const auth = request.headers.authorization;
+  if (typeof auth === 'string' && /^Bearer\s+/i.test(auth)) return auth.replace(/^Bearer\s+/i, '').trim();
+  const query = (request.query as Record<string, unknown> | undefined)?.token;
+  return typeof query === 'string' ? query : undefined;
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * `GET /_paybridge/report` (JSON) and `GET /_paybridge/` (HTML). The operator token comes as
+ * `Authorization: Bearer <token>` or `?token=` (for a browser). Without a configured token both are 404.
+ */
+export function registerOperatorRoutes(app: FastifyInstance, options: { token: string | undefined; report: () => ShadowReport }): void {
+  const guard = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+    if (!options.token) return reply.code(404).send({ statusCode: 404, errorCode: 'not_found', message: 'The operator report is off: no operator token is configured' });
+    const given = tokenOf(request);
+    if (!given || !same(given, options.token))
+      return reply.code(401).header('www-authenticate', 'Bearer').send({ statusCode: 401, errorCode: 'unauthenticated', message: 'The operator token is missing or wrong' });
+  };
+  app.get('/_paybridge/report', { preHandler: guard }, async () => options.report());
+  app.get('/_paybridge/', { preHandler: guard }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderReportHtml(options.report())),
+  );
+}

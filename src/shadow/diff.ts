@@ -1,0 +1,49 @@
+/** Field-by-field comparison of two legacy answers, by JSON path (`refunds[1].amount`, `$status`). */
+export interface Difference {
+  path: string;
+  /** Absent when the primary answer has no value at the path. */
+  primary?: unknown;
+  candidate?: unknown;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
+
+/** Every JSON path at which the two values differ; objects and arrays are walked, leaves compared. */
+export function diff(primary: unknown, candidate: unknown, path = '', out: Difference[] = []): Difference[] {
+  if (primary === candidate) return out;
+  if (Array.isArray(primary) && Array.isArray(candidate)) {
+    const n = Math.max(primary.length, candidate.length);
+    for (let i = 0; i < n; i++) {
+      const at = `${path}[${i}]`;
+      if (i >= primary.length) out.push({ path: at, candidate: candidate[i] });
+      else if (i >= candidate.length) out.push({ path: at, primary: primary[i] });
+      else diff(primary[i], candidate[i], at, out);
+    }
+    return out;
+  }
+  if (isObj(primary) && isObj(candidate)) {
+    for (const key of Object.keys(primary)) {
+      if (!Object.hasOwn(candidate, key)) out.push({ path: join(path, key), primary: primary[key] });
+      else diff(primary[key], candidate[key], join(path, key), out);
+    }
+    for (const key of Object.keys(candidate))
+      if (!Object.hasOwn(primary, key)) out.push({ path: join(path, key), candidate: candidate[key] });
+    return out;
+  }
+  out.push({ path: path || '$body', primary, candidate });
+  return out;
+}
+
+/** The answers' statuses and bodies compared; `$status` when the statuses differ. */
+export function compareAnswers(
+  primary: { status: number; body?: unknown },
+  candidate: { status: number; body?: unknown },
+): Difference[] {
+  const out: Difference[] = [];
+  if (primary.status !== candidate.status) out.push({ path: '$status', primary: primary.status, candidate: candidate.status });
+  return diff(primary.body, candidate.body, '', out);
+}
+
+/** A path with array indexes generalised: `refunds[3].amount` -> `refunds[*].amount`. */
+export const generalise = (path: string): string => path.replace(/\[\d+\]/g, '[*]');

@@ -1,0 +1,277 @@
+/**
+ * Shadow and canary comparisons, off the hot path. The client has its answer before a job is queued;
+ * a full queue drops the comparison (counted), never the request. A write is never sent to the
+ * other generation unless the route's write safety is `send` and the candidate is an isolated
+ * sandbox: otherwise the affected order or transaction is read back through both generations, or the
+ * translated request is only validated.
+ */
+import { hostname } from 'node:os';
+import type { Config } from '../config.js';
+import { legacyErrorBody, PaybridgeError } from '../errors.js';
+import type { Metrics } from '../gateway/metrics.js';
+import { redactValue } from '../gateway/redact.js';
+import type { CurrentRequest, CurrentResponse, LegacyRequest, Translator } from '../translate/index.js';
+import type { CompiledMapping } from '../translate/router.js';
+import { LEGACY_CREDENTIAL_HEADERS } from '../translate/credentials.js';
+import { compareAnswers, type Difference } from './diff.js';
+import { ShadowLedger, type CompareMethod, type ComparisonRecord, type ShadowRecord } from './ledger.js';
+import { builtinNoise } from './noise.js';
+import { createRecorder } from './recorder.js';
+import { validateCurrentRequest } from './validate.js';
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  latencyMs: number;
+}
+
+/** One served exchange, handed over after the client got its answer. */
+export interface Exchange {
+  mode: 'shadow' | 'canary';
+  route: string;
+  requestId: string;
+  compiled: CompiledMapping;
+  params: Record<string, string>;
+  /** The legacy request as received (header names in lower case, body as text). */
+  request: { method: string; path: string; headers: Record<string, string | string[]>; body?: string };
+  /** What the client got: from the legacy upstream (shadow) or the translated current call (canary). */
+  primary: Answer;
+}
+
+export interface ShadowDeps {
+  config: Config;
+  translator: Translator;
+  metrics: Metrics;
+  /** One current call (translated request) to the upstream of its credential's environment. */
+  callCurrent: (current: CurrentRequest, requestId: string) => Promise<CurrentResponse>;
+  /** One legacy call, unchanged, to the legacy upstream of its credential's environment. */
+  callLegacy: (request: LegacyRequest) => Promise<CurrentResponse>;
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+/** A write that went through: 2xx, or the legacy 403 of a 3DS challenge (the first step of a pay). */
+function succeeded(answer: Answer): boolean {
+  if (answer.status < 300) return true;
+  const body = answer.body as { paymentActionRequired?: unknown } | undefined;
+  return answer.status === 403 && typeof body === 'object' && body !== null && body.paymentActionRequired !== undefined;
+}
+
+const now = () => performance.now();
+const elapsed = (start: number) => Math.round((performance.now() - start) * 10) / 10;
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The legacy credential header of a request, alone: what a readback sends. */
+function credentialHeaders(headers: Record<string, string | string[]>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = { accept: 'application/json' };
+  for (const name of LEGACY_CREDENTIAL_HEADERS.keys()) if (headers[name] !== undefined) out[name] = headers[name]!;
+  return out;
+}
+
+function credentialValue(headers: Record<string, string | string[]>): string {
+  for (const name of LEGACY_CREDENTIAL_HEADERS.keys()) {
+    const v = headers[name];
+    if (typeof v === 'string') return v;
+  }
+  return '';
+}
+
+export function createShadow(deps: ShadowDeps) {
+  const { config, translator, metrics } = deps;
+  const settings = config.shadow;
+  const instance = settings.instance ?? `${hostname()}:${process.pid}`;
+  const ledger = new ShadowLedger({ readyAfter: settings.readyAfter, ignore: settings.ignore });
+  const recorder = createRecorder({
+    ...(settings.log ? { file: settings.log } : {}),
+    log: (record) => deps.log.info({ shadowRecord: record }, `shadow ${record.type}`),
+  });
+  const compared = metrics.counter('paybridge_shadow_comparisons_total', 'Shadow/canary comparisons, by route id and result (match, mismatch).');
+  const skipped = metrics.counter('paybridge_shadow_skipped_total', 'Sampled exchanges not compared, by route id and reason.');
+  const dropped = metrics.counter('paybridge_shadow_dropped_total', 'Comparisons dropped because the queue was full, by route id.');
+  const queue: Exchange[] = [];
+  let running = 0;
+  let idleWaiters: (() => void)[] = [];
+  metrics.gauge('paybridge_shadow_queue_depth', 'Comparisons waiting to run.', () => queue.length + running);
+
+  const safetyOf = (route: string) => settings.writeSafety[route] ?? settings.writeSafety['*'] ?? 'readback';
+
+  function emit(record: ShadowRecord): void {
+    const stamped = { ...record, instance };
+    recorder.write(stamped);
+    ledger.ingest(stamped);
+  }
+
+  function comparison(ex: Exchange, method: CompareMethod, primary: Answer, candidate: Answer | null, differences: Difference[], note?: string) {
+    const record: ComparisonRecord = {
+      type: 'comparison',
+      time: new Date().toISOString(),
+      route: ex.route,
+      requestId: ex.requestId,
+      mode: ex.mode,
+      method,
+      primary: { status: primary.status, latencyMs: primary.latencyMs },
+      candidate: candidate && { status: candidate.status, latencyMs: candidate.latencyMs },
+      differences: differences.map((d) => redactValue(d) as Difference),
+      request: {
+        method: ex.request.method,
+        path: ex.request.path,
+        headers: redactValue(ex.request.headers) as Record<string, unknown>,
+        ...(ex.request.body !== undefined ? { body: redactValue(parseJson(ex.request.body)) } : {}),
+      },
+      ...(note ? { note } : {}),
+    };
+    emit(record);
+    compared.inc({ route: ex.route, result: ledger.matches(record) ? 'match' : 'mismatch' });
+  }
+
+  function skip(ex: Exchange, reason: string): void {
+    emit({ type: 'skipped', time: new Date().toISOString(), route: ex.route, requestId: ex.requestId, reason });
+    skipped.inc({ route: ex.route, reason });
+  }
+
+  async function translated(request: LegacyRequest): Promise<Answer> {
+    const start = now();
+    const answer = await translator.execute(request, (current) => deps.callCurrent(current, request.requestId ?? ''));
+    return { status: answer.status, body: answer.body, latencyMs: elapsed(start) };
+  }
+
+  async function legacy(request: LegacyRequest): Promise<Answer> {
+    const start = now();
+    try {
+      const answer = await deps.callLegacy(request);
+      return { status: answer.status, body: answer.body, latencyMs: elapsed(start) };
+    } catch (err) {
+      const e = err instanceof PaybridgeError ? err : new PaybridgeError('upstream_error', 'the legacy call failed');
+      return { status: e.status, body: legacyErrorBody(e.code, e.detail, request.requestId ?? ''), latencyMs: elapsed(start) };
+    }
+  }
+
+  /** The generation that answered the client, and the other one. */
+  const primarySide = (ex: Exchange) => (ex.mode === 'shadow' ? legacy : translated);
+  const candidateSide = (ex: Exchange) => (ex.mode === 'shadow' ? translated : legacy);
+
+  const asLegacyRequest = (ex: Exchange, suffix: string, request = ex.request): LegacyRequest => ({
+    method: request.method,
+    path: request.path,
+    headers: request.headers,
+    ...(request.body !== undefined ? { body: request.body } : {}),
+    requestId: `${ex.requestId}:${suffix}`,
+  });
+
+  async function compareRead(ex: Exchange): Promise<void> {
+    const candidate = await candidateSide(ex)(asLegacyRequest(ex, 'candidate'));
+    comparison(ex, 'compare', ex.primary, candidate, compareAnswers(ex.primary, candidate));
+    if (Math.random() < settings.learnSample) {
+      const again = await primarySide(ex)(asLegacyRequest(ex, 'noise'));
+      const differences = compareAnswers(ex.primary, again).filter((d) => builtinNoise(d) === null);
+      const time = new Date().toISOString();
+      for (const noise of ledger.noise.learn(ex.route, differences, ex.requestId, time)) {
+        emit({ type: 'noise', time, ...(redactValue(noise) as typeof noise) });
+        deps.log.info({ route: ex.route, path: noise.path }, 'shadow learned a noisy path');
+      }
+    }
+  }
+
+  async function compareWrite(ex: Exchange): Promise<void> {
+    const { mapping } = ex.compiled;
+    const safety = safetyOf(ex.route);
+    if (!succeeded(ex.primary)) {
+      // The write failed where it was served. It is never repeated; a translation that refuses the
+      // same request is still a comparison of the two error answers.
+      if (ex.mode === 'canary') return skip(ex, 'primary write failed');
+      try {
+        await translator.toCurrent(asLegacyRequest(ex, 'validate'));
+        return skip(ex, 'primary write failed');
+      } catch (err) {
+        if (!(err instanceof PaybridgeError)) throw err;
+        const candidate = { status: err.status, body: legacyErrorBody(err.code, err.detail, ex.requestId), latencyMs: 0 };
+        return comparison(ex, 'validate', ex.primary, candidate, compareAnswers(ex.primary, candidate));
+      }
+    }
+    let note: string | undefined;
+    if (safety === 'send') {
+      if (settings.candidateIsolated && credentialValue(ex.request.headers).startsWith('sandbox_')) {
+        const candidate = await candidateSide(ex)(asLegacyRequest(ex, 'candidate'));
+        return comparison(ex, 'send', ex.primary, candidate, compareAnswers(ex.primary, candidate));
+      }
+      note = 'send refused: only sandbox_ credentials are sent to an isolated candidate';
+    }
+    const path =
+      safety === 'validate' ? undefined : mapping.readback?.({ params: ex.params, body: parseJson(ex.request.body), answer: ex.primary.body });
+    if (path) {
+      const read = { method: 'GET', path, headers: credentialHeaders(ex.request.headers) };
+      const [primary, candidate] = await Promise.all([
+        primarySide(ex)(asLegacyRequest(ex, 'readback-primary', read)),
+        candidateSide(ex)(asLegacyRequest(ex, 'readback-candidate', read)),
+      ]);
+      return comparison(ex, 'readback', primary, candidate, compareAnswers(primary, candidate), note ?? `read back ${path}`);
+    }
+    if (ex.mode === 'canary') return skip(ex, 'no readback for this write');
+    try {
+      const current = await translator.toCurrent(asLegacyRequest(ex, 'validate'));
+      const problem = validateCurrentRequest(mapping.current, current);
+      return comparison(ex, 'validate', ex.primary, null, problem ? [{ path: '$validation', candidate: problem }] : [], note);
+    } catch (err) {
+      if (!(err instanceof PaybridgeError)) throw err;
+      return comparison(ex, 'validate', ex.primary, null, [{ path: '$translation', candidate: `${err.code}: ${err.detail}` }], note);
+    }
+  }
+
+  async function run(ex: Exchange): Promise<void> {
+    const { mapping } = ex.compiled;
+    const write = !mapping.legacy.startsWith('GET ') && mapping.readOnly !== true;
+    if (write) await compareWrite(ex);
+    else await compareRead(ex);
+  }
+
+  function pump(): void {
+    while (running < settings.concurrency && queue.length > 0) {
+      const ex = queue.shift()!;
+      running++;
+      run(ex)
+        .catch((err: unknown) => deps.log.warn({ err, route: ex.route, requestId: ex.requestId }, 'shadow comparison failed'))
+        .finally(() => {
+          running--;
+          pump();
+          if (running === 0 && queue.length === 0) {
+            const waiters = idleWaiters;
+            idleWaiters = [];
+            for (const w of waiters) w();
+          }
+        });
+    }
+  }
+
+  return {
+    ledger,
+    /** Queues a comparison; false (and counted) when the queue is full. Never waits. */
+    enqueue(ex: Exchange): boolean {
+      if (queue.length >= settings.queueSize) {
+        dropped.inc({ route: ex.route });
+        ledger.dropped++;
+        return false;
+      }
+      queue.push(ex);
+      setImmediate(pump);
+      return true;
+    },
+    /** Resolves once every queued comparison has run. */
+    idle(): Promise<void> {
+      if (running === 0 && queue.length === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    async close(): Promise<void> {
+      await this.idle();
+      await recorder.close();
+    },
+  };
+}
+
+export type Shadow = ReturnType<typeof createShadow>;

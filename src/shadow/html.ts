@@ -1,0 +1,47 @@
+/** The shadow report as one self-contained HTML page: a table per route, a match-rate bar, the top diffs. */
+import type { RouteReport, ShadowReport } from './ledger.js';
+
+const esc = (v: unknown) =>
+  String(typeof v === 'string' ? v : JSON.stringify(v) ?? 'absent').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function bar(rate: number): string {
+  const pct = Math.round(rate * 1000) / 10;
+  const colour = rate >= 0.999 ? '#2e7d32' : rate >= 0.95 ? '#f9a825' : '#c62828';
+  return `<div class="bar" role="img" aria-label="match rate ${pct}%"><div style="width:${pct}%;background:${colour}"></div></div><span>${pct}%</span>`;
+}
+
+function diffs(route: RouteReport): string {
+  if (route.topDiffs.length === 0) return '<span class="muted">none</span>';
+  return `<ul>${route.topDiffs
+    .map((d) => `<li><code>${esc(d.path)}</code> &times;${d.count}: ${esc(d.example.primary)} &rarr; ${esc(d.example.candidate)}</li>`)
+    .join('')}</ul>`;
+}
+
+function row(r: RouteReport): string {
+  const latency = `${r.latencyMs.primary.p50}/${r.latencyMs.primary.p99}` + (r.latencyMs.candidate ? ` vs ${r.latencyMs.candidate.p50}/${r.latencyMs.candidate.p99}` : '');
+  const noise = r.learnedNoise.length ? `<div class="muted">learned noise: ${r.learnedNoise.map((n) => `<code>${esc(n.path)}</code>`).join(', ')}</div>` : '';
+  return `<tr data-route="${esc(r.route)}" class="${r.ready ? 'ready' : 'not-ready'}">
+<td>${esc(r.route)}</td><td>${esc(r.modes.join(', '))}</td><td class="num">${r.compared}</td><td class="rate">${bar(r.matchRate)}</td>
+<td class="num">${r.unexplained}</td><td class="num">${esc(latency)}</td><td class="verdict">${esc(r.verdict)}</td><td>${diffs(r)}${noise}</td></tr>`;
+}
+
+export function renderReportHtml(report: ShadowReport): string {
+  const { totals } = report;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>paybridge shadow report</title>
+<style>
+body{font:14px system-ui,sans-serif;margin:24px;color:#222}
+table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;padding:6px 8px;text-align:left;vertical-align:top}
+th{background:#f4f4f4}.num{text-align:right}.muted{color:#777}
+.bar{display:inline-block;width:120px;height:10px;background:#eee;margin-right:6px;vertical-align:middle}.bar div{height:10px}
+tr.ready .verdict{color:#2e7d32;font-weight:600}tr.not-ready .verdict{color:#c62828}
+code{background:#f6f6f6;padding:0 3px}ul{margin:0;padding-left:18px}
+</style></head><body>
+<h1>paybridge: shadow comparisons</h1>
+<p>Generated ${esc(report.generatedAt)}. A route is ready to cut over after ${report.readyAfter} comparisons with no unexplained mismatch among the last ${report.readyAfter}.
+Compared ${totals.compared}, matched ${totals.matched}, skipped ${totals.skipped}, dropped (queue full) ${totals.dropped}.</p>
+<table id="routes"><thead><tr><th>Route</th><th>Mode</th><th>Compared</th><th>Match rate</th><th>Unexplained</th><th>Latency ms p50/p99 (primary vs candidate)</th><th>Verdict</th><th>Top differing paths</th></tr></thead>
+<tbody>
+${report.routes.map(row).join('\n') || '<tr><td colspan="8" class="muted">no comparisons yet</td></tr>'}
+</tbody></table></body></html>`;
+}

@@ -1,0 +1,210 @@
+/**
+ * Comparison records in, a per-route report out: match rate, top differing paths, latency of each side
+ * and a readiness verdict. The same ledger serves the live gateway report and `paybridge report FILE...`.
+ */
+import { generalise, type Difference } from './diff.js';
+import { NoiseRules, type IgnoreRule, type LearnedNoise, type NoiseReason } from './noise.js';
+
+export type CompareMethod = 'compare' | 'readback' | 'validate' | 'send';
+
+export interface ComparisonRecord {
+  type: 'comparison';
+  time: string;
+  route: string;
+  requestId: string;
+  mode: 'shadow' | 'canary';
+  /** How the candidate was obtained: the same read, a readback of a write, a validation, or a send to an isolated candidate. */
+  method: CompareMethod;
+  primary: { status: number; latencyMs: number };
+  candidate: { status: number; latencyMs: number } | null;
+  differences: Difference[];
+  /** The redacted legacy request. */
+  request: { method: string; path: string; headers: Record<string, unknown>; body?: unknown };
+  note?: string;
+  instance?: string;
+}
+
+export interface NoiseRecord extends LearnedNoise {
+  type: 'noise';
+  time: string;
+  instance?: string;
+}
+
+export interface SkippedRecord {
+  type: 'skipped';
+  time: string;
+  route: string;
+  requestId: string;
+  reason: string;
+  instance?: string;
+}
+
+export type ShadowRecord = ComparisonRecord | NoiseRecord | SkippedRecord;
+
+export interface PathSummary {
+  path: string;
+  count: number;
+  example: { requestId: string; primary?: unknown; candidate?: unknown };
+}
+
+export interface RouteReport {
+  route: string;
+  modes: string[];
+  compared: number;
+  matched: number;
+  /** matched / compared, 0-1. */
+  matchRate: number;
+  /** Comparisons with at least one difference no noise rule explains. */
+  unexplained: number;
+  ready: boolean;
+  verdict: string;
+  methods: Partial<Record<CompareMethod, number>>;
+  skipped: Record<string, number>;
+  topDiffs: PathSummary[];
+  explained: { path: string; reason: NoiseReason; count: number }[];
+  learnedNoise: LearnedNoise[];
+  latencyMs: { primary: { p50: number; p99: number }; candidate: { p50: number; p99: number } | null };
+}
+
+export interface ShadowReport {
+  generatedAt: string;
+  readyAfter: number;
+  routes: RouteReport[];
+  totals: { compared: number; matched: number; skipped: number; dropped: number };
+}
+
+interface RouteState {
+  comparisons: ComparisonRecord[];
+  /** Older comparisons folded into counts once the list is full. */
+  foldedCompared: number;
+  foldedMatched: number;
+  skipped: Record<string, number>;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+export interface LedgerOptions {
+  readyAfter: number;
+  ignore?: readonly IgnoreRule[];
+  /** Comparisons kept per route for the report (older ones are counted, not kept). */
+  keepPerRoute?: number;
+}
+
+export class ShadowLedger {
+  readonly noise: NoiseRules;
+  private readonly routes = new Map<string, RouteState>();
+  private readonly keep: number;
+  dropped = 0;
+
+  constructor(private readonly options: LedgerOptions) {
+    this.noise = new NoiseRules(options.ignore);
+    this.keep = Math.max(options.keepPerRoute ?? 20_000, options.readyAfter);
+  }
+
+  private state(route: string): RouteState {
+    let s = this.routes.get(route);
+    if (!s) {
+      s = { comparisons: [], foldedCompared: 0, foldedMatched: 0, skipped: {} };
+      this.routes.set(route, s);
+    }
+    return s;
+  }
+
+  /** True when every difference of the comparison is explained by a noise rule. */
+  matches(record: ComparisonRecord): boolean {
+    return record.differences.every((d) => this.noise.explain(record.route, d) !== null);
+  }
+
+  ingest(record: ShadowRecord): void {
+    if (record.type === 'noise') {
+      this.noise.remember(record);
+      return;
+    }
+    const s = this.state(record.route);
+    if (record.type === 'skipped') {
+      s.skipped[record.reason] = (s.skipped[record.reason] ?? 0) + 1;
+      return;
+    }
+    s.comparisons.push(record);
+    if (s.comparisons.length > this.keep) {
+      const old = s.comparisons.shift()!;
+      s.foldedCompared++;
+      if (this.matches(old)) s.foldedMatched++;
+    }
+  }
+
+  report(): ShadowReport {
+    const n = this.options.readyAfter;
+    const routes: RouteReport[] = [];
+    let compared = 0;
+    let matched = 0;
+    let skipped = 0;
+    for (const [route, s] of [...this.routes].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))) {
+      const kept = [...s.comparisons].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+      const diffCounts = new Map<string, PathSummary>();
+      const explainedCounts = new Map<string, { path: string; reason: NoiseReason; count: number }>();
+      const methods: Partial<Record<CompareMethod, number>> = {};
+      const primaryLatency: number[] = [];
+      const candidateLatency: number[] = [];
+      let routeMatched = s.foldedMatched;
+      const unexplainedFlags: boolean[] = [];
+      for (const c of kept) {
+        methods[c.method] = (methods[c.method] ?? 0) + 1;
+        primaryLatency.push(c.primary.latencyMs);
+        if (c.candidate) candidateLatency.push(c.candidate.latencyMs);
+        let unexplained = false;
+        for (const d of c.differences) {
+          const reason = this.noise.explain(route, d);
+          const path = generalise(d.path);
+          if (reason) {
+            const e = explainedCounts.get(path) ?? { path, reason, count: 0 };
+            e.count++;
+            explainedCounts.set(path, e);
+            continue;
+          }
+          unexplained = true;
+          const summary = diffCounts.get(path) ?? { path, count: 0, example: { requestId: c.requestId, primary: d.primary, candidate: d.candidate } };
+          summary.count++;
+          diffCounts.set(path, summary);
+        }
+        if (!unexplained) routeMatched++;
+        unexplainedFlags.push(unexplained);
+      }
+      const routeCompared = s.foldedCompared + kept.length;
+      const lastN = unexplainedFlags.slice(-n);
+      const recentMismatches = lastN.filter(Boolean).length;
+      const ready = routeCompared >= n && recentMismatches === 0;
+      const verdict = ready
+        ? `ready: the last ${n} comparisons match`
+        : routeCompared < n
+          ? `not ready: ${n - routeCompared} more comparisons needed`
+          : `not ready: ${recentMismatches} unexplained mismatches in the last ${n}`;
+      primaryLatency.sort((a, b) => a - b);
+      candidateLatency.sort((a, b) => a - b);
+      routes.push({
+        route,
+        modes: [...new Set(kept.map((c) => c.mode))],
+        compared: routeCompared,
+        matched: routeMatched,
+        matchRate: routeCompared === 0 ? 0 : routeMatched / routeCompared,
+        unexplained: routeCompared - routeMatched,
+        ready,
+        verdict,
+        methods,
+        skipped: s.skipped,
+        topDiffs: [...diffCounts.values()].sort((a, b) => b.count - a.count).slice(0, 10),
+        explained: [...explainedCounts.values()].sort((a, b) => b.count - a.count),
+        learnedNoise: this.noise.learnedFor(route),
+        latencyMs: {
+          primary: { p50: percentile(primaryLatency, 50), p99: percentile(primaryLatency, 99) },
+          candidate: candidateLatency.length ? { p50: percentile(candidateLatency, 50), p99: percentile(candidateLatency, 99) } : null,
+        },
+      });
+      compared += routeCompared;
+      matched += routeMatched;
+      skipped += Object.values(s.skipped).reduce((a, b) => a + b, 0);
+    }
+    return { generatedAt: new Date().toISOString(), readyAfter: n, routes, totals: { compared, matched, skipped, dropped: this.dropped } };
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Differences that are not mismatches: built-in (ids and timestamps that two executions are expected
+ * to mint differently), configured (route + JSON-path glob), and learned (paths that differ between
+ * two identical reads of the primary).
+ */
+import { generalise, type Difference } from './diff.js';
+
+export type NoiseReason = 'id' | 'timestamp' | 'rule' | 'learned';
+
+const ID = /^(ordr|mcht|mktp|cust|ptkn|tran|rfnd|psrc|3ds|trf|bank|ppln|cblk)_[A-Za-z0-9_-]+$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2}))?$/;
+
+/** Two ids of the same kind (or two request tracers), or two timestamps: expected to differ. */
+export function builtinNoise(d: Difference): NoiseReason | null {
+  const { primary: a, candidate: b } = d;
+  if (typeof a !== 'string' || typeof b !== 'string') return null;
+  if (ID.test(a) && ID.test(b) && a.slice(0, a.indexOf('_')) === b.slice(0, b.indexOf('_'))) return 'id';
+  if (UUID.test(a) && UUID.test(b)) return 'id';
+  if (TIMESTAMP.test(a) && TIMESTAMP.test(b)) return 'timestamp';
+  return null;
+}
+
+/** `refunds[*].createdAt`, `**.updatedAt`, `metadata.*`: `*` one segment, `**` any, `[*]` any index. */
+export function globToRegExp(glob: string): RegExp {
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (glob.startsWith('**', i)) {
+      out += '.*';
+      i++;
+    } else if (glob.startsWith('[*]', i)) {
+      out += '\\[\\d+\\]';
+      i += 2;
+    } else if (c === '*') out += '[^.\\[\\]]*';
+    else out += c.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`);
+}
+
+export interface IgnoreRule {
+  route: string;
+  path: string;
+}
+
+export interface LearnedNoise {
+  route: string;
+  path: string;
+  evidence: { requestId: string; time: string; first?: unknown; second?: unknown };
+}
+
+export class NoiseRules {
+  private readonly rules: { route: string; path: RegExp }[];
+  /** route -> generalised path -> evidence */
+  private readonly learned = new Map<string, Map<string, LearnedNoise>>();
+
+  constructor(rules: readonly IgnoreRule[] = []) {
+    this.rules = rules.map((r) => ({ route: r.route, path: globToRegExp(r.path) }));
+  }
+
+  /** Records paths that differed between two identical primary reads; returns the new ones. */
+  learn(route: string, differences: readonly Difference[], requestId: string, time: string): LearnedNoise[] {
+    const known = this.learned.get(route) ?? new Map<string, LearnedNoise>();
+    this.learned.set(route, known);
+    const added: LearnedNoise[] = [];
+    for (const d of differences) {
+      const path = generalise(d.path);
+      if (known.has(path)) continue;
+      const noise = { route, path, evidence: { requestId, time, first: d.primary, second: d.candidate } };
+      known.set(path, noise);
+      added.push(noise);
+    }
+    return added;
+  }
+
+  /** Adds noise learned elsewhere (another gateway instance's records). */
+  remember(noise: LearnedNoise): void {
+    const known = this.learned.get(noise.route) ?? new Map<string, LearnedNoise>();
+    if (!known.has(noise.path)) known.set(noise.path, noise);
+    this.learned.set(noise.route, known);
+  }
+
+  learnedFor(route: string): LearnedNoise[] {
+    return [...(this.learned.get(route)?.values() ?? [])];
+  }
+
+  /** Why a difference is not a mismatch, or null when it is one. */
+  explain(route: string, d: Difference): NoiseReason | null {
+    const builtin = builtinNoise(d);
+    if (builtin) return builtin;
+    for (const rule of this.rules) if ((rule.route === '*' || rule.route === route) && rule.path.test(d.path)) return 'rule';
+    if (this.learned.get(route)?.has(generalise(d.path))) return 'learned';
+    return null;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Shadow mode over one store: the sandbox's legacy face is the legacy upstream, its current face the
+ * current upstream. A replay of real legacy traffic is compared route by route, and the sandbox's
+ * own counts prove every pay and refund ran exactly once.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ShadowReport } from '../../src/shadow/ledger.js';
+import { client, type Client } from '../helpers/http.js';
+import { startGateway } from '../helpers/gateway.js';
+import { CARDS, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const OPERATOR = 'operator-token-for-tests-0123';
+let sb: TestSandbox;
+let gw: Awaited<ReturnType<typeof startGateway>>;
+let solo: Client;
+const logFile = join(mkdtempSync(join(tmpdir(), 'paybridge-shadow-')), 'shadow.jsonl');
+
+beforeAll(async () => {
+  sb = await startSandbox();
+  gw = await startGateway({
+    upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } },
+    routes: { '*': 'shadow' },
+    shadow: { log: logFile, readyAfter: 1, learnSample: 0.5 },
+    operatorToken: OPERATOR,
+  });
+  solo = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk });
+});
+afterAll(async () => {
+  await gw.close();
+  await sb.close();
+});
+
+const token = async (card: string) =>
+  (await client(sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` }).post('/sandbox/card-tokens', { cardNumber: card })).body.paymentTokenId as string;
+
+async function report(): Promise<ShadowReport> {
+  await gw.gateway.shadow.idle();
+  const res = await client(gw.url, { authorization: `Bearer ${OPERATOR}` }).get('/_paybridge/report');
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+describe('shadow mode replay', () => {
+  it('compares every route of the card flow, 3DS, refunds and customer calls, all matching, with each pay and refund run once', async () => {
+    const before = { ...sb.sandbox.store.stats };
+    let pays = 0;
+    for (const card of [CARDS.ok, CARDS.threeDS]) {
+      const order = await solo.post('/orders', legacyOrder());
+      expect(order.status).toBe(200);
+      const paymentToken = await token(card);
+      let paid = await solo.post(`/orders/${order.body.merchantOrderId}/pay`, { paymentToken, request3DS: card === CARDS.threeDS });
+      if (paid.status === 403) paid = await solo.post(`/orders/${order.body.merchantOrderId}/pay`, { paymentToken, paymentActionRequired: paid.body.paymentActionRequired });
+      expect(paid.status).toBe(200);
+      pays++;
+      const tx = paid.body.transactionId;
+      expect((await solo.get(`/orders/${order.body.merchantOrderId}`)).body.status).toBe('paid');
+      expect((await solo.post('/refunds', { transactionId: tx, refundAmount: { amount: 4_000, currency: 'AUD' } })).status).toBe(200);
+      expect((await solo.post('/refunds', { transactionId: tx, refundAmount: { amount: 6_000, currency: 'AUD' } })).status).toBe(200);
+      expect((await solo.get(`/transactions/${tx}`)).body.status).toBe('refunded');
+      expect((await solo.get(`/transactions?merchantOrderId=${order.body.merchantOrderId}`)).body.transactions).toHaveLength(1);
+    }
+    const customer = await solo.post('/customers/consumer', { internalCustomerId: 'crm-shadow', email: 'shadow@example.com', firstName: 'Sha', lastName: 'Dow' });
+    expect(customer.status).toBe(200);
+    expect((await solo.post('/customers/organisation', { businessName: 'Shadow Pty', email: 'org@example.com' })).status).toBe(200);
+    expect((await solo.get('/merchants/mcht_solo/customers?email=shadow@example.com')).body.customers).toHaveLength(1);
+    expect((await solo.get('/merchants/mcht_solo/customers/cust_alice/payments/sources')).status).toBe(200);
+
+    const result = await report();
+    const byRoute = Object.fromEntries(result.routes.map((r) => [r.route, r]));
+    for (const route of ['L1', 'L3', 'L4', 'L6', 'L7', 'L13', 'L14', 'L15', 'L17', 'L18']) {
+      expect(byRoute[route], route).toBeDefined();
+      expect(byRoute[route]!.compared, route).toBeGreaterThan(0);
+      expect(byRoute[route]!.topDiffs, route).toEqual([]);
+      expect(byRoute[route]!.matchRate, route).toBe(1);
+      expect(byRoute[route]!.ready, route).toBe(true);
+    }
+    // writes were read back (orders, transactions) or validated (customers), never sent twice
+    expect(byRoute.L1!.methods).toEqual({ readback: 2 });
+    expect(byRoute.L4!.methods.readback).toBe(3);
+    expect(byRoute.L7!.methods).toEqual({ readback: 4 });
+    expect(byRoute.L13!.methods).toEqual({ validate: 1 });
+    expect(byRoute.L6!.methods.compare).toBe(2);
+
+    const stats = sb.sandbox.store.stats;
+    expect(stats.transactionsCreated - before.transactionsCreated).toBe(pays);
+    expect(stats.refundsCreated - before.refundsCreated).toBe(4);
+    expect(stats.ordersCreated - before.ordersCreated).toBe(2);
+    expect(stats.threeDSChallenges - before.threeDSChallenges).toBe(1);
+    expect(stats.customersCreated - before.customersCreated).toBe(2);
+
+    // one JSON line per comparison, secrets redacted
+    const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const comparisons = lines.filter((l) => l.type === 'comparison');
+    expect(comparisons.length).toBe(result.totals.compared);
+    expect(comparisons[0]).toMatchObject({ route: expect.stringMatching(/^L\d+$/), requestId: expect.any(String), primary: { status: expect.any(Number), latencyMs: expect.any(Number) } });
+    const text = readFileSync(logFile, 'utf8');
+    expect(text).not.toContain(KEYS.soloSk);
+    expect(text).toContain('[redacted]');
+  });
+
+  it('refuses the operator report without the token', async () => {
+    expect((await client(gw.url).get('/_paybridge/report')).status).toBe(401);
+    expect((await client(gw.url, { authorization: 'Bearer wrong-token-wrong-token' }).get('/_paybridge/')).status).toBe(401);
+    const page = await client(gw.url).get(`/_paybridge/?token=${OPERATOR}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<table id="routes">');
+  });
+});

@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_MAPPINGS } from '../../mappings/index.js';
+import { LEGACY_TRANSACTION } from '../../mappings/shapes.js';
+import { loadConfig } from '../../src/config.js';
+import { createGateway, type Gateway } from '../../src/gateway/server.js';
+import { defineMapping } from '../../src/translate/define.js';
+import { createTranslator } from '../../src/translate/index.js';
+import { closed, from } from '../../src/translate/shape.js';
+import { client } from '../helpers/http.js';
+import { KEYS, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { BIN } from '../helpers/spawn.js';
+
+const run = promisify(execFile);
+const OPERATOR = 'operator-token-for-the-html-page';
+const dir = mkdtempSync(join(tmpdir(), 'paybridge-report-'));
+let sb: TestSandbox;
+const gateways: Gateway[] = [];
+
+async function instance(name: string, brokenL6: boolean) {
+  const mappings = brokenL6
+    ? ALL_MAPPINGS.map((m) => (m.route !== 'L6' ? m : defineMapping({ ...m, response: { shape: closed({ ...LEGACY_TRANSACTION.spec, fee: from('serviceFees.fixedAmount') }) } })))
+    : ALL_MAPPINGS;
+  const config = loadConfig({
+    file: {
+      listen: { host: '127.0.0.1', port: 0 },
+      logLevel: 'silent',
+      upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } },
+      routes: { '*': 'shadow' },
+      shadow: { log: join(dir, `${name}.jsonl`), instance: name, readyAfter: 3, learnSample: 0 },
+      operatorToken: OPERATOR,
+    },
+  });
+  const gateway = await createGateway({ config, translator: createTranslator({ mappings }) });
+  gateways.push(gateway);
+  return { gateway, url: await gateway.listen() };
+}
+
+let a: Awaited<ReturnType<typeof instance>>;
+let b: Awaited<ReturnType<typeof instance>>;
+
+beforeAll(async () => {
+  sb = await startSandbox();
+  a = await instance('gw-a', false);
+  b = await instance('gw-b', true);
+  const tx = await paidCardTransaction(sb.current(KEYS.soloSk));
+  const order = (await sb.current(KEYS.soloSk).get(`/transactions/${tx}`)).body.purchaseDetails.orderId;
+  const legacy = (url: string) => client(url, { 'Limepay-SecretKey': KEYS.soloSk });
+  for (let i = 0; i < 3; i++) {
+    await legacy(a.url).get(`/transactions/${tx}`);
+    await legacy(a.url).get(`/orders/${order}`);
+  }
+  await legacy(b.url).get(`/transactions/${tx}`);
+  await legacy(b.url).get(`/orders/${order}`);
+  for (const g of gateways) await g.shadow.idle();
+});
+afterAll(async () => {
+  for (const g of gateways) await g.close();
+  await sb.close();
+});
+
+describe('paybridge report', () => {
+  it('merges the records of several gateway instances into one report per route', async () => {
+    const files = [join(dir, 'gw-a.jsonl'), join(dir, 'gw-b.jsonl')];
+    expect(readFileSync(files[1]!, 'utf8')).toContain('"instance":"gw-b"');
+    const { stdout } = await run(process.execPath, [BIN, 'report', '--ready-after', '3', ...files]);
+    expect(stdout).toMatch(/^shadow report: 8 comparisons, 7 matching/m);
+    expect(stdout).toMatch(/^L3\s+4 compared\s+100\.0% match\s+ready: the last 3 comparisons match$/m);
+    expect(stdout).toMatch(/^L6\s+4 compared\s+75\.0% match\s+not ready: 1 unexplained mismatches in the last 3$/m);
+    expect(stdout).toMatch(/differs at fee \(1x\), e\.g\. \S+: 226 -> 30/);
+    expect(stdout).toMatch(/primary p50 [\d.]+ ms p99 [\d.]+ ms, candidate p50 [\d.]+ ms/);
+    const json = JSON.parse((await run(process.execPath, [BIN, 'report', '--json', ...files])).stdout);
+    expect(json.routes.map((r: { route: string; compared: number }) => [r.route, r.compared])).toEqual([['L3', 4], ['L6', 4]]);
+  });
+
+  it('shows the per-route table of a recorded run in a real browser', async () => {
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const page = await browser.newPage();
+      const res = await page.goto(`${a.url}/_paybridge/?token=${OPERATOR}`);
+      expect(res?.status()).toBe(200);
+      await page.waitForSelector('table#routes');
+      const rows = await page.$$eval('table#routes tbody tr', (trs) =>
+        trs.map((tr) => ({ route: tr.getAttribute('data-route'), cells: Array.from(tr.querySelectorAll('td')).map((td) => td.textContent?.trim() ?? '') })),
+      );
+      expect(rows.map((r) => r.route)).toEqual(['L3', 'L6']);
+      expect(rows[0]!.cells[2]).toBe('3');
+      expect(rows[0]!.cells[3]).toContain('100%');
+      expect(rows[0]!.cells[6]).toBe('ready: the last 3 comparisons match');
+      const bar = await page.$eval('tr[data-route="L3"] .bar div', (el) => (el as HTMLElement).style.width);
+      expect(bar).toBe('100%');
+      const denied = await page.goto(`${a.url}/_paybridge/`);
+      expect(denied?.status()).toBe(401);
+    } finally {
+      await browser.close();
+    }
+  });
+});
