@@ -11,6 +11,7 @@ const SECRET_FIELDS = ['cardNumber', 'cardCvc', 'cvc', 'cvv', 'serviceKey', 'api
 export const REDACTED = '[redacted]';
 
 const PATTERNS: [RegExp, string][] = [
+  [/([?&](?:token|key|secret|apiKey|api_key)=)[^&\s"#]*/gi, '$1[redacted]'],
   [/\b(sandbox|live)_(pk|sk|api)_[A-Za-z0-9_-]+/g, '$1_$2_[redacted]'],
   [/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '[redacted jwt]'],
   [/\b\d{12,19}\b/g, '[redacted card]'],
@@ -18,7 +19,7 @@ const PATTERNS: [RegExp, string][] = [
 ];
 
 /** One cheap test before the replacements: most strings hold nothing to mask. */
-const MAYBE_SECRET = /(sandbox_|live_|eyJ|mtok_|chk_|\d{12})/;
+const MAYBE_SECRET = /(sandbox_|live_|eyJ|mtok_|chk_|\d{12}|token=|key=|secret=)/i;
 
 /** Free text with every key, JWT, merchant/checkout token and card-like number masked. */
 export function scrub(text: string): string {

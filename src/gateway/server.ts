@@ -19,6 +19,7 @@ import { registerOperatorRoutes } from './operator.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { redactValue, scrub } from './redact.js';
 import { readBody } from './body.js';
+import { legacyClientError } from './client-error.js';
 import { environmentOf, type Environment } from './environments.js';
 import { createUpstream, toPaybridgeError, type Upstream } from './upstream.js';
 
@@ -122,6 +123,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
+    clientErrorHandler: legacyClientError,
     forceCloseConnections: 'idle',
     keepAliveTimeout: 65_000,
   });

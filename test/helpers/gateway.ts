@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type ConfigInput } from '../../src/config.js';
 import { createGateway } from '../../src/gateway/server.js';
+import { logStream } from './logs.js';
 import { spawnBin, type Spawned } from './spawn.js';
 
 /** A JSON file in a fresh temp dir. */
@@ -19,22 +20,24 @@ export async function spawnGateway(args: string[], env: NodeJS.ProcessEnv = {}):
   return Object.assign(proc, { url: url! });
 }
 
-/** Collects pino JSON lines written by an in-process gateway. */
+/** Collects pino JSON lines written by an in-process gateway (and keeps them for the secrets scan). */
 export function logSink() {
   const lines: string[] = [];
+  const file = logStream('gateway-sink');
   const stream = {
     write(chunk: string) {
       lines.push(...chunk.split('\n').filter(Boolean));
+      file.write(chunk);
       return true;
     },
   } as unknown as NodeJS.WritableStream;
   return { stream, lines, records: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
 
-/** An in-process gateway on port 0 from a config object. */
-export async function startGateway(input: ConfigInput, logStream?: NodeJS.WritableStream) {
-  const config = loadConfig({ file: { logLevel: logStream ? 'info' : 'silent', ...input, listen: { host: '127.0.0.1', port: 0 } } });
-  const gateway = await createGateway({ config, ...(logStream ? { logStream } : {}) });
+/** An in-process gateway on port 0 from a config object; its logs go to .test-logs/. */
+export async function startGateway(input: ConfigInput, stream: NodeJS.WritableStream = logStream('gateway')) {
+  const config = loadConfig({ file: { logLevel: 'info', ...input, listen: { host: '127.0.0.1', port: 0 } } });
+  const gateway = await createGateway({ config, logStream: stream });
   const url = await gateway.listen();
   return { gateway, url, close: () => gateway.close() };
 }

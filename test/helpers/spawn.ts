@@ -1,5 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { logPath } from './logs.js';
 
 export const BIN = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
 
@@ -19,7 +21,14 @@ export function spawnBin(args: string[], env: NodeJS.ProcessEnv = {}): Spawned {
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
   let out = '';
   let err = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  // the gateway's log lines (stdout) are kept for the secrets scan; the sandbox prints its seeded
+  // credentials on purpose, so its output is not a log
+  const keep = args[0] === 'serve' ? createWriteStream(logPath('gateway-bin')) : undefined;
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    keep?.write(d);
+  });
+  child.on('exit', () => keep?.end());
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const waitFor = (pattern: RegExp, timeoutMs = 10_000) =>

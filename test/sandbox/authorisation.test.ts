@@ -154,15 +154,15 @@ describe('legacy face authorisation', () => {
   it('requires exactly one legacy credential header and refuses context headers', async () => {
     const none = await fetch(`${sb.legacyUrl}/orders/${soloOrder}`);
     expect(none.status).toBe(401);
-    expect((await none.json()).errorCode).toBe('missing_credentials');
+    expect(((await none.json()) as Record<string, unknown>).errorCode).toBe('missing_credentials');
     const two = await fetch(`${sb.legacyUrl}/orders/${soloOrder}`, { headers: { 'Limepay-SecretKey': KEYS.soloSk, 'Limepay-PublicKey': KEYS.soloPk } });
     expect(two.status).toBe(400);
-    expect((await two.json()).errorCode).toBe('invalid_credentials');
+    expect(((await two.json()) as Record<string, unknown>).errorCode).toBe('invalid_credentials');
     const withBearer = await fetch(`${sb.legacyUrl}/orders/${soloOrder}`, { headers: { 'Limepay-SecretKey': KEYS.soloSk, authorization: `Bearer ${KEYS.soloSk}` } });
-    expect((await withBearer.json()).errorCode).toBe('invalid_credentials');
+    expect(((await withBearer.json()) as Record<string, unknown>).errorCode).toBe('invalid_credentials');
     const smuggled = await fetch(`${sb.legacyUrl}/orders/${alphaOrder}`, { headers: { 'Limepay-SecretKey': KEYS.soloSk, 'Merchant-Id': 'mcht_alpha' } });
     expect(smuggled.status).toBe(400);
-    expect((await smuggled.json()).detail).toMatch(/^Merchant-Id/);
+    expect(((await smuggled.json()) as Record<string, unknown>).detail).toMatch(/^Merchant-Id/);
   });
 
   it('refuses live_, unknown and mismatched credentials with 401', async () => {

@@ -9,6 +9,7 @@ import { defineMapping, type Mapping } from '../../src/translate/define.js';
 import { createTranslator } from '../../src/translate/index.js';
 import { closed, from } from '../../src/translate/shape.js';
 import { client } from '../helpers/http.js';
+import { logStream } from '../helpers/logs.js';
 import { jwt, KEYS, legacyOrder, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -23,14 +24,14 @@ async function shadowGateway(extra: Record<string, unknown> = {}, translator?: R
   const config = loadConfig({
     file: {
       listen: { host: '127.0.0.1', port: 0 },
-      logLevel: 'silent',
+      logLevel: 'info',
       upstreams: upstreams ?? { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } },
       routes: { '*': 'shadow' },
       ...extra,
       shadow: { readyAfter: 1, learnSample: 0, ...((extra.shadow as object) ?? {}) },
     },
   });
-  const gateway = await createGateway({ config, ...(translator ? { translator } : {}) });
+  const gateway = await createGateway({ config, logStream: logStream('gateway-shadow'), ...(translator ? { translator } : {}) });
   const url = await gateway.listen();
   return { gateway, url, close: () => gateway.close(), report: async () => (await gateway.shadow.idle(), gateway.shadow.ledger.report()) };
 }

@@ -4,20 +4,19 @@
  * own counts prove every pay and refund ran exactly once.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShadowReport } from '../../src/shadow/ledger.js';
 import { client, type Client } from '../helpers/http.js';
 import { startGateway } from '../helpers/gateway.js';
+import { logPath } from '../helpers/logs.js';
+import { OPERATOR_TOKENS } from '../helpers/secrets.js';
 import { CARDS, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const OPERATOR = 'operator-token-for-tests-0123';
+const OPERATOR = OPERATOR_TOKENS.replay;
 let sb: TestSandbox;
 let gw: Awaited<ReturnType<typeof startGateway>>;
 let solo: Client;
-const logFile = join(mkdtempSync(join(tmpdir(), 'paybridge-shadow-')), 'shadow.jsonl');
+const logFile = logPath('shadow-replay', 'jsonl');
 
 beforeAll(async () => {
   sb = await startSandbox();

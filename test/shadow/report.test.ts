@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -13,12 +12,14 @@ import { defineMapping } from '../../src/translate/define.js';
 import { createTranslator } from '../../src/translate/index.js';
 import { closed, from } from '../../src/translate/shape.js';
 import { client } from '../helpers/http.js';
+import { LOG_DIR, logStream } from '../helpers/logs.js';
+import { OPERATOR_TOKENS } from '../helpers/secrets.js';
 import { KEYS, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/spawn.js';
 
 const run = promisify(execFile);
-const OPERATOR = 'operator-token-for-the-html-page';
-const dir = mkdtempSync(join(tmpdir(), 'paybridge-report-'));
+const OPERATOR = OPERATOR_TOKENS.page;
+const dir = LOG_DIR;
 let sb: TestSandbox;
 const gateways: Gateway[] = [];
 
@@ -29,14 +30,14 @@ async function instance(name: string, brokenL6: boolean) {
   const config = loadConfig({
     file: {
       listen: { host: '127.0.0.1', port: 0 },
-      logLevel: 'silent',
+      logLevel: 'info',
       upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } },
       routes: { '*': 'shadow' },
-      shadow: { log: join(dir, `${name}.jsonl`), instance: name, readyAfter: 3, learnSample: 0 },
+      shadow: { log: join(dir, `${name}-${process.pid}.jsonl`), instance: name, readyAfter: 3, learnSample: 0 },
       operatorToken: OPERATOR,
     },
   });
-  const gateway = await createGateway({ config, translator: createTranslator({ mappings }) });
+  const gateway = await createGateway({ config, logStream: logStream(`gateway-${name}`), translator: createTranslator({ mappings }) });
   gateways.push(gateway);
   return { gateway, url: await gateway.listen() };
 }
@@ -45,6 +46,7 @@ let a: Awaited<ReturnType<typeof instance>>;
 let b: Awaited<ReturnType<typeof instance>>;
 
 beforeAll(async () => {
+  mkdirSync(dir, { recursive: true });
   sb = await startSandbox();
   a = await instance('gw-a', false);
   b = await instance('gw-b', true);
@@ -66,7 +68,7 @@ afterAll(async () => {
 
 describe('paybridge report', () => {
   it('merges the records of several gateway instances into one report per route', async () => {
-    const files = [join(dir, 'gw-a.jsonl'), join(dir, 'gw-b.jsonl')];
+    const files = [join(dir, `gw-a-${process.pid}.jsonl`), join(dir, `gw-b-${process.pid}.jsonl`)];
     expect(readFileSync(files[1]!, 'utf8')).toContain('"instance":"gw-b"');
     const { stdout } = await run(process.execPath, [BIN, 'report', '--ready-after', '3', ...files]);
     expect(stdout).toMatch(/^shadow report: 8 comparisons, 7 matching/m);
@@ -89,13 +91,13 @@ describe('paybridge report', () => {
       expect(res?.status()).toBe(200);
       await page.waitForSelector('table#routes');
       const rows = await page.$$eval('table#routes tbody tr', (trs) =>
-        trs.map((tr) => ({ route: tr.getAttribute('data-route'), cells: Array.from(tr.querySelectorAll('td')).map((td) => td.textContent?.trim() ?? '') })),
+        trs.map((tr) => ({ route: tr.getAttribute('data-route'), cells: Array.from(tr.querySelectorAll('td')).map((td) => (td as { textContent: string | null }).textContent?.trim() ?? '') })),
       );
       expect(rows.map((r) => r.route)).toEqual(['L3', 'L6']);
       expect(rows[0]!.cells[2]).toBe('3');
       expect(rows[0]!.cells[3]).toContain('100%');
       expect(rows[0]!.cells[6]).toBe('ready: the last 3 comparisons match');
-      const bar = await page.$eval('tr[data-route="L3"] .bar div', (el) => (el as HTMLElement).style.width);
+      const bar = await page.$eval('tr[data-route="L3"] .bar div', (el) => (el as unknown as { style: { width: string } }).style.width);
       expect(bar).toBe('100%');
       const denied = await page.goto(`${a.url}/_paybridge/`);
       expect(denied?.status()).toBe(401);

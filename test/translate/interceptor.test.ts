@@ -20,7 +20,7 @@ async function legacyFetch(method: string, path: string, body?: unknown) {
     headers: { 'Limepay-SecretKey': KEYS.soloSk, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     dispatcher,
-  } as RequestInit);
+  } as unknown as RequestInit);
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined, type: res.headers.get('content-type') };
 }
@@ -28,11 +28,11 @@ async function legacyFetch(method: string, path: string, body?: unknown) {
 describe('bridgeInterceptor: an old Node integration on the current API with no gateway hop', () => {
   it('drives the card flow with 3DS, partial and full refunds against the current face', async () => {
     const token = async (card: string) =>
-      (await (await fetch(`${sb.currentUrl}/sandbox/card-tokens`, {
+      ((await (await fetch(`${sb.currentUrl}/sandbox/card-tokens`, {
         method: 'POST',
         headers: { authorization: `Bearer ${KEYS.soloPk}`, 'content-type': 'application/json' },
         body: JSON.stringify({ cardNumber: card }),
-      })).json()).paymentTokenId as string;
+      })).json()) as { paymentTokenId: string }).paymentTokenId;
     const before = { ...sb.sandbox.store.stats };
 
     const order = await legacyFetch('POST', '/orders', legacyOrder());
@@ -66,9 +66,9 @@ describe('bridgeInterceptor: an old Node integration on the current API with no 
 
   it('answers a declined card and an unknown route with legacy errors', async () => {
     const order = await legacyFetch('POST', '/orders', legacyOrder());
-    const token = (await (await fetch(`${sb.currentUrl}/sandbox/card-tokens`, {
+    const token = ((await (await fetch(`${sb.currentUrl}/sandbox/card-tokens`, {
       method: 'POST', headers: { authorization: `Bearer ${KEYS.soloSk}`, 'content-type': 'application/json' }, body: JSON.stringify({ cardNumber: CARDS.decline }),
-    })).json()).paymentTokenId;
+    })).json()) as { paymentTokenId: string }).paymentTokenId;
     const declined = await legacyFetch('POST', `/orders/${order.body.merchantOrderId}/pay`, { paymentToken: token });
     expect(declined).toMatchObject({ status: 400, body: { statusCode: 400, errorCode: 'do_not_honor' } });
     expect(declined.body).not.toHaveProperty('errorTypeDescription');
@@ -82,15 +82,15 @@ describe('bridgeInterceptor: an old Node integration on the current API with no 
       headers: { authorization: `Bearer ${KEYS.soloSk}`, 'content-type': 'application/json' },
       body: JSON.stringify({ CreateOnlineOrder: { referenceOrderId: 'direct', amount: { minorCurrencyUnits: 100, currency: 'AUD' } } }),
       dispatcher,
-    } as RequestInit);
+    } as unknown as RequestInit);
     expect(res.status).toBe(200);
-    expect((await res.json()).OnlineOrder.order.referenceOrderId).toBe('direct');
+    expect(((await res.json()) as { OnlineOrder: { order: { referenceOrderId: string } } }).OnlineOrder.order.referenceOrderId).toBe('direct');
   });
 
   it('answers 502 upstream_error when the current API cannot be reached', async () => {
     const broken = new Agent().compose(bridgeInterceptor({ currentUrl: 'http://127.0.0.1:1' }));
-    const res = await fetch(`${LEGACY_BASE}/orders/ordr_1`, { headers: { 'Limepay-SecretKey': KEYS.soloSk }, dispatcher: broken } as RequestInit);
+    const res = await fetch(`${LEGACY_BASE}/orders/ordr_1`, { headers: { 'Limepay-SecretKey': KEYS.soloSk }, dispatcher: broken } as unknown as RequestInit);
     expect(res.status).toBe(502);
-    expect((await res.json()).errorCode).toBe('upstream_error');
+    expect(((await res.json()) as { errorCode: string }).errorCode).toBe('upstream_error');
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGACY_ROUTES } from '../../src/translate/legacy-routes.js';
 import { parityClients, normalize, type Answer, type LegacyCall } from '../helpers/parity.js';
 import { CARDS, jwt, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { TEST_CVC } from '../helpers/secrets.js';
 
 let sb: TestSandbox;
 let clients: ReturnType<typeof parityClients>;
@@ -160,7 +161,7 @@ describe('every legacy route answers alike on the legacy face and through the tr
     const source = async () => (await setup({ method: 'POST', path: '/sandbox/card-sources', headers: SOLO, body: { customerId: 'cust_alice', cardNumber: CARDS.ok } })).paymentSourceId as string;
     const kept = await source();
     await same('L15', async () => ({ method: 'GET', path: '/merchants/mcht_solo/customers/cust_alice/payments/sources', headers: SOLO }), 200);
-    await same('L19', async () => ({ method: 'POST', path: '/payments/saved-card', headers: SOLO, body: { paymentSourceId: kept, paymentAmount: { amount: 10_000, currency: 'AUD' }, cardCvc: '123' } }), 200);
+    await same('L19', async () => ({ method: 'POST', path: '/payments/saved-card', headers: SOLO, body: { paymentSourceId: kept, paymentAmount: { amount: 10_000, currency: 'AUD' }, cardCvc: TEST_CVC } }), 200);
     await same('L16', async () => ({ method: 'DELETE', path: `/merchants/mcht_solo/payments/sources/card/cust_alice/${await source()}`, headers: SOLO }), 204);
   });
 

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import { legacyErrorBody, type ErrorCode } from '../errors.js';
+
+/** What Node's HTTP parser refused, in words a client can act on. */
+function describe(err: Error & { code?: string }): { status: number; code: ErrorCode; detail: string } {
+  switch (err.code) {
+    case 'HPE_INVALID_HEADER_TOKEN':
+    case 'HPE_LF_EXPECTED':
+    case 'HPE_CR_EXPECTED':
+      return { status: 400, code: 'invalid_request', detail: 'headers: a header name or value contains a forbidden character (CR, LF or a control character)' };
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, code: 'invalid_request', detail: 'headers: the request headers are too large' };
+    case 'HPE_INVALID_METHOD':
+      return { status: 400, code: 'invalid_request', detail: 'method: not an HTTP method' };
+    case 'HPE_INVALID_URL':
+      return { status: 400, code: 'invalid_request', detail: 'path: not a valid request target' };
+    default:
+      return { status: 400, code: 'invalid_request', detail: `request: malformed HTTP (${err.code ?? 'parse error'})` };
+  }
+}
+
+/**
+ * Fastify's clientErrorHandler: a request Node's parser refuses still gets a legacy-shaped error
+ * (statusCode, errorCode, message, detail, tracer), then the connection is closed.
+ */
+export function legacyClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return;
+  const { status, code, detail } = describe(err);
+  const body = JSON.stringify({ ...legacyErrorBody(code, detail, randomUUID()), statusCode: status });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
