@@ -1,7 +1,7 @@
 /** What both sandbox faces share: a fastify app whose every failure is an error object of the face's shape. */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import sjson from 'secure-json-parse';
+import { parseJsonBody } from '../contract/json.js';
 import { z } from 'zod';
 import { PaybridgeError, type ErrorCode } from '../errors.js';
 import { describeIssues } from '../contract/zod-helpers.js';
@@ -10,21 +10,6 @@ import { hasIdForm, ID_PREFIX, type IdKind } from '../contract/ids.js';
 export const SANDBOX_BODY_LIMIT = 1024 * 1024;
 
 export type ErrorRenderer = (code: ErrorCode, detail: string, tracer: string) => object;
-
-/** Parses a JSON body once, refusing `__proto__` and `constructor.prototype` keys; an empty body is no body. */
-export function parseJsonBody(body: string): unknown {
-  if (body.length === 0 || body.trim().length === 0) return undefined;
-  try {
-    return sjson.parse(body, undefined, { protoAction: 'error', constructorAction: 'error' });
-  } catch (err) {
-    throw new PaybridgeError('invalid_request', `body: ${describeJsonError(err as Error)}`);
-  }
-}
-
-function describeJsonError(err: Error): string {
-  if (/prototype/i.test(err.message)) return 'keys __proto__ and constructor.prototype are not allowed';
-  return 'malformed JSON';
-}
 
 /** Maps fastify's own failures (body parser, body limit, content type) to the error table. */
 function toPaybridgeError(err: unknown): PaybridgeError {

@@ -7,6 +7,7 @@
  */
 import { hostname } from 'node:os';
 import type { Config } from '../config.js';
+import { parseJsonBody } from '../contract/json.js';
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
 import type { Metrics } from '../gateway/metrics.js';
 import { redactValue } from '../gateway/redact.js';
@@ -59,10 +60,11 @@ function succeeded(answer: Answer): boolean {
 const now = () => performance.now();
 const elapsed = (start: number) => Math.round((performance.now() - start) * 10) / 10;
 
+/** A request body as JSON for records and readbacks; as text when it is not JSON (or too deep). */
 function parseJson(text: string | undefined): unknown {
   if (text === undefined) return undefined;
   try {
-    return JSON.parse(text);
+    return parseJsonBody(text);
   } catch {
     return text;
   }

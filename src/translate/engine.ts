@@ -2,8 +2,8 @@
  * legacy request -> current request, and current response -> legacy response, for one compiled
  * mapping. Pure apart from the optional merchant-token look-up; no HTTP server anywhere.
  */
-import sjson from 'secure-json-parse';
 import { hasIdForm, ID_PREFIX } from '../contract/ids.js';
+import { parseJsonBody } from '../contract/json.js';
 import { describeIssues } from '../contract/zod-helpers.js';
 import { legacyErrorBody, PaybridgeError, type LegacyErrorBody } from '../errors.js';
 import { legacyCredential, type Headers, type MerchantKeyResolver } from './credentials.js';
@@ -70,15 +70,9 @@ export interface EngineOptions {
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function parseBody(body: unknown): unknown {
-  if (typeof body !== 'string' && !(body instanceof Uint8Array)) return body;
-  const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
-  } catch (err) {
-    const proto = /prototype/i.test((err as Error).message);
-    throw new PaybridgeError('invalid_request', proto ? 'body: keys __proto__ and constructor.prototype are not allowed' : 'body: malformed JSON');
-  }
+  if (typeof body === 'string') return parseJsonBody(body);
+  if (body instanceof Uint8Array) return parseJsonBody(Buffer.from(body).toString('utf8'));
+  return body;
 }
 
 function parseQuery(search: string): Record<string, string | string[]> {
