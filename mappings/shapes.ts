@@ -89,6 +89,7 @@ export function sameCurrency(field: string, currencyOf: (legacyBody: Obj) => unk
   return (detail: { purchaseDetails?: { amount?: { currency?: string } } }, legacyBody: Obj): void => {
     const given = currencyOf(legacyBody);
     const actual = detail.purchaseDetails?.amount?.currency;
+    if (typeof actual !== 'string') throw new PaybridgeError('upstream_error', 'the transaction read before the call has no currency');
     if (given !== undefined && given !== actual)
       throw new PaybridgeError('currency_mismatch', `${field}: ${String(given)} differs from the transaction currency ${actual}`);
   };

@@ -204,6 +204,8 @@ export function createEngine(options: EngineOptions) {
   /** Null when the call may go ahead; otherwise the legacy answer to give instead. */
   function checkPreflight(response: CurrentResponse, context: TranslationContext): LegacyResponse | null {
     if (response.status >= 300) return legacyError(response, context.requestId);
+    if (!isObj(response.body))
+      return errorResponse(new PaybridgeError('upstream_error', `the current answer to the ${context.routeId} preflight read is not a JSON object`), context.requestId);
     try {
       context.compiled.mapping.preflight!.check(response.body, context.legacyBody);
       return null;
@@ -217,6 +219,7 @@ export function createEngine(options: EngineOptions) {
     const spec = context.compiled.mapping.response;
     try {
       if ('empty' in spec) return { status: 204 };
+      if (!isObj(response.body)) throw new Error(`the ${response.status} answer is not a JSON object`);
       if ('map' in spec) {
         const result = spec.map(response.body, context.legacyBody);
         return result instanceof LegacyAnswer ? { status: result.status, body: result.body } : { status: response.status, body: result };

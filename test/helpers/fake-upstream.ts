@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type Behaviour = 'ok' | 'reset' | 'hang' | 'error500' | 'html' | 'malformed' | 'trickle' | 'resetMidBody';
+export type Behaviour = 'ok' | 'reset' | 'hang' | 'error500' | 'error503' | 'html' | 'malformed' | 'trickle' | 'resetMidBody' | 'bodyHang';
 
 /**
  * A fake current API that misbehaves on demand and counts what reached it, per "METHOD path".
@@ -24,6 +24,13 @@ export async function startFakeUpstream(initial: Behaviour = 'ok') {
       case 'error500':
         res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: 500, errorCode: 'internal_error', message: 'boom', detail: 'x', tracer: 't' }));
         return;
+      case 'error503':
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ statusCode: 503, errorCode: 'service_unavailable', message: 'down', detail: 'x', tracer: 't' }));
+        return;
+      case 'bodyHang':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+        res.write('{"purchaseDetails":');
+        return;
       case 'html':
         res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>Bad gateway</body></html>');
         return;
@@ -32,7 +39,7 @@ export async function startFakeUpstream(initial: Behaviour = 'ok') {
         return;
       case 'trickle': {
         res.writeHead(200, { 'content-type': 'application/json' });
-        const timer = setInterval(() => res.write(' '), 200);
+        const timer = setInterval(() => res.write(' '), 50);
         res.on('close', () => clearInterval(timer));
         return;
       }
