@@ -16,7 +16,7 @@ export function tempJson(name: string, content: unknown): string {
 /** The gateway bin on a free port; resolves once it logged its URL. */
 export async function spawnGateway(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Spawned & { url: string }> {
   const proc = spawnBin(['serve', '--port', '0', ...args], env);
-  const [, url] = await proc.waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)"[^\n]*"msg":"paybridge gateway listening"/);
+  const [, url] = await proc.waitFor(/^paybridge gateway listening on (http:\/\/127\.0\.0\.1:\d+)$/m, 10_000, 'stderr');
   return Object.assign(proc, { url: url! });
 }
 

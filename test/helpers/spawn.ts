@@ -11,8 +11,8 @@ export interface Spawned {
   stderr: () => string;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
-  /** Resolves once stdout matches, with the match; rejects if the process exits first or after timeoutMs. */
-  waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpMatchArray>;
+  /** Resolves once stdout (or stderr, with `from`) matches; rejects if the process exits first or after timeoutMs. */
+  waitFor: (pattern: RegExp, timeoutMs?: number, from?: 'stdout' | 'stderr') => Promise<RegExpMatchArray>;
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
@@ -31,22 +31,24 @@ export function spawnBin(args: string[], env: NodeJS.ProcessEnv = {}): Spawned {
   child.on('exit', () => keep?.end());
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const waitFor = (pattern: RegExp, timeoutMs = 10_000) =>
+  const waitFor = (pattern: RegExp, timeoutMs = 10_000, from: 'stdout' | 'stderr' = 'stdout') =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
       const timer = setTimeout(() => done(new Error(`timed out waiting for ${pattern}; stdout: ${out}; stderr: ${err}`)), timeoutMs);
       const check = () => {
-        const match = out.match(pattern);
+        const match = (from === 'stdout' ? out : err).match(pattern);
         if (match) done(null, match);
       };
       const onExit = (code: number | null) => done(new Error(`exited ${code} before ${pattern}; stdout: ${out}; stderr: ${err}`));
       const done = (error: Error | null, match?: RegExpMatchArray) => {
         clearTimeout(timer);
         child.stdout.off('data', check);
+        child.stderr.off('data', check);
         child.off('exit', onExit);
         if (error) reject(error);
         else resolve(match!);
       };
       child.stdout.on('data', check);
+      child.stderr.on('data', check);
       child.on('exit', onExit);
       check();
     });

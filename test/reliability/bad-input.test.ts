@@ -112,7 +112,7 @@ const protoKeys = fc.tuple(fc.constantFrom('__proto__', 'constructor'), fc.const
 
 const oversized = fc.integer({ min: 1_050_000, max: 1_300_000 }).map((size) => post('oversized body', '/orders', JSON.stringify(legacyOrder({ description: 'x'.repeat(size) })), [413], /^body: exceeds/));
 
-const credentials = fc.constantFrom(
+const credentials = fc.constantFrom<string[]>(
   ['limepay-secretkey', KEYS.soloSk, 'limepay-secretkey', KEYS.betaSk],
   ['limepay-secretkey', KEYS.soloSk, 'limepay-publickey', KEYS.soloPk],
   ['limepay-secretkey', KEYS.soloSk, 'authorization', `Bearer ${KEYS.soloSk}`],
