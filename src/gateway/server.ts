@@ -3,49 +3,24 @@
  * routes in `legacy` mode forwarded unchanged through @fastify/http-proxy. Upstreams are chosen by
  * the credential's environment prefix.
  */
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import httpProxy from '@fastify/http-proxy';
-import { pino } from 'pino';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { currentErrorBody, legacyErrorBody, PaybridgeError } from '../errors.js';
-import { isLegacyRequest, LEGACY_CREDENTIAL_HEADERS } from '../translate/credentials.js';
+import { isLegacyRequest } from '../translate/credentials.js';
 import { createTranslator, type Translator } from '../translate/index.js';
-import type { CurrentRequest, CurrentResponse, LegacyRequest, LegacyResponse } from '../translate/engine.js';
-import type { RouteMatch } from '../translate/router.js';
-import { createShadow, type Shadow } from '../shadow/engine.js';
+import type { CurrentRequest, CurrentResponse, LegacyResponse } from '../translate/engine.js';
+import type { Shadow } from '../shadow/engine.js';
 import { registerOperatorRoutes } from './operator.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { redactValue, scrub } from './redact.js';
+import { scrub } from './redact.js';
+import { gatewayLogging } from './logging.js';
+import { credentialOf, headerRecord, requestIdOf, type Decision } from './requests.js';
+import { createShadowServing } from './shadow-serve.js';
 import { readBody } from './body.js';
 import { legacyClientError } from './client-error.js';
 import { environmentOf, type Environment } from './environments.js';
 import { createUpstream, toPaybridgeError, type Upstream } from './upstream.js';
-
-/** What the gateway decided for a request, kept on the request for the handler, logs and metrics. */
-interface Decision {
-  generation: 'legacy' | 'current';
-  /** The legacy route matched (legacy requests of the route table only). */
-  match?: RouteMatch;
-  /** Shadow or canary: this exchange is compared (the route's sample rate). */
-  sampled?: boolean;
-  /** Request headers by lower-case name, repeated ones as arrays (the translator counts credentials). */
-  headers: Record<string, string | string[]>;
-  /** Legacy route id, `current` for current-generation calls, `unmapped` for unknown legacy paths. */
-  route: string;
-  mode: 'current' | 'legacy' | 'shadow' | 'canary' | 'passthrough';
-  /** Base URL a passthrough goes to. */
-  upstream?: string;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    decision?: Decision;
-  }
-}
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 export interface GatewayOptions {
   config: Config;
@@ -69,58 +44,15 @@ export interface Gateway {
   flushLogs(): void;
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function headerRecord(raw: IncomingMessage): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const list = raw.rawHeaders;
-  for (let i = 0; i < list.length; i += 2) {
-    const name = list[i]!.toLowerCase();
-    const value = list[i + 1]!;
-    const prev = out[name];
-    out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
-  }
-  return out;
-}
-
-/** The credential whose prefix picks the environment: the legacy header's value, or the Bearer value. */
-function credentialOf(headers: Record<string, string | string[] | undefined>): string | undefined {
-  for (const name of LEGACY_CREDENTIAL_HEADERS.keys()) {
-    const v = headers[name];
-    if (typeof v === 'string') return v.trim();
-  }
-  const auth = headers.authorization;
-  return typeof auth === 'string' ? /^Bearer\s+(\S+)/i.exec(auth)?.[1] : undefined;
-}
-
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const { config } = options;
-  // Logs are buffered (4 KiB) rather than written one syscall per line, and flushed on close.
-  const logDestination = options.logStream ? undefined : pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const flushTimer = logDestination ? setInterval(() => logDestination.flush(), 1000).unref() : undefined;
+  const logging = gatewayLogging(config.logLevel, options.logStream);
   const metrics = createMetrics();
   const upstream = createUpstream(config.timeouts);
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      // Redaction runs per log line (pino's own redact would run on every per-request child logger).
-      formatters: { log: (record: Record<string, unknown>) => redactValue(record) as Record<string, unknown> },
-      serializers: {
-        err: (err: Error & { code?: string }) => ({ type: err.name, code: err.code, message: scrub(err.message ?? ''), stack: scrub(err.stack ?? '') }),
-      },
-      stream: options.logStream ?? logDestination,
-    } as object,
+    logger: logging.options as object,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
     clientErrorHandler: legacyClientError,
@@ -138,6 +70,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         : {}),
       merchantKeyCache: { max: config.merchantKeyCache.max, ttlMs: config.merchantKeyCache.ttlMs },
       logger: { warn: (obj, msg) => app.log.warn(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
+      onDroppedFields: (route, fields) => metrics.droppedFields.inc({ route }, fields.length),
     });
   metrics.gauge('paybridge_merchant_key_lookups', 'Get Merchant calls made to resolve merchant tokens (cache misses).', () => translator.merchantKeys?.lookups ?? 0);
 
@@ -240,61 +173,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     }
   }
 
-  /** One legacy call forwarded unchanged to the legacy upstream of its credential. */
-  async function callLegacy(request: LegacyRequest): Promise<CurrentResponse> {
-    const headers = request.headers as Record<string, string | string[]>;
-    const answer = await upstream.forward(upstreamFor(credentialOf(headers), 'legacy'), {
-      method: request.method,
-      path: request.path,
-      headers: { ...headers, 'x-request-id': request.requestId ?? '' },
-      ...(typeof request.body === 'string' ? { body: request.body } : {}),
-    });
-    const type = String(answer.headers['content-type'] ?? '');
-    let body: unknown = answer.text === '' ? undefined : answer.text;
-    if (answer.text !== '' && type.includes('json')) {
-      try {
-        body = JSON.parse(answer.text);
-      } catch {
-        // compared as text
-      }
-    }
-    return { status: answer.status, body };
-  }
-
-  const shadow = createShadow({
-    config,
-    translator,
-    metrics,
-    callCurrent: (current, requestId) => callCurrent(current, requestId, 'shadow'),
-    callLegacy,
-    log: app.log,
+  const { shadow, compareLater, serveShadow } = createShadowServing({
+    config, translator, metrics, upstream, log: app.log, upstreamFor, callCurrent, stamp,
   });
-
-  /** Path parameters of the matched legacy route, decoded (for readbacks). */
-  function paramsOf(match: RouteMatch): Record<string, string> {
-    const out: Record<string, string> = {};
-    match.compiled.params.forEach(({ name }, i) => {
-      try {
-        out[name] = decodeURIComponent(match.values[i]!);
-      } catch {
-        out[name] = match.values[i]!;
-      }
-    });
-    return out;
-  }
-
-  function compareLater(request: FastifyRequest, mode: 'shadow' | 'canary', body: string | undefined, primary: { status: number; body: unknown; latencyMs: number }) {
-    const decision = request.decision!;
-    shadow.enqueue({
-      mode,
-      route: decision.route,
-      requestId: String(request.id),
-      compiled: decision.match!.compiled,
-      params: paramsOf(decision.match!),
-      request: { method: request.method, path: request.url, headers: decision.headers, ...(body !== undefined ? { body } : {}) },
-      primary,
-    });
-  }
 
   /** A legacy request in current or canary mode: read the body once, translate, call, translate back. */
   async function translate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -308,32 +189,6 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     );
     const sent = sendLegacy(reply, answer);
     if (decision.sampled) compareLater(request, 'canary', body, { status: answer.status, body: answer.body, latencyMs: performance.now() - started });
-    return sent;
-  }
-
-  /** A sampled shadow exchange: the legacy upstream answers the client; the comparison runs afterwards. */
-  async function serveShadow(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const started = performance.now();
-    const body = await readBody(request, config.bodyLimitBytes, false);
-    const decision = request.decision!;
-    const base = upstreamFor(credentialOf(decision.headers), 'legacy');
-    let answer;
-    try {
-      answer = await upstream.forward(base, {
-        method: request.method,
-        path: request.url,
-        headers: { ...decision.headers, 'x-request-id': String(request.id) },
-        ...(body !== undefined ? { body } : {}),
-      });
-    } catch (err) {
-      metrics.upstreamErrors.inc({ route: decision.route, code: toPaybridgeError(err).code });
-      throw err;
-    }
-    const latencyMs = performance.now() - started;
-    stamp(reply).code(answer.status).headers(answer.headers);
-    const sent = reply.send(answer.text === '' ? undefined : answer.text);
-    const type = String(answer.headers['content-type'] ?? '');
-    compareLater(request, 'shadow', body, { status: answer.status, body: answer.text === '' ? undefined : type.includes('json') ? safeJson(answer.text) : answer.text, latencyMs });
     return sent;
   }
 
@@ -384,11 +239,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await app.close();
       await shadow.close();
       await upstream.close();
-      clearInterval(flushTimer);
-      logDestination?.flushSync();
+      logging.close();
     },
     flushLogs() {
-      logDestination?.flushSync();
+      logging.flush();
     },
   };
 }

@@ -32,6 +32,8 @@ export interface TranslatorOptions {
   merchantKeyCache?: { max?: number; ttlMs?: number };
   /** Receives a warning per request that carried legacy fields the contract does not know. */
   logger?: Logger;
+  /** Called per request with the legacy fields dropped as unknown (for metrics). */
+  onDroppedFields?: (routeId: string, fields: readonly string[]) => void;
 }
 
 export interface Translator {
@@ -79,6 +81,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
       for (const f of fields) counts.set(f, (counts.get(f) ?? 0) + 1);
       dropped.set(routeId, counts);
       options.logger?.warn({ routeId, droppedFields: fields }, 'legacy fields unknown to the contract were dropped');
+      options.onDroppedFields?.(routeId, fields);
     },
   });
 

@@ -106,8 +106,12 @@ describe('gateway in front of an unchanged legacy integration', () => {
 
   it('keeps every credential and card number out of its logs', async () => {
     await solo.post('/orders', { ...legacyOrder(), cardNumber: CARDS.ok });
+    await new Promise((r) => setTimeout(r, 1_200)); // logs are flushed every second
     const logs = gw.stdout();
     expect(logs).toContain('"route":"L1"');
     for (const secret of [KEYS.soloSk, KEYS.marketplace, KEYS.alphaPk, 'mtok_alpha_merchant_token', CARDS.ok]) expect(logs).not.toContain(secret);
+    // the unknown field was dropped, logged by path and counted
+    expect(logs).toMatch(/"droppedFields":\["cardNumber"\]/);
+    expect((await client(gw.url).get('/metrics')).text).toMatch(/^paybridge_dropped_fields_total\{route="L1"\} 1$/m);
   });
 });

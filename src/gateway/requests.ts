@@ -1,0 +1,84 @@
+/** What the gateway knows about one request: its headers, its generation, its route and mode. */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { LEGACY_CREDENTIAL_HEADERS } from '../translate/credentials.js';
+import type { RouteMatch } from '../translate/router.js';
+
+/** What the gateway decided for a request, kept on the request for the handlers, logs and metrics. */
+export interface Decision {
+  generation: 'legacy' | 'current';
+  /** The legacy route matched (legacy requests of the route table only). */
+  match?: RouteMatch;
+  /** Shadow or canary: this exchange is compared (the route's sample rate). */
+  sampled?: boolean;
+  /** Request headers by lower-case name, repeated ones as arrays (the translator counts credentials). */
+  headers: Record<string, string | string[]>;
+  /** Legacy route id, `current` for current-generation calls, `unmapped` for unknown legacy paths. */
+  route: string;
+  mode: 'current' | 'legacy' | 'shadow' | 'canary' | 'passthrough';
+  /** Base URL a passthrough goes to. */
+  upstream?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    decision?: Decision;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** The caller's x-request-id when it is a sane id, else a fresh UUID: the tracer of every error. */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** Headers by lower-case name from the raw list, a repeated header as an array (Node would join or drop it). */
+export function headerRecord(raw: IncomingMessage): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const list = raw.rawHeaders;
+  for (let i = 0; i < list.length; i += 2) {
+    const name = list[i]!.toLowerCase();
+    const value = list[i + 1]!;
+    const prev = out[name];
+    out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
+
+/** The credential whose prefix picks the environment: the legacy header's value, or the Bearer value. */
+export function credentialOf(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
+  for (const name of LEGACY_CREDENTIAL_HEADERS.keys()) {
+    const v = headers[name];
+    if (typeof v === 'string') return v.trim();
+  }
+  const auth = headers.authorization;
+  return typeof auth === 'string' ? /^Bearer\s+(\S+)/i.exec(auth)?.[1] : undefined;
+}
+
+/** Path parameters of a matched legacy route, decoded. */
+export function paramsOf(match: RouteMatch): Record<string, string> {
+  const out: Record<string, string> = {};
+  match.compiled.params.forEach(({ name }, i) => {
+    try {
+      out[name] = decodeURIComponent(match.values[i]!);
+    } catch {
+      out[name] = match.values[i]!;
+    }
+  });
+  return out;
+}
+
+/** An upstream answer body: parsed when it is declared and well-formed JSON, else the text; undefined when empty. */
+export function answerBody(text: string, contentType: unknown): unknown {
+  if (text === '') return undefined;
+  if (typeof contentType === 'string' && contentType.includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
