@@ -59,7 +59,8 @@ export async function runReport(argv: string[]): Promise<void> {
   const shadow = values.config ? configSchema.parse(readJsonFile('--config', values.config)).shadow : configSchema.parse({}).shadow;
   const readyAfter = values['ready-after'] !== undefined ? Number(values['ready-after']) : shadow.readyAfter;
   if (!Number.isInteger(readyAfter) || readyAfter < 1) throw new Error('--ready-after: expected a positive integer');
-  const ledger = new ShadowLedger({ readyAfter, ignore: shadow.ignore });
+  // the report of files keeps every comparison: its top paths count them all
+  const ledger = new ShadowLedger({ readyAfter, ignore: shadow.ignore, keepPerRoute: Number.POSITIVE_INFINITY });
   for (const record of await readRecords(positionals)) ledger.ingest(record);
   const report = ledger.report();
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);

@@ -93,7 +93,7 @@ export function createMetrics() {
   const metrics = {
     requests: new Counter('paybridge_requests_total', 'Requests answered, by legacy route id (or current, unmapped), mode and HTTP status.'),
     latency: new Histogram('paybridge_request_duration_seconds', 'Time to answer, by route id and mode.'),
-    upstreamErrors: new Counter('paybridge_upstream_errors_total', 'Upstream calls that failed or timed out, by route id and error code.'),
+    upstreamErrors: new Counter('paybridge_upstream_errors_total', 'Upstream calls that failed or timed out, by route id, error code and the status answered (502, 504).'),
     droppedFields: new Counter('paybridge_dropped_fields_total', 'Legacy fields dropped as unknown to the contract, by route id.'),
     merchantKeyLookups: new Counter('paybridge_merchant_key_lookups_total', 'Get Merchant calls made to resolve merchant tokens (cache misses).'),
     merchantKeyRequests: new Counter('paybridge_merchant_token_requests_total', 'Requests that carried a merchant token.'),

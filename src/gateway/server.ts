@@ -167,7 +167,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       return await upstream.call(base, current, requestId);
     } catch (err) {
       const error = toPaybridgeError(err);
-      metrics.upstreamErrors.inc({ route, code: error.code });
+      metrics.upstreamErrors.inc({ route, code: error.code, status: String(error.status) });
       app.log.warn({ err: error, route, requestId }, 'upstream call failed');
       throw error;
     }
@@ -218,7 +218,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       onError: (reply: FastifyReply, { error }: { error: Error & { cause?: unknown } }) => {
         const cause = error.cause ?? error;
         const mapped = toPaybridgeError(cause);
-        metrics.upstreamErrors.inc({ route: reply.request.decision?.route ?? 'unknown', code: mapped.code });
+        metrics.upstreamErrors.inc({ route: reply.request.decision?.route ?? 'unknown', code: mapped.code, status: String(mapped.status) });
         reply.request.log.warn({ err: mapped }, 'passthrough upstream call failed');
         sendError(reply.request, reply, mapped);
       },

@@ -76,7 +76,8 @@ export function createShadowServing(deps: ShadowServingDeps) {
         ...(body !== undefined ? { body } : {}),
       });
     } catch (err) {
-      metrics.upstreamErrors.inc({ route: decision.route, code: toPaybridgeError(err).code });
+      const error = toPaybridgeError(err);
+      metrics.upstreamErrors.inc({ route: decision.route, code: error.code, status: String(error.status) });
       throw err;
     }
     const latencyMs = performance.now() - started;

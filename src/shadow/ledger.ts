@@ -73,8 +73,32 @@ export interface ShadowReport {
   totals: { compared: number; matched: number; skipped: number; dropped: number };
 }
 
+/** What the report needs of a comparison: no request, at most 20 differences, long values cut. */
+type Kept = Pick<ComparisonRecord, 'time' | 'route' | 'requestId' | 'mode' | 'method' | 'primary' | 'candidate' | 'differences'>;
+
+const MAX_KEPT_DIFFERENCES = 20;
+const MAX_VALUE_CHARS = 200;
+
+function compactValue(v: unknown): unknown {
+  if (v === undefined || v === null || typeof v === 'number' || typeof v === 'boolean') return v;
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  if (text.length <= MAX_VALUE_CHARS) return v;
+  return `${text.slice(0, MAX_VALUE_CHARS)}... (${text.length} chars)`;
+}
+
+function compact(record: ComparisonRecord): Kept {
+  const { time, route, requestId, mode, method, primary, candidate } = record;
+  const differences = record.differences.slice(0, MAX_KEPT_DIFFERENCES).map((d) => {
+    const out: Difference = { path: d.path };
+    if ('primary' in d) out.primary = compactValue(d.primary);
+    if ('candidate' in d) out.candidate = compactValue(d.candidate);
+    return out;
+  });
+  return { time, route, requestId, mode, method, primary, candidate, differences };
+}
+
 interface RouteState {
-  comparisons: ComparisonRecord[];
+  comparisons: Kept[];
   /** Older comparisons folded into counts once the list is full. */
   foldedCompared: number;
   foldedMatched: number;
@@ -87,7 +111,7 @@ const percentile = (sorted: number[], p: number) =>
 export interface LedgerOptions {
   readyAfter: number;
   ignore?: readonly IgnoreRule[];
-  /** Comparisons kept per route for the report (older ones are counted, not kept). */
+  /** Comparisons kept per route for the report (older ones are counted, not kept); default 1000. */
   keepPerRoute?: number;
 }
 
@@ -99,7 +123,7 @@ export class ShadowLedger {
 
   constructor(private readonly options: LedgerOptions) {
     this.noise = new NoiseRules(options.ignore);
-    this.keep = Math.max(options.keepPerRoute ?? 20_000, options.readyAfter);
+    this.keep = Math.max(options.keepPerRoute ?? 1000, options.readyAfter);
   }
 
   private state(route: string): RouteState {
@@ -112,7 +136,7 @@ export class ShadowLedger {
   }
 
   /** True when every difference of the comparison is explained by a noise rule. */
-  matches(record: ComparisonRecord): boolean {
+  matches(record: Pick<ComparisonRecord, 'route' | 'differences'>): boolean {
     return record.differences.every((d) => this.noise.explain(record.route, d) !== null);
   }
 
@@ -126,7 +150,7 @@ export class ShadowLedger {
       s.skipped[record.reason] = (s.skipped[record.reason] ?? 0) + 1;
       return;
     }
-    s.comparisons.push(record);
+    s.comparisons.push(compact(record));
     if (s.comparisons.length > this.keep) {
       const old = s.comparisons.shift()!;
       s.foldedCompared++;

@@ -82,8 +82,8 @@ describe('upstream failures', () => {
 
   it('counts upstream errors per route in /metrics and logs them without credentials', async () => {
     const metrics = (await client(gw.url).get('/metrics')).text;
-    expect(metrics).toMatch(/paybridge_upstream_errors_total\{route="L4",code="upstream_timeout"\} 1/);
-    expect(metrics).toMatch(/paybridge_upstream_errors_total\{route="L3",code="upstream_error"\} \d+/);
+    expect(metrics).toMatch(/paybridge_upstream_errors_total\{route="L4",code="upstream_timeout",status="504"\} 1/);
+    expect(metrics).toMatch(/paybridge_upstream_errors_total\{route="L3",code="upstream_error",status="502"\} \d+/);
     const text = logs.lines.join('\n');
     expect(text).toContain('upstream call failed');
     expect(text).not.toContain(KEYS.soloSk);

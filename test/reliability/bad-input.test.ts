@@ -1,7 +1,7 @@
 /**
  * Bad input, generated (fast-check): every request below is wrong by construction, and every answer
  * must be a legacy-shaped 4xx naming the problem. No 5xx, no crash, no prototype pollution, memory
- * bounded. 10,000 requests in CI; PAYBRIDGE_HEAVY=1 sends 100,000.
+ * bounded. 10,000 requests in CI; HEAVY_TESTS=1 sends 100,000.
  */
 import net from 'node:net';
 import v8 from 'node:v8';
@@ -15,7 +15,7 @@ import { writeSummary } from '../helpers/logs.js';
 import { CARDS, KEYS, legacyOrder, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { TEST_CVC } from '../helpers/secrets.js';
 
-const HEAVY = process.env.PAYBRIDGE_HEAVY === '1';
+const HEAVY = process.env.HEAVY_TESTS === '1';
 const COUNT = HEAVY ? 100_000 : 10_000;
 
 v8.setFlagsFromString('--expose_gc');
@@ -198,7 +198,7 @@ describe(`bad input: ${COUNT} generated requests`, () => {
     const onUnhandled = (err: unknown) => unhandled.push(err);
     process.on('unhandledRejection', onUnhandled);
     const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
-    const samples = fc.sample(cases, { numRuns: COUNT, seed: Number(process.env.PAYBRIDGE_FUZZ_SEED ?? 20261121) });
+    const samples = fc.sample(cases, { numRuns: COUNT, seed: Number(process.env.FUZZ_SEED ?? 20261121) });
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
     const failures: string[] = [];

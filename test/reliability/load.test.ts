@@ -1,6 +1,6 @@
 /**
  * Load: mixed legacy traffic (create, pay, refund, reads) from 100 concurrent clients through the
- * gateway process to the sandbox, 10 s in CI (60 s with PAYBRIDGE_HEAVY=1). No errors; every order and
+ * gateway process to the sandbox, 10 s in CI (60 s with HEAVY_TESTS=1). No errors; every order and
  * refund answered 2xx exists exactly once in the sandbox; the gateway's RSS growth is bounded. Then the
  * same in shadow mode with the candidate upstream down: the primary does not notice.
  */
@@ -12,7 +12,7 @@ import { writeSummary } from '../helpers/logs.js';
 import { CARDS, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import type { Spawned } from '../helpers/spawn.js';
 
-const HEAVY = process.env.PAYBRIDGE_HEAVY === '1';
+const HEAVY = process.env.HEAVY_TESTS === '1';
 const SECONDS = HEAVY ? 60 : 10;
 const CLIENTS = 100;
 const RSS_BOUND_MB = HEAVY ? 300 : 150;
