@@ -50,7 +50,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const metrics = createMetrics();
   const upstream = createUpstream(config.timeouts);
   const app = Fastify({
-    logger: logging.options as object,
+    logger: config.logLevel === 'silent' ? false : (logging.options as object),
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: requestIdOf,
     bodyLimit: config.bodyLimitBytes,
