@@ -66,10 +66,6 @@ export class PaybridgeError extends Error {
   }
 }
 
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && Object.hasOwn(ERRORS, value);
-}
-
 export function errorTypeDescription(status: number): string {
   if (status === 401) return 'Authentication failed: the credentials are missing or not valid.';
   if (status === 403) return 'Authorisation failed: the credentials may not perform this action.';

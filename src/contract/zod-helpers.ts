@@ -67,12 +67,6 @@ export function actionWrapper<T extends Record<string, z.ZodType>>(variants: T) 
   });
 }
 
-/** The one key of an action wrapper already validated by actionWrapper. */
-export function actionName<T extends object>(action: T): keyof T {
-  for (const key in action) return key;
-  throw new Error('empty action wrapper');
-}
-
 /** `a.b[2].c: message` for the first issue: the field the caller must fix. */
 export function describeIssues(error: z.ZodError, root = ''): string {
   const issue = error.issues[0];
