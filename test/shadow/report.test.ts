@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -81,8 +81,11 @@ describe('paybridge report', () => {
   });
 
   it('shows the per-route table of a recorded run in a real browser', async () => {
+    const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+    if (!existsSync(executablePath))
+      throw new Error(`no browser at ${executablePath}: install Debian's chromium (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`);
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     try {
