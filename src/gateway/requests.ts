@@ -69,16 +69,3 @@ export function paramsOf(match: RouteMatch): Record<string, string> {
   });
   return out;
 }
-
-/** An upstream answer body: parsed when it is declared and well-formed JSON, else the text; undefined when empty. */
-export function answerBody(text: string, contentType: unknown): unknown {
-  if (text === '') return undefined;
-  if (typeof contentType === 'string' && contentType.includes('json')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}

@@ -6,10 +6,11 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { createShadow } from '../shadow/engine.js';
+import { answerBody } from '../translate/engine.js';
 import type { CurrentRequest, CurrentResponse, LegacyRequest, Translator } from '../translate/index.js';
 import { readBody } from './body.js';
 import type { Metrics } from './metrics.js';
-import { answerBody, credentialOf, paramsOf } from './requests.js';
+import { credentialOf, paramsOf } from './requests.js';
 import { toPaybridgeError, type Upstream } from './upstream.js';
 
 export interface ShadowServingDeps {

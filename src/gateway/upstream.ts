@@ -5,7 +5,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import { PaybridgeError } from '../errors.js';
-import type { CurrentRequest, CurrentResponse } from '../translate/engine.js';
+import { answerBody, type CurrentRequest, type CurrentResponse } from '../translate/engine.js';
 
 export interface UpstreamOptions {
   connectMs: number;
@@ -75,18 +75,8 @@ export function createUpstream(options: UpstreamOptions) {
     } finally {
       clearTimeout(timer);
     }
-    const size = text.length;
-    if (size > maxBytes) throw new PaybridgeError('upstream_error', `the current API answer exceeds ${maxBytes} bytes`);
-    if (size === 0) return { status: res.statusCode };
-    const type = res.headers['content-type'];
-    if (typeof type === 'string' && type.includes('json')) {
-      try {
-        return { status: res.statusCode, body: JSON.parse(text) };
-      } catch {
-        return { status: res.statusCode, body: text };
-      }
-    }
-    return { status: res.statusCode, body: text };
+    if (text.length > maxBytes) throw new PaybridgeError('upstream_error', `the current API answer exceeds ${maxBytes} bytes`);
+    return { status: res.statusCode, body: answerBody(text, res.headers['content-type']) };
   }
 
   /** One current call; throws PaybridgeError on failure. */

@@ -253,6 +253,19 @@ function buildBody(compiled: CompiledMapping, legacyBody: unknown, fromParams: O
   return wrap ? { [wrap]: inner } : inner;
 }
 
+/** An upstream answer body: parsed when declared and well-formed JSON, else the text; undefined when empty. */
+export function answerBody(text: string, contentType: unknown): unknown {
+  if (text === '') return undefined;
+  if (typeof contentType === 'string' && contentType.includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
 /** The legacy error for a current error answer; a 5xx or an answer without an error object is a 502. */
 export function legacyError(response: CurrentResponse, requestId: string): LegacyResponse {
   const body = response.body;

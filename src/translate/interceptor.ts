@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { PaybridgeError } from '../errors.js';
 import { isLegacyRequest, type Headers } from './credentials.js';
-import { errorResponse, type CurrentRequest, type CurrentResponse, type LegacyResponse } from './engine.js';
+import { answerBody, errorResponse, type CurrentRequest, type CurrentResponse, type LegacyResponse } from './engine.js';
 import { createTranslator, type Translator, type TranslatorOptions } from './index.js';
 
 export interface BridgeOptions extends TranslatorOptions {
@@ -63,16 +63,7 @@ export function dispatchBuffered(dispatch: Dispatcher.Dispatch, opts: Dispatcher
         chunks.push(chunk);
       },
       onResponseEnd() {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = text.length > 0 ? text : undefined;
-        if (text.length > 0 && type.includes('json')) {
-          try {
-            body = JSON.parse(text);
-          } catch {
-            body = text;
-          }
-        }
-        resolve({ status, body });
+        resolve({ status, body: answerBody(Buffer.concat(chunks).toString('utf8'), type) });
       },
       onResponseError(_c, error) {
         const timeout = /Timeout/.test(error.name) || /timeout/i.test((error as { code?: string }).code ?? '');

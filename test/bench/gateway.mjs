@@ -3,16 +3,10 @@
 //   L6 GET transaction and L1 create order. Prints req/s, p50, p99, the ratios c/b, and the gateway's
 //   added CPU per request next to JSON.parse + JSON.stringify of that request's bodies.
 // Targets (2 cores, 50 connections): c/b >= 0.75 req/s, p99(c) <= p99(b) + 2 ms, added CPU <= 2x the JSON floor.
-import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { CONNECTIONS, DURATION, json, measure, printRows, spawnBin, spawnSandbox } from './lib.mjs';
+import { CONNECTIONS, cpuSeconds, DURATION, json, measure, printRows, spawnBin, spawnSandbox } from './lib.mjs';
 
-const TICKS = 100; // USER_HZ of /proc/<pid>/stat
-const cpuSeconds = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS;
-};
 
 function spawnProxy(upstream) {
   const file = fileURLToPath(new URL('./servers/passthrough-proxy.mjs', import.meta.url));

@@ -1,5 +1,6 @@
 // Shared helpers of the benchmarks: spawn servers from the built bin, run autocannon, print figures.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -90,3 +91,9 @@ export const ORDER_BODY = {
     metadata: { cart: { id: 1 } },
   },
 };
+
+/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat (USER_HZ = 100). */
+export function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

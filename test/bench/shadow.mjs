@@ -1,14 +1,8 @@
 // Shadow mode against legacy passthrough, in one run: the primary's req/s and p99 for L6 GET
 // transaction with the gateway in `legacy` mode, and in `shadow` mode at sample rates 1.0 and 0.1.
 // Target at 0.1: at least 0.85 of passthrough req/s and p99 at most 2 ms above it (50 connections).
-import { readFileSync } from 'node:fs';
-import { CONNECTIONS, DURATION, json, measure, printRows, spawnBin, spawnSandbox } from './lib.mjs';
+import { CONNECTIONS, cpuSeconds, DURATION, json, measure, printRows, spawnBin, spawnSandbox } from './lib.mjs';
 
-const TICKS = 100;
-const cpuSeconds = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / TICKS;
-};
 const metric = (text, name) => [...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? (\\d+(\\.\\d+)?)$`, 'gm'))].reduce((s, m) => s + Number(m[2]), 0);
 
 const sandbox = await spawnSandbox();

@@ -1,13 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_MAPPINGS } from '../../mappings/index.js';
-import { LEGACY_TRANSACTION } from '../../mappings/shapes.js';
 import { loadConfig } from '../../src/config.js';
 import { createGateway } from '../../src/gateway/server.js';
-import { defineMapping, type Mapping } from '../../src/translate/define.js';
 import { createTranslator } from '../../src/translate/index.js';
-import { closed, from } from '../../src/translate/shape.js';
+import { mappingsWithBrokenL6Fee } from '../helpers/broken-mapping.js';
 import { client } from '../helpers/http.js';
 import { logStream } from '../helpers/logs.js';
 import { jwt, KEYS, legacyOrder, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -39,10 +36,7 @@ async function shadowGateway(extra: Record<string, unknown> = {}, translator?: R
 describe('shadow comparisons', () => {
   it('shows a deliberately broken mapping as a mismatch at the exact JSON path', async () => {
     // L6 with fee taken from the fixed fee instead of the total: a mapping bug
-    const broken: Mapping[] = ALL_MAPPINGS.map((m) =>
-      m.route !== 'L6' ? m : defineMapping({ ...m, response: { shape: closed({ ...LEGACY_TRANSACTION.spec, fee: from('serviceFees.fixedAmount') }) } }),
-    );
-    const gw = await shadowGateway({}, createTranslator({ mappings: broken }));
+    const gw = await shadowGateway({}, createTranslator({ mappings: mappingsWithBrokenL6Fee() }));
     try {
       const tx = await paidCardTransaction(sb.current(KEYS.soloSk));
       const served = await client(gw.url, SOLO).get(`/transactions/${tx}`);

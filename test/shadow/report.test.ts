@@ -5,12 +5,10 @@ import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
-import { LEGACY_TRANSACTION } from '../../mappings/shapes.js';
 import { loadConfig } from '../../src/config.js';
 import { createGateway, type Gateway } from '../../src/gateway/server.js';
-import { defineMapping } from '../../src/translate/define.js';
 import { createTranslator } from '../../src/translate/index.js';
-import { closed, from } from '../../src/translate/shape.js';
+import { mappingsWithBrokenL6Fee } from '../helpers/broken-mapping.js';
 import { client } from '../helpers/http.js';
 import { LOG_DIR, logStream } from '../helpers/logs.js';
 import { OPERATOR_TOKENS } from '../helpers/secrets.js';
@@ -24,9 +22,7 @@ let sb: TestSandbox;
 const gateways: Gateway[] = [];
 
 async function instance(name: string, brokenL6: boolean) {
-  const mappings = brokenL6
-    ? ALL_MAPPINGS.map((m) => (m.route !== 'L6' ? m : defineMapping({ ...m, response: { shape: closed({ ...LEGACY_TRANSACTION.spec, fee: from('serviceFees.fixedAmount') }) } })))
-    : ALL_MAPPINGS;
+  const mappings = brokenL6 ? mappingsWithBrokenL6Fee() : ALL_MAPPINGS;
   const config = loadConfig({
     file: {
       listen: { host: '127.0.0.1', port: 0 },
