@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { address, email, phone, shortText } from '../src/contract/zod-helpers.js';
-import { defineMapping, toQuery } from '../src/translate/define.js';
+import { address, blankable, email, idOf, legacyReference, phone, shortText } from '../src/contract/zod-helpers.js';
+import { defineMapping, toPath, toQuery } from '../src/translate/define.js';
 import { closed, rename } from '../src/translate/shape.js';
 
 /** The earlier generation answered an upsert with a bare JSON string, the customer id (observed quirk). */
@@ -12,13 +12,13 @@ export const upsertConsumer = defineMapping({
   legacy: 'POST /customers/consumer',
   current: 'POST /customers',
   body: z.object({
-    internalCustomerId: shortText.optional(),
+    internalCustomerId: blankable(legacyReference),
     email,
-    phoneno: phone.optional(),
-    firstName: shortText.optional(),
-    middleName: shortText.optional(),
-    lastName: shortText.optional(),
-    address: address.strip().optional(),
+    phoneno: blankable(phone),
+    firstName: blankable(shortText),
+    middleName: blankable(shortText),
+    lastName: blankable(shortText),
+    address: blankable(address.strip()),
   }),
   request: { wrap: 'UpsertConsumerCustomer' },
   response: bareCustomerId,
@@ -30,11 +30,11 @@ export const upsertOrganisation = defineMapping({
   legacy: 'POST /customers/organisation',
   current: 'POST /customers',
   body: z.object({
-    internalCustomerId: shortText.optional(),
+    internalCustomerId: blankable(legacyReference),
     businessName: z.string().min(1).max(255),
     email,
-    phoneno: phone.optional(),
-    abn: z.string().regex(/^\d{11}$/, 'expected an 11-digit ABN').optional(),
+    phoneno: blankable(phone),
+    abn: blankable(z.string().regex(/^\d{11}$/, 'expected an 11-digit ABN')),
   }),
   request: { wrap: 'UpsertOrganisationCustomer' },
   response: bareCustomerId,
@@ -48,4 +48,30 @@ export const findCustomers = defineMapping({
   params: { merchantId: toQuery('merchantId', 'merchant') },
   query: { schema: z.object({ email: z.string().max(320).optional() }) },
   response: { shape: closed({ customers: rename('items') }) },
+});
+
+export const upsertPluginCustomer = defineMapping({
+  route: 'L28',
+  description: 'Create or update a customer as the shop plugins do: a body already in current names (emailAddress, givenName, familyName, phoneNumber; internalCustomerId -> referenceCustomerId) becomes UpsertConsumerCustomer; answered {customerId}.',
+  legacy: 'POST /customers/plugin',
+  current: 'POST /customers',
+  body: z.object({
+    internalCustomerId: blankable(legacyReference),
+    emailAddress: email,
+    givenName: blankable(shortText),
+    familyName: blankable(shortText),
+    phoneNumber: blankable(phone),
+  }),
+  request: { wrap: 'UpsertConsumerCustomer' },
+  response: { shape: closed({ customerId: 'customerId' }) },
+});
+
+export const signInCustomer = defineMapping({
+  route: 'L29',
+  description: 'Sign a customer in for the checkout: the customerId leaves the body for the path of a SignInConsumer action; answered {customToken}, a checkout auth token for that customer.',
+  legacy: 'POST /authn/tenants/accounts:signinCustomerWithCustomerId',
+  current: 'PATCH /customers/{customerId}',
+  body: z.object({ customerId: idOf('customer') }),
+  request: { wrap: 'SignInConsumer', move: { customerId: toPath('customerId', 'customer') } },
+  response: { shape: closed({ customToken: 'customToken' }) },
 });

@@ -1,38 +1,65 @@
 import { z } from 'zod';
-import { address, amountInt, currencyCode, email, longText, metadata, phone, shortText } from '../src/contract/zod-helpers.js';
+import {
+  amountInt, blankable, countryCode, currencyCode, email, legacyCount, legacyReference, longText, metadata, phone, shortText,
+} from '../src/contract/zod-helpers.js';
 import { defineMapping, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
-import { money, rename, unwrap, verbatim, type ShapeSpec } from '../src/translate/shape.js';
-import { BILLING, LEGACY_ORDER, legacyMoney, ORDER_ITEM } from './shapes.js';
+import { compileShape, flatten, money, moved, rename, unwrap, verbatim, type Obj, type ShapeSpec } from '../src/translate/shape.js';
+import { BILLING, LEGACY_ORDER, legacyMoney, ORDER_ITEM, SHIPPING } from './shapes.js';
 
-/** The create-order body deployed legacy plugins send (legacy-api.md section 4, L1/L2). */
-const createOrderBody = z.object({
-  internalOrderId: z.string().min(1).max(255),
+const blankAddress = z.object({
+  line1: blankable(shortText),
+  line2: blankable(shortText),
+  city: blankable(shortText),
+  state: blankable(shortText),
+  postalCode: blankable(z.string().max(16)),
+  country: blankable(countryCode),
+});
+
+/**
+ * The create-order body deployed legacy plugins send (legacy-api.md sections 0 and 4, L1/L2): optional
+ * fields may be null or "", quantities may be written as decimals, and the .NET SDK adds `orderType`
+ * and `shipping.{carrier, phone, trackingNumber}`.
+ */
+export const createOrderBody = z.object({
+  internalOrderId: legacyReference,
   paymentAmount: legacyMoney(1),
   description: longText,
-  customerEmail: email.optional(),
-  phoneNo: phone.optional(),
-  items: z
-    .array(
-      z.object({
-        description: shortText,
-        quantity: z.int().min(1).max(100_000),
-        amount: amountInt(0),
-        currency: currencyCode,
-        sku: shortText.optional(),
-        imageUrl: z.string().max(2048).optional(),
-      }),
-    )
-    .max(500)
-    .optional(),
-  discount: z.object({ amount: amountInt(0) }).optional(),
-  shipping: z.object({ amount: amountInt(0).optional(), address: address.strip().optional(), name: shortText.optional() }).optional(),
+  customerEmail: blankable(email),
+  phoneNo: blankable(phone),
+  items: blankable(
+    z
+      .array(
+        z.object({
+          description: shortText,
+          quantity: legacyCount(1, 100_000),
+          amount: amountInt(0),
+          currency: currencyCode,
+          sku: blankable(shortText),
+          imageUrl: blankable(z.string().max(2048)),
+        }),
+      )
+      .max(500),
+  ),
+  discount: blankable(z.object({ amount: amountInt(0) })),
+  shipping: blankable(
+    z.object({
+      amount: blankable(amountInt(0)),
+      address: blankable(blankAddress),
+      name: blankable(shortText),
+      phone: blankable(phone),
+      carrier: blankable(shortText),
+      trackingNumber: blankable(shortText),
+    }),
+  ),
   billing: z.object({
-    address: address.strip().optional(),
-    name: shortText.optional(),
-    email: email.optional(),
-    phone: phone.optional(),
+    address: blankable(blankAddress),
+    name: blankable(shortText),
+    email: blankable(email),
+    phone: blankable(phone),
   }),
-  metadata: metadata.optional(),
+  metadata: blankable(metadata),
+  // named by the current action (CreateOnlineOrder); accepted and dropped
+  orderType: blankable(z.string().max(64)),
 });
 
 /** Legacy create-order body -> CreateOnlineOrder; absent fields stay absent, metadata is carried as is. */
@@ -43,8 +70,10 @@ export const ORDER_REQUEST: ShapeSpec = {
   phoneNo: 'customerPhoneNumber',
   items: rename('items', ORDER_ITEM),
   discount: unwrap('discountAmount', 'amount'),
+  shipping: rename('shipping', SHIPPING),
   billing: rename('billing', BILLING),
   metadata: verbatim(),
+  orderType: moved(),
 };
 
 const orderResponse = { at: 'OnlineOrder.order', shape: LEGACY_ORDER } as const;
@@ -90,10 +119,41 @@ export const updateInternalOrderId = defineMapping({
   legacy: 'PUT /orders/{merchantOrderId}/internalOrderId',
   current: 'PATCH /orders/{orderId}',
   params: { merchantOrderId: toPath('orderId', 'order') },
-  body: z.object({ internalOrderId: z.string().min(1).max(255) }),
+  body: z.object({ internalOrderId: legacyReference }),
   request: { wrap: 'UpdateReferenceOrderId' },
   response: orderResponse,
   readback: ({ params }) => `/orders/${params.merchantOrderId}`,
+});
+
+export const patchInternalOrderId = defineMapping({
+  route: 'L30',
+  description: 'Change internalOrderId as the .NET SDK does (PATCH on the order): the UpdateReferenceOrderId action, as L11.',
+  legacy: 'PATCH /orders/{merchantOrderId}',
+  current: 'PATCH /orders/{orderId}',
+  params: { merchantOrderId: toPath('orderId', 'order') },
+  body: z.object({ internalOrderId: legacyReference }),
+  request: { wrap: 'UpdateReferenceOrderId' },
+  response: orderResponse,
+  readback: ({ params }) => `/orders/${params.merchantOrderId}`,
+});
+
+const legacyOrder = compileShape(LEGACY_ORDER);
+
+export const createInvoiceOrder = defineMapping({
+  route: 'L31',
+  description: 'Create a pay-by-link order (invoice): the orderRequest (an L1 body) becomes CreatePayByLinkOrder with sendSms and SendEmail -> sendEmail; answered {order, token, magicLink}.',
+  legacy: 'POST /orders/invoices',
+  current: 'POST /orders',
+  body: z.object({ orderRequest: createOrderBody, sendSms: blankable(z.boolean()), SendEmail: blankable(z.boolean()) }),
+  request: { wrap: 'CreatePayByLinkOrder', shape: { orderRequest: flatten(ORDER_REQUEST), SendEmail: 'sendEmail' } },
+  response: {
+    map: (body: { PayByLinkOrder: { order: Obj; token: string; magicLink: string } }) => ({
+      order: legacyOrder.backward(body.PayByLinkOrder.order),
+      token: body.PayByLinkOrder.token,
+      magicLink: body.PayByLinkOrder.magicLink,
+    }),
+  },
+  readback: ({ answer }: WriteOutcome) => (answer?.order?.merchantOrderId ? `/orders/${answer.order.merchantOrderId}` : undefined),
 });
 
 export const cancelOrder = defineMapping({

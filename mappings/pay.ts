@@ -1,15 +1,20 @@
 import { z } from 'zod';
-import { idOf } from '../src/contract/zod-helpers.js';
+import { blankable, idOf, shortText } from '../src/contract/zod-helpers.js';
 import { defineMapping, LegacyAnswer, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
 import { flatten, moved, values, type Obj } from '../src/translate/shape.js';
 
+/** The pay body as the deployed clients send it (legacy-api.md sections 0 and 4, L4/L5). */
 const payBody = z.object({
   paymentToken: idOf('paymentToken'),
-  request3DS: z.boolean().optional(),
-  authoriseOnly: z.boolean().optional(),
-  paymentActionRequired: z
-    .object({ threeDSAuthorisationId: idOf('threeDS'), redirectURL: z.string().max(2048).optional() })
-    .optional(),
+  request3DS: blankable(z.boolean()),
+  authoriseOnly: blankable(z.boolean()),
+  returnURL: blankable(z.string().max(2048)),
+  offSession: blankable(z.boolean()),
+  cardStatement: blankable(z.object({ name: blankable(shortText), city: blankable(shortText) })),
+  // null or absent on the first call (the Magento plugin sends null)
+  paymentActionRequired: blankable(
+    z.object({ threeDSAuthorisationId: idOf('threeDS'), redirectURL: blankable(z.string().max(2048)) }),
+  ),
 });
 
 /**
@@ -19,12 +24,16 @@ const payBody = z.object({
 const payRequest = {
   wrap: (body: Obj) => (body.paymentActionRequired ? 'Confirm3DSComplete' : 'PayByCard'),
   shape: {
-    PayByCard: { paymentToken: 'paymentTokenId' },
+    PayByCard: { paymentToken: 'paymentTokenId', returnURL: 'returnUrl' },
+    // the challenge is being completed: the first call's options are not repeated
     Confirm3DSComplete: {
       paymentToken: 'paymentTokenId',
       paymentActionRequired: flatten({ threeDSAuthorisationId: 'threeDSAuthorisationId', redirectURL: moved() }),
       request3DS: moved(),
       authoriseOnly: moved(),
+      returnURL: moved(),
+      offSession: moved(),
+      cardStatement: moved(),
     },
   },
 };
@@ -37,10 +46,12 @@ const legacyPayType = values({ payinfull: 'paycard' });
  * the flat card answer in legacy names. The current card answer has no surchargeAmount; card payments
  * through PayByCard carry none, so the legacy field is 0 unless the current answer says otherwise.
  */
-function payAnswer(body: Obj): unknown {
+function payAnswer(body: Obj, legacyBody: Obj): unknown {
   const challenge = body.ThreeDSAuthorisationRequired as { threeDSAuthorisationId: string; redirectUrl: string } | undefined;
   if (challenge)
+    // paymentToken echoes the request's: the .NET SDK's PaymentActionResponse reads it
     return new LegacyAnswer(403, {
+      paymentToken: legacyBody.paymentToken,
       paymentActionRequired: { threeDSAuthorisationId: challenge.threeDSAuthorisationId, redirectURL: challenge.redirectUrl },
     });
   return {

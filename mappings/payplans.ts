@@ -8,7 +8,8 @@ export const payPlanMaximum = defineMapping({
   description: 'Ask how much a customer may borrow with a pay plan (public key): customerId leaves the body for Customer-Id; answered {maxLoanAmount, currency, summary}.',
   legacy: 'POST /payments/plan/eligibility-max',
   current: 'POST /payplans/max',
-  body: z.object({ customerId: idOf('customer'), payPlanVariant: z.enum(['Fortnightly4', 'Fortnightly6', 'Monthly12']) }),
+  // the variant is the upstream's business value: its shape is checked here, its name by the upstream
+  body: z.object({ customerId: idOf('customer'), payPlanVariant: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a pay plan variant name') }),
   request: { move: { customerId: toHeader('Customer-Id', 'customer') } },
   response: {
     shape: closed({

@@ -15,11 +15,16 @@ export const ORDER_ITEM: ShapeSpec = { amount: flatMoney('amount'), currency: fl
 /** Billing contact: legacy `email`/`phone` <-> current `emailAddress`/`phoneNumber`. */
 export const BILLING: ShapeSpec = { email: 'emailAddress', phone: 'phoneNumber' };
 
+/** Shipping: legacy `phone` <-> current `phoneNumber`; carrier and trackingNumber as sent. */
+export const SHIPPING: ShapeSpec = { phone: 'phoneNumber' };
+
 /** The legacy order answer (L1-L3, L11, L12) built from the current `OnlineOrder.order`. */
 export const LEGACY_ORDER = closed({
   merchantOrderId: 'orderId',
   merchantId: 'merchantId',
   platformId: 'marketplaceId',
+  // the .NET SDK reads marketplaceId (legacy-api.md section 0)
+  marketplaceId: 'marketplaceId',
   internalOrderId: 'referenceOrderId',
   amount: flatMoney('amount'),
   currency: flatCurrency('amount'),
@@ -29,7 +34,7 @@ export const LEGACY_ORDER = closed({
   description: 'description',
   items: rename('items', ORDER_ITEM),
   discount: unwrap('discountAmount', 'amount'),
-  shipping: 'shipping',
+  shipping: rename('shipping', SHIPPING),
   billing: rename('billing', BILLING),
   metadata: verbatim(),
   status: 'status',
@@ -44,10 +49,24 @@ interface Timeline {
   identifier: string | null;
 }
 
+/**
+ * The payment named by the key of its kind, as the .NET SDK deserialises it
+ * (`{bankTransferId, payCardId, payDeferralId, PayPlanId}`; a string makes it throw).
+ */
+function payTypeOf(detail: Obj): Record<string, unknown> | null {
+  const id = (detail.purchaseDetails as Obj | undefined)?.transactionId ?? null;
+  const kind = (detail.paymentMethod as Obj | undefined)?.paymentMethodType;
+  if ((detail.purchaseDetails as Obj | undefined)?.payType === 'PayPlan') return { PayPlanId: (detail.purchaseDetails as Obj).payPlanId ?? id };
+  if (kind === 'PayTo') return { bankTransferId: id };
+  if (kind === 'Card') return { payCardId: id };
+  return null;
+}
+
 /** The legacy transaction (L6, L9, L10, L17, L26, L27) built from a current transaction detail. */
 export const LEGACY_TRANSACTION = closed({
   _id: from('purchaseDetails.transactionId'),
   merchantId: from('purchaseDetails.merchantId'),
+  marketplaceId: from('purchaseDetails.marketplaceId', (v) => v ?? null),
   customerId: from('customerDetails.customerId'),
   merchantOrderId: from('purchaseDetails.orderId'),
   internalOrderId: from('purchaseDetails.referenceOrderId'),
@@ -57,7 +76,11 @@ export const LEGACY_TRANSACTION = closed({
   refundedAmount: from('purchaseDetails.refundedAmount'),
   fee: from('serviceFees.totalAmount'),
   status: from('purchaseDetails.status', values({ authorised: 'not_captured' })),
-  transactionPayType: from('paymentMethod.paymentMethodType', values({ Card: 'paycard', PayTo: 'payto' })),
+  transactionPayType: computed(payTypeOf),
+  // observed names the current API has nothing for
+  statusBeforeDispute: computed(() => null),
+  lastChargeId: computed(() => null),
+  payoutId: computed(() => null),
   // refunds are the PaymentRefunded timeline entries, oldest first (legacy-api.md section 4)
   refunds: computed((detail) =>
     ((detail.timelines ?? []) as Timeline[])

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { amountInt, currencyCode, idOf } from '../src/contract/zod-helpers.js';
-import { defineMapping, toBody, toPath, type WriteOutcome } from '../src/translate/define.js';
-import { amountOnly, closed, moved, rename, type Obj } from '../src/translate/shape.js';
+import { PaybridgeError } from '../src/errors.js';
+import { defineMapping, toBody, toPath, toQuery, type WriteOutcome } from '../src/translate/define.js';
+import { amountOnly, closed, compileShape, moved, rename, type Obj } from '../src/translate/shape.js';
 import { LEGACY_TRANSACTION, legacyMoney, sameCurrency } from './shapes.js';
 
 const transactionId = { transactionId: toPath('transactionId', 'transaction') };
@@ -10,26 +11,51 @@ const readTransactionCall = 'GET /transactions/{transactionId}';
 /** Shadow readback of a transaction action: the transaction it acted on. */
 const readTransaction = ({ params }: WriteOutcome) => `/transactions/${params.transactionId}`;
 
+const legacyTransaction = compileShape(LEGACY_TRANSACTION);
+
+/** The most recent transaction of an order's transaction list, or a legacy 404. */
+function latestTransaction(body: { items: Obj[] }): Obj {
+  let latest: Obj | undefined;
+  for (const item of body.items ?? []) {
+    const created = String((item.purchaseDetails as Obj | undefined)?.createdAt ?? '');
+    if (!latest || created >= String((latest.purchaseDetails as Obj).createdAt ?? '')) latest = item;
+  }
+  if (!latest) throw new PaybridgeError('not_found', 'transactionId: the order has no transaction');
+  return legacyTransaction.backward(latest);
+}
+
 export const getTransaction = defineMapping({
   route: 'L6',
-  description: 'Read a transaction: the current transaction detail flattened into the legacy transaction (fee = serviceFees.totalAmount, refunds from the PaymentRefunded timeline).',
+  description: "Read a transaction: the current transaction detail flattened into the legacy transaction (fee = serviceFees.totalAmount, refunds from the PaymentRefunded timeline). Given an order id (ordr_), the order's most recent transaction.",
   legacy: 'GET /transactions/{transactionId}',
   current: 'GET /transactions/{transactionId}',
   params: transactionId,
   response: transactionResponse,
+  byIdKind: {
+    param: 'transactionId',
+    kind: 'order',
+    mapping: {
+      route: 'L6',
+      description: "Read the most recent transaction of an order (the .NET SDK passes a merchantOrderId): Query Transactions by orderId.",
+      legacy: 'GET /transactions/{transactionId}',
+      current: 'GET /transactions',
+      params: { transactionId: toQuery('orderId', 'order') },
+      response: { map: latestTransaction },
+    },
+  },
 });
 
 export const captureAuthorisation = defineMapping({
   route: 'L9',
-  description: 'Capture an authorisation: captureAmount {amount, currency} becomes CaptureFunds {amount} after a currency check.',
+  description: 'Capture an authorisation: captureAmount (an integer in minor units, as the .NET SDK sends it, or {amount, currency}) becomes CaptureFunds {amount}; a currency, when given, is checked first.',
   legacy: 'POST /transactions/{transactionId}/authorisation:capture',
   current: 'PATCH /transactions/{transactionId}',
   params: transactionId,
-  body: z.object({ captureAmount: legacyMoney(1) }),
+  body: z.object({ captureAmount: z.union([amountInt(1), legacyMoney(1)]) }),
   request: { wrap: 'CaptureFunds', shape: { captureAmount: amountOnly('amount') } },
   preflight: {
     current: readTransactionCall,
-    check: sameCurrency('captureAmount.currency', (b: Obj) => (b.captureAmount as { currency: string }).currency),
+    check: sameCurrency('captureAmount.currency', (b: Obj) => (b.captureAmount as { currency?: string }).currency),
   },
   response: transactionResponse,
   readback: readTransaction,

@@ -27,7 +27,14 @@ export const onlineOrderFields = z.strictObject({
   items: z.array(orderItem).max(500).optional(),
   discountAmount: amountInt(0).optional(),
   shipping: z
-    .strictObject({ amount: amountInt(0).optional(), address: address.optional(), name: shortText.optional() })
+    .strictObject({
+      amount: amountInt(0).optional(),
+      address: address.optional(),
+      name: shortText.optional(),
+      phoneNumber: phone.optional(),
+      carrier: shortText.optional(),
+      trackingNumber: shortText.optional(),
+    })
     .optional(),
   billing: z
     .strictObject({
@@ -41,9 +48,16 @@ export const onlineOrderFields = z.strictObject({
 });
 export type OnlineOrderFields = z.output<typeof onlineOrderFields>;
 
+export const payByLinkOrderFields = onlineOrderFields.extend({
+  sendSms: z.boolean().optional(),
+  sendEmail: z.boolean().optional(),
+});
+
+export type PayByLinkOrderFields = z.output<typeof payByLinkOrderFields>;
+
 export const createOrderRequest = actionWrapper({
   CreateOnlineOrder: onlineOrderFields,
-  CreatePayByLinkOrder: onlineOrderFields,
+  CreatePayByLinkOrder: payByLinkOrderFields,
 });
 
 export const updateOrderRequest = actionWrapper({
@@ -56,6 +70,9 @@ export const payOrderRequest = actionWrapper({
     paymentTokenId: idOf('paymentToken'),
     request3DS: z.boolean().optional(),
     authoriseOnly: z.boolean().optional(),
+    returnUrl: z.string().min(1).max(2048).optional(),
+    offSession: z.boolean().optional(),
+    cardStatement: z.strictObject({ name: shortText.optional(), city: shortText.optional() }).optional(),
   }),
   PayByPayTo: z.strictObject({ paymentTokenId: idOf('paymentToken') }),
   Confirm3DSComplete: z.strictObject({
@@ -110,7 +127,13 @@ export const createSourceRequest = actionWrapper({
   }),
 });
 
+export const customerActionRequest = actionWrapper({
+  SignInConsumer: z.strictObject({}),
+  SignInDelegate: z.strictObject({}),
+});
+
 export const upsertCustomerRequest = actionWrapper({
+  SignInDelegateByReferenceId: z.strictObject({ referenceCustomerId: z.string().min(1).max(255) }),
   UpsertConsumerCustomer: z.strictObject({
     referenceCustomerId: shortText.optional(),
     emailAddress: email,
@@ -135,7 +158,7 @@ export const PAY_PLAN_VARIANTS = {
   Monthly12: { instalments: 12, intervalDays: 30 },
 } as const;
 export type PayPlanVariant = keyof typeof PAY_PLAN_VARIANTS;
-const payPlanVariant = z.enum(Object.keys(PAY_PLAN_VARIANTS) as [PayPlanVariant, ...PayPlanVariant[]]);
+export const payPlanVariant = z.enum(Object.keys(PAY_PLAN_VARIANTS) as [PayPlanVariant, ...PayPlanVariant[]]);
 
 export const payPlanOfferRequest = z.strictObject({
   customerId: idOf('customer'),

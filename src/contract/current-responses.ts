@@ -54,6 +54,7 @@ export const transactionDetail = z.strictObject({
   purchaseDetails: z.strictObject({
     orderId: id('order'),
     merchantId: id('merchant'),
+    marketplaceId: id('marketplace').nullable(),
     referenceOrderId: z.string(),
     amount: money,
     surchargeAmount: z.int(),
@@ -219,3 +220,10 @@ export const blockedCard = z.strictObject({
   updatedAt: timestamp,
 });
 export const blockedCardList = list(blockedCard);
+
+export const payByLinkOrderResponse = z.strictObject({
+  PayByLinkOrder: z.strictObject({ order: orderResponse.shape.OnlineOrder.shape.order, token: z.string(), magicLink: z.url() }),
+});
+
+/** Customer sign-in: a checkout auth token for the customer. */
+export const customTokenResponse = z.strictObject({ customToken: z.string().regex(/^[A-Za-z0-9_-]{8,256}$/) });

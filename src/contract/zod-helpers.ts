@@ -69,8 +69,16 @@ export function actionWrapper<T extends Record<string, z.ZodType>>(variants: T) 
 
 /** `a.b[2].c: message` for the first issue: the field the caller must fix. */
 export function describeIssues(error: z.ZodError, root = ''): string {
-  const issue = error.issues[0];
+  let issue = error.issues[0];
   if (!issue) return root || 'body';
+  // a union (an amount or a money object): the branch whose type fits names the problem
+  while (issue.code === 'invalid_union' && (issue as { errors?: z.core.$ZodIssue[][] }).errors?.length) {
+    const branches = (issue as unknown as { errors: z.core.$ZodIssue[][] }).errors;
+    const fitting = branches.find((b) => b[0] !== undefined && !(b[0].code === 'invalid_type' && b[0].path.length === 0)) ?? branches[0]!;
+    const inner = fitting[0];
+    if (!inner) break;
+    issue = { ...inner, path: [...issue.path, ...inner.path] } as typeof issue;
+  }
   let path = root;
   for (const part of issue.path) {
     if (typeof part === 'number') path += `[${part}]`;
@@ -86,3 +94,23 @@ export function describeIssues(error: z.ZodError, root = ''): string {
   }
   return `${path || 'body'}: ${issue.message}`;
 }
+
+/**
+ * An optional field of a legacy body: `null` and `""` are absent, not validated and not forwarded
+ * (legacy-api.md section 0: shops without a shipping address send empty strings, SDKs send nulls).
+ */
+export const blankable = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null || v === '' ? undefined : v), schema.optional());
+
+/**
+ * A legacy count: an integer, also written as PHP and Magento write quantities (`1.0`, `"1.0000"`).
+ * A count that is not whole is refused.
+ */
+export const legacyCount = (min: number, max: number) =>
+  z.preprocess((v) => (typeof v === 'string' && /^\s*\d{1,9}(\.\d{1,8})?\s*$/.test(v) ? Number(v) : v), z.int().min(min).max(max));
+
+/** A legacy reference id: a string, or a number as PHP plugins send a shop's own id (`42`). */
+export const legacyReference = z.preprocess(
+  (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v),
+  z.string().min(1).max(255),
+);

@@ -66,7 +66,7 @@ export function createShadowServing(deps: ShadowServingDeps) {
   /** A sampled shadow exchange: the legacy upstream answers the client; the comparison runs afterwards. */
   async function serveShadow(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const started = performance.now();
-    const body = await readBody(request, config.bodyLimitBytes, false);
+    const body = await readBody(request, config.bodyLimitBytes);
     const decision = request.decision!;
     let answer;
     try {

@@ -23,7 +23,7 @@ export type Capability =
   | 'agreement:read' | 'source-token:create' | 'source:manage'
   | 'order:read' | 'order:update' | 'transaction:read' | 'transaction:update' | 'customer:manage'
   | 'payplan:manage' | 'merchant:read' | 'merchant:update' | 'blockedcard:manage'
-  | 'pay' | 'refund' | 'transfer' | 'merchant:create';
+  | 'pay' | 'refund' | 'transfer' | 'merchant:create' | 'customer:signin';
 
 const PUBLIC: Capability[] = ['card-token:create', 'agreement:create', 'payto-token:create', 'order:create', 'payplan:max'];
 const CUSTOMER: Capability[] = [...PUBLIC, 'agreement:read', 'source-token:create', 'source:manage'];
@@ -31,7 +31,8 @@ const DASHBOARD: Capability[] = [
   ...CUSTOMER, 'order:read', 'order:update', 'transaction:read', 'transaction:update', 'customer:manage',
   'payplan:manage', 'merchant:read', 'merchant:update', 'blockedcard:manage',
 ];
-const SERVER: Capability[] = [...DASHBOARD, 'pay', 'refund', 'transfer'];
+/** Signing a customer in issues a credential for them: server credentials only. */
+const SERVER: Capability[] = [...DASHBOARD, 'pay', 'refund', 'transfer', 'customer:signin'];
 
 /**
  * Pay and refund need a secret key or a marketplace API key; a public key creates card tokens,
@@ -72,7 +73,13 @@ export function authenticate(store: Store, credential: string): Principal {
     throw new PaybridgeError('unauthenticated', 'the token names an unknown subject');
   }
   const checkout = store.checkoutTokens.get(credential);
-  if (checkout) return { kind: 'checkoutToken', ...checkout };
+  if (checkout) {
+    if (checkout.expiresAt !== undefined && checkout.expiresAt <= store.clock()) {
+      store.checkoutTokens.delete(credential);
+      throw new PaybridgeError('unauthenticated', 'the checkout token has expired');
+    }
+    return { kind: 'checkoutToken', merchantId: checkout.merchantId, customerId: checkout.customerId };
+  }
   throw new PaybridgeError('unauthenticated', 'the credential is not valid');
 }
 

@@ -9,6 +9,9 @@ import { hasIdForm, ID_PREFIX, type IdKind } from '../contract/ids.js';
 
 export const SANDBOX_BODY_LIMIT = 1024 * 1024;
 
+/** `application/json` (or `+json`), with or without parameters, any case and spacing. */
+export const JSON_MEDIA_TYPE = /^\s*application\/([\w.+-]+\+)?json\s*(;.*)?$/i;
+
 export type ErrorRenderer = (code: ErrorCode, detail: string, tracer: string) => object;
 
 /** Maps fastify's own failures (body parser, body limit, content type) to the error table. */
@@ -26,6 +29,11 @@ function toPaybridgeError(err: unknown): PaybridgeError {
 
 export interface FaceAppOptions {
   renderError: ErrorRenderer;
+  /**
+   * `any`: a body is JSON whatever its declared Content-Type (the legacy generation: legacy-api.md
+   * section 0). `json`: `application/json` with any parameters, in any case and spacing; other types 400.
+   */
+  mediaType: 'any' | 'json';
   /** The error for a path the face does not serve. */
   notFound: (method: string, path: string) => PaybridgeError;
 }
@@ -39,8 +47,10 @@ export function createFaceApp(options: FaceAppOptions): FastifyInstance {
     forceCloseConnections: true,
   });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/i, { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
     try {
+      if (options.mediaType === 'json' && (body as string).length > 0 && !JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? ''))
+        throw new PaybridgeError('invalid_request', 'Content-Type: expected application/json');
       done(null, parseJsonBody(body as string));
     } catch (err) {
       done(err as Error, undefined);

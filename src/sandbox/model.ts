@@ -84,7 +84,14 @@ export interface Order {
   customerPhoneNumber: string | null;
   items: OrderItem[] | null;
   discountAmount: number | null;
-  shipping: { amount?: number | undefined; address?: Address | undefined; name?: string | undefined } | null;
+  shipping: {
+    amount?: number | undefined;
+    address?: Address | undefined;
+    name?: string | undefined;
+    phoneNumber?: string | undefined;
+    carrier?: string | undefined;
+    trackingNumber?: string | undefined;
+  } | null;
   billing: {
     address?: Address | undefined;
     name?: string | undefined;

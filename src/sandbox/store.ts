@@ -46,7 +46,8 @@ export class Store {
   /** Secret material -> owner, for authentication. */
   readonly keys = new Map<string, { kind: 'publicKey' | 'secretKey' | 'marketplaceKey'; id: string }>();
   readonly merchantTokens = new Map<string, string>();
-  readonly checkoutTokens = new Map<string, { merchantId: string; customerId: string | null }>();
+  /** Checkout auth tokens: the fixtures' (no expiry) and those issued by sign-in and pay-by-link orders. */
+  readonly checkoutTokens = new Map<string, { merchantId: string; customerId: string | null; expiresAt?: number }>();
 
   // secondary indexes: parent id -> child ids, in creation order
   readonly transactionsByOrder = new Map<string, string[]>();

@@ -79,6 +79,11 @@ export interface MappingDefinition {
   readonly readback?: (outcome: WriteOutcome) => string | undefined;
   /** A POST without side effects (a calculation): shadow mode may send it to both generations. */
   readonly readOnly?: true;
+  /**
+   * Another translation of the same legacy route, used when the path parameter `param` holds an id of
+   * `kind` (L6 given an order id reads that order's transaction).
+   */
+  readonly byIdKind?: { readonly param: string; readonly kind: IdKind; readonly mapping: MappingDefinition };
 }
 
 export interface Mapping extends MappingDefinition {
@@ -108,5 +113,10 @@ function callerFile(): string {
  *   response: { at: 'OnlineOrder.order', shape: LEGACY_ORDER } });
  */
 export function defineMapping(definition: MappingDefinition): Mapping {
-  return Object.freeze({ ...definition, source: callerFile() });
+  const source = callerFile();
+  const alternate = definition.byIdKind && {
+    ...definition.byIdKind,
+    mapping: Object.freeze({ ...definition.byIdKind.mapping, source }),
+  };
+  return Object.freeze({ ...definition, ...(alternate ? { byIdKind: alternate } : {}), source });
 }

@@ -122,7 +122,11 @@ export function createEngine(options: EngineOptions) {
     const method = request.method.toUpperCase();
     const match = router.match(method, pathname);
     if (!match) throw new PaybridgeError('route_not_mapped', `${method} ${pathname} is not a legacy route`);
-    const { compiled } = match;
+    const alternate = match.compiled.alternate;
+    const compiled =
+      alternate && hasIdForm(alternate.kind, decodeSegment(match.compiled.params[alternate.index]!.name, match.values[alternate.index]!))
+        ? alternate.compiled
+        : match.compiled;
     const { mapping } = compiled;
     const credential = legacyCredential(request.headers);
 
@@ -229,6 +233,8 @@ export function createEngine(options: EngineOptions) {
       if (!isObj(target)) throw new Error(`no object at ${spec.at ?? 'the top level'}`);
       return { status: response.status, body: context.compiled.responseShape!.backward(target) };
     } catch (err) {
+      // a mapping may answer with a legacy error of its own (L6 given an order that has no transaction)
+      if (err instanceof PaybridgeError) return errorResponse(err, context.requestId);
       return errorResponse(
         new PaybridgeError('upstream_error', `the current answer to ${context.routeId} could not be mapped: ${(err as Error).message}`),
         context.requestId,

@@ -35,7 +35,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   r('L16', 1, 'DELETE /merchants/{merchantId}/payments/sources/card/{customerId}/{sourceId}', 'DELETE /sources/{sourceId}'),
   r('L17', 1, 'GET /transactions', 'GET /transactions'),
   r('L18', 2, 'POST /customers/organisation', 'POST /customers'),
-  r('L19', 2, 'POST /payments/saved-card', 'POST /tokens'),
+  r('L19', 1, 'POST /payments/saved-card', 'POST /tokens'),
   r('L20', 2, 'POST /payments/plan/eligibility-max', 'POST /payplans/max'),
   r('L21', 2, 'POST /marketplaces/onboarding', 'POST /merchants'),
   r('L22', 2, 'GET /platforms/{platformId}/merchants/{merchantId}', 'GET /merchants/{merchantId}'),
@@ -44,4 +44,8 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   r('L25', 2, 'PUT /platforms/{platformId}/merchants/{merchantId}/bankAccounts/{bankAccountId}/primary', 'PATCH /merchants/{merchantId}'),
   r('L26', 2, 'POST /transactions/{transactionId}/transfers', 'PATCH /transactions/{transactionId}'),
   r('L27', 2, 'POST /transactions/{transactionId}/transfers/{transferId}/reversal', 'PATCH /transactions/{transactionId}'),
+  r('L28', 1, 'POST /customers/plugin', 'POST /customers'),
+  r('L29', 1, 'POST /authn/tenants/accounts:signinCustomerWithCustomerId', 'PATCH /customers/{customerId}'),
+  r('L30', 1, 'PATCH /orders/{merchantOrderId}', 'PATCH /orders/{orderId}'),
+  r('L31', 2, 'POST /orders/invoices', 'POST /orders'),
 ];

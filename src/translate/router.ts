@@ -4,6 +4,7 @@
  * a route of legacy-api.md. A failed check stops start-up with a message naming the file and mapping.
  */
 import { z } from 'zod';
+import type { IdKind } from '../contract/ids.js';
 import type { Mapping, ParamTarget } from './define.js';
 import { LEGACY_ROUTES, type HttpMethod } from './legacy-routes.js';
 import { compileShape, moved, type CompiledShape, type ShapeSpec } from './shape.js';
@@ -38,6 +39,8 @@ export interface CompiledMapping {
   requestShapes: Map<string, CompiledShape>;
   responseShape: CompiledShape | undefined;
   preflight: { method: string; path: string[] } | undefined;
+  /** The translation used instead when the path parameter at `index` holds an id of `kind`. */
+  alternate: { index: number; kind: IdKind; compiled: CompiledMapping } | undefined;
 }
 
 const splitCall = (call: string): [string, string] => {
@@ -92,8 +95,18 @@ function compile(mapping: Mapping): CompiledMapping {
     const [m, p] = splitCall(mapping.preflight.current);
     preflight = { method: m, path: p.split(/(\{\w+\})/) };
   }
+  let alternate: CompiledMapping['alternate'];
+  if (mapping.byIdKind) {
+    const index = params.findIndex((p) => p.name === mapping.byIdKind!.param);
+    if (index < 0) throw new MappingError(mapping, `byIdKind names ${mapping.byIdKind.param}, which is not a path parameter`);
+    const other = mapping.byIdKind.mapping as Mapping;
+    if (other.route !== mapping.route || other.legacy !== mapping.legacy)
+      throw new MappingError(mapping, 'byIdKind must translate the same legacy route');
+    alternate = { index, kind: mapping.byIdKind.kind, compiled: compile(other) };
+  }
   return {
     mapping,
+    alternate,
     method: route.method,
     segments,
     params,

@@ -144,14 +144,17 @@ export function unwrap(to: string, field: string): Rule {
   }));
 }
 
-/** Legacy money whose amount alone goes to `to`; its currency is checked elsewhere (a preflight). */
+/**
+ * Legacy money whose amount alone goes to `to`; its currency is checked elsewhere (a preflight). A
+ * bare integer amount (the .NET SDK's captureAmount) goes as it is.
+ */
 export function amountOnly(to?: string): Rule {
   return rule((key) => {
     const target = to ?? key;
     return {
       currentKeys: [target],
       forward: (v, out) => {
-        out[target] = (v as { amount: number }).amount;
+        out[target] = typeof v === 'number' ? v : (v as { amount: number }).amount;
       },
       backward: (current) => (current[target] === undefined ? undefined : { amount: current[target] }),
     };

@@ -13,6 +13,7 @@ interface Def {
   innerType?: z.ZodType;
   element?: z.ZodType;
   in?: z.ZodType;
+  out?: z.ZodType;
   options?: z.ZodType[];
 }
 
@@ -35,7 +36,8 @@ export function keyTree(schema: z.ZodType): KeyTree {
     case 'catch':
       return keyTree(def.innerType!);
     case 'pipe':
-      return keyTree(def.in!);
+      // a preprocess (transform, then schema) is known by the schema it feeds
+      return defOf(def.in!).type === 'transform' ? keyTree(def.out!) : keyTree(def.in!);
     case 'array': {
       const items = keyTree(def.element!);
       return items === null ? null : { keys: new Map(), items };

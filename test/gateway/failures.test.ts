@@ -95,7 +95,8 @@ describe('hardening', () => {
     fake.set('ok');
     const cases: [string, string, object, number, string, RegExp][] = [
       ['POST', '/orders', { raw: '{"internalOrderId": ' }, 400, 'invalid_request', /^body: malformed JSON/],
-      ['POST', '/orders', { raw: 'internalOrderId=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 400, 'invalid_request', /^Content-Type/],
+      // a body is JSON whatever its declared type; a body that is not JSON is refused naming the body
+      ['POST', '/orders', { raw: 'internalOrderId=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 400, 'invalid_request', /^body: malformed JSON/],
       ['POST', '/orders', { raw: JSON.stringify({ description: 'x'.repeat(1_100_000) }) }, 413, 'payload_too_large', /^body/],
       ['GET', '/orders/ordr_1', { headers: { 'Merchant-Id': 'mcht_other' } }, 400, 'invalid_request', /^Merchant-Id/],
       ['GET', '/orders/ORDER-1', {}, 400, 'invalid_request', /^merchantOrderId: expected an id with prefix ordr_/],

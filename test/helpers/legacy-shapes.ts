@@ -16,6 +16,7 @@ export const legacyOrder = z.strictObject({
   merchantOrderId: z.string().startsWith('ordr_'),
   merchantId: z.string().startsWith('mcht_'),
   platformId: z.string().startsWith('mktp_').nullable(),
+  marketplaceId: z.string().startsWith('mktp_').nullable(),
   internalOrderId: z.string(),
   amount: z.int(),
   currency: z.string(),
@@ -52,12 +53,14 @@ export const legacyPay = z.strictObject({
 });
 
 export const legacyThreeDS = z.strictObject({
+  paymentToken: z.string().startsWith('ptkn_'),
   paymentActionRequired: z.strictObject({ threeDSAuthorisationId: z.string().startsWith('3ds_'), redirectURL: z.url() }),
 });
 
 export const legacyTransaction = z.strictObject({
   _id: z.string().startsWith('tran_'),
   merchantId: z.string().startsWith('mcht_'),
+  marketplaceId: z.string().startsWith('mktp_').nullable(),
   customerId: z.string().startsWith('cust_').nullable(),
   merchantOrderId: z.string().startsWith('ordr_'),
   internalOrderId: z.string(),
@@ -67,7 +70,13 @@ export const legacyTransaction = z.strictObject({
   refundedAmount: z.int(),
   fee: z.int(),
   status: z.enum(['paid', 'not_captured', 'partially_refunded', 'refunded', 'cancelled']),
-  transactionPayType: z.enum(['paycard', 'payto']),
+  transactionPayType: z.union([
+    z.strictObject({ payCardId: z.string().startsWith('tran_') }),
+    z.strictObject({ bankTransferId: z.string().startsWith('tran_') }),
+  ]),
+  statusBeforeDispute: z.null(),
+  lastChargeId: z.null(),
+  payoutId: z.null(),
   refunds: z.array(z.strictObject({ refundId: z.string().startsWith('rfnd_'), amount: z.int(), createdAt: ts })),
   transfers: z.array(obj),
   metadata: obj.nullable(),
@@ -110,3 +119,6 @@ export const legacyMerchant = z.strictObject({
   bankAccounts: z.array(obj),
   primaryBankAccountId: z.string().nullable(),
 });
+
+export const legacyInvoice = z.strictObject({ order: legacyOrder, token: z.string().min(8), magicLink: z.url() });
+export const legacySavedCardToken = z.strictObject({ paymentTokenId: z.string().startsWith('ptkn_'), amount: z.int(), currency: z.string() });

@@ -53,16 +53,21 @@ const notString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.dic
 const notInt = fc.oneof(fc.string(), fc.boolean(), fc.constant(null), fc.constant({}), fc.array(fc.integer(), { maxLength: 2 }), fc.double({ noInteger: true, noNaN: true, noDefaultInfinity: true }));
 const notObject = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }));
 const notArray = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant({}));
+// what deployed clients send is not bad input (legacy-api.md section 0): null and "" in optional fields
+// are absent, a shop's own numeric id is a reference, a quantity may be written "1.0000"
+const notBlank = (v: unknown) => v !== null && v !== '';
+const notReference = notString.filter((v) => !Number.isSafeInteger(v));
+const notCount = notInt.filter((v) => !(typeof v === 'string' && /^\s*\d{1,9}(\.\d{1,8})?\s*$/.test(v)));
 const FIELDS: [string, (o: any, v: unknown) => void, fc.Arbitrary<unknown>][] = [
-  ['internalOrderId', (o, v) => (o.internalOrderId = v), notString],
+  ['internalOrderId', (o, v) => (o.internalOrderId = v), notReference],
   ['description', (o, v) => (o.description = v), notString],
-  ['customerEmail', (o, v) => (o.customerEmail = v), notString],
+  ['customerEmail', (o, v) => (o.customerEmail = v), notString.filter(notBlank)],
   ['paymentAmount', (o, v) => (o.paymentAmount = v), notObject],
   ['paymentAmount.amount', (o, v) => (o.paymentAmount.amount = v), notInt],
   ['paymentAmount.currency', (o, v) => (o.paymentAmount.currency = v), notString],
   ['billing', (o, v) => (o.billing = v), notObject],
-  ['items', (o, v) => (o.items = v), notArray],
-  ['items[0].quantity', (o, v) => (o.items[0].quantity = v), notInt],
+  ['items', (o, v) => (o.items = v), notArray.filter(notBlank)],
+  ['items[0].quantity', (o, v) => (o.items[0].quantity = v), notCount],
   ['discount.amount', (o, v) => (o.discount.amount = v), notInt],
 ];
 const wrongType = fc.integer({ min: 0, max: FIELDS.length - 1 }).chain((i) => {

@@ -1,6 +1,6 @@
 /**
  * Isolation: another merchant's key reaches none of a merchant's orders, transactions, sources or
- * customers through any legacy route L1-L27, smuggled context headers included, on the gateway as on
+ * customers through any legacy route L1-L31, smuggled context headers included, on the gateway as on
  * the sandbox's legacy face; and nothing changes in the store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,7 +74,7 @@ const attempts = (): Attempt[] => [
   { route: 'L16', method: 'DELETE', path: `/merchants/mcht_other/payments/sources/card/cust_alice/${ids.soloSource}`, headers: OTHER, expect: [403] },
   { route: 'L17', method: 'GET', path: `/transactions?merchantOrderId=${ids.soloOrder}`, headers: OTHER, expect: [200], empty: 'transactions' },
   { route: 'L18', method: 'POST', path: '/customers/organisation', headers: { ...OTHER, 'Merchant-Id': 'mcht_solo' }, body: { businessName: 'X', email: 'x@example.com' }, expect: [400] },
-  { route: 'L19', method: 'POST', path: '/payments/saved-card', headers: OTHER, body: { paymentSourceId: ids.soloSource, paymentAmount: { amount: 100, currency: 'AUD' } }, expect: [404] },
+  { route: 'L19', method: 'POST', path: '/payments/saved-card', headers: OTHER, body: { cardPaymentSourceId: ids.soloSource, paymentAmount: { amount: 100, currency: 'AUD' } }, expect: [404] },
   { route: 'L20', method: 'POST', path: '/payments/plan/eligibility-max', headers: OTHER_PK, body: { customerId: 'cust_alice', payPlanVariant: 'Fortnightly4' }, expect: [403] },
   { route: 'L21', method: 'POST', path: '/marketplaces/onboarding', headers: OTHER, body: { slug: 'sneaky', businessName: 'S', contactEmail: 's@example.com', taxCountry: 'AU', tradingCountry: 'AU' }, expect: [403] },
   { route: 'L22', method: 'GET', path: '/platforms/mktp_demo/merchants/mcht_alpha', headers: OTHER, expect: [403] },
@@ -84,6 +84,12 @@ const attempts = (): Attempt[] => [
   { route: 'L25', method: 'PUT', path: '/platforms/mktp_demo/merchants/mcht_alpha/bankAccounts/bank_x/primary', headers: OTHER, expect: [403] },
   { route: 'L26', method: 'POST', path: `/transactions/${ids.alphaTx}/transfers`, headers: OTHER, body: { amount: 100, destinationMerchantId: 'mcht_other' }, expect: [404] },
   { route: 'L27', method: 'POST', path: `/transactions/${ids.alphaTx}/transfers/${ids.transfer}/reversal`, headers: OTHER, expect: [404] },
+  { route: 'L6', method: 'GET', path: `/transactions/${ids.soloOrder}`, headers: OTHER, expect: [404] },
+  { route: 'L9', method: 'POST', path: `/transactions/${ids.soloAuth}/authorisation:capture`, headers: OTHER, body: { captureAmount: 100 }, expect: [404] },
+  { route: 'L28', method: 'POST', path: '/customers/plugin', headers: { ...OTHER, 'Customer-Id': 'cust_alice' }, body: { emailAddress: 'alice@example.com' }, expect: [400] },
+  { route: 'L29', method: 'POST', path: '/authn/tenants/accounts:signinCustomerWithCustomerId', headers: OTHER, body: { customerId: 'cust_alice' }, expect: [404] },
+  { route: 'L30', method: 'PATCH', path: `/orders/${ids.soloOrder}`, headers: OTHER, body: { internalOrderId: 'stolen' }, expect: [404] },
+  { route: 'L31', method: 'POST', path: '/orders/invoices', headers: { ...OTHER, 'Merchant-Id': 'mcht_solo' }, body: { orderRequest: legacyOrder() }, expect: [400] },
 ];
 
 /** What an attacker could change or learn: the store's counts and the victims' records. */
@@ -116,6 +122,6 @@ describe('isolation between merchants', () => {
     }
     expect(snapshot()).toBe(before);
     const refused = outcomes.filter((o) => !o.endsWith(':200')).length;
-    writeSummary('5-isolation', `isolation: ${outcomes.length} cross-merchant attempts over all 27 routes (gateway and sandbox): ${refused} refused (400/403/404), ${outcomes.length - refused} empty lists; nothing changed in the store`);
+    writeSummary('5-isolation', `isolation: ${outcomes.length} cross-merchant attempts over all 31 routes (gateway and sandbox): ${refused} refused (400/403/404), ${outcomes.length - refused} empty lists; nothing changed in the store`);
   });
 });

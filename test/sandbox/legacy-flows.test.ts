@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  legacyCustomers, legacyMerchant, legacyOrder as legacyOrderShape, legacyPay, legacySources, legacyThreeDS,
+  legacyCustomers, legacyMerchant, legacyOrder as legacyOrderShape, legacyPay, legacySavedCardToken, legacySources, legacyThreeDS,
   legacyTransaction,
 } from '../helpers/legacy-shapes.js';
 import { CARDS, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -41,7 +41,7 @@ describe('legacy face: card flow in legacy shapes', () => {
     expect(Object.keys(refund1.body)).toEqual(['refundId']);
     expect(refund1.body.refundId).toMatch(/^rfnd_/);
     const partial = legacyTransaction.parse((await api.get(`/transactions/${txId}`)).body);
-    expect(partial).toMatchObject({ status: 'partially_refunded', refundedAmount: 4_000, transactionPayType: 'paycard' });
+    expect(partial).toMatchObject({ status: 'partially_refunded', refundedAmount: 4_000, transactionPayType: { payCardId: txId } });
 
     const refund2 = await api.post('/refunds', { transactionId: txId, refundAmount: { amount: 6_000, currency: 'AUD' } });
     const full = legacyTransaction.parse((await api.get(`/transactions/${txId}`)).body);
@@ -143,10 +143,11 @@ describe('legacy face: customers, sources, pay plans, marketplace', () => {
     const listed = legacySources.parse((await api.get('/merchants/mcht_solo/customers/cust_alice/payments/sources')).body);
     expect(listed.paymentSources).toContainEqual(expect.objectContaining({ paymentSourceId: source.paymentSourceId, type: 'card', accountHint: '****4242' }));
 
-    const token = await api.post('/payments/saved-card', { paymentSourceId: source.paymentSourceId, paymentAmount: { amount: 10_000, currency: 'AUD' } });
-    expect(token.body).toMatchObject({ amount: 10_000, currency: 'AUD' });
+    const token = await api.post('/payments/saved-card', { cardPaymentSourceId: source.paymentSourceId, paymentAmount: { amount: 10_000, currency: 'AUD' } });
+    expect(token.status).toBe(201);
+    expect(legacySavedCardToken.parse(token.body)).toMatchObject({ amount: 10_000, currency: 'AUD' });
     const order = (await api.post('/orders', legacyOrder())).body;
-    const paid = await api.post(`/orders/${order.merchantOrderId}/pay`, { paymentToken: token.body.paymentToken });
+    const paid = await api.post(`/orders/${order.merchantOrderId}/pay`, { paymentToken: token.body.paymentTokenId });
     expect(paid.body.transactionStatus).toBe('paid');
     expect((await api.get(`/transactions/${paid.body.transactionId}`)).body.customerId).toBe('cust_alice');
 

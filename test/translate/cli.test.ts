@@ -76,7 +76,7 @@ describe('paybridge routes', () => {
     expect(stdout).toContain('Changelog');
     expect(stdout).toMatch(/^- L13 POST \/customers\/consumer: Create or update a consumer customer/m);
     const json = JSON.parse((await run(['routes', '--json'])).stdout);
-    expect(json).toHaveLength(27);
+    expect(json).toHaveLength(31);
     expect(json.every((r: { file: string }) => r.file.startsWith('mappings/'))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * For every legacy route L1-L27: the same legacy call sent (a) to the sandbox's legacy face and (b)
+ * For every legacy route L1-L31: the same legacy call sent (a) to the sandbox's legacy face and (b)
  * through the translator to its current face, over one store, gets equal legacy answers, ids and
  * timestamps aside.
  */
@@ -125,6 +125,11 @@ describe('every legacy route answers alike on the legacy face and through the tr
     await setup({ method: 'POST', path: '/refunds', headers: SOLO, body: { transactionId: tx, refundAmount: { amount: 1_000, currency: 'AUD' } } });
     const [legacy] = await same('L6', async () => ({ method: 'GET', path: `/transactions/${tx}`, headers: SOLO }), 200);
     expect((legacy.body as { refunds: unknown[] }).refunds).toHaveLength(1);
+    // given the order id instead (the .NET SDK's tests): that order's transaction; an unpaid order: 404
+    const order = (legacy.body as { merchantOrderId: string }).merchantOrderId;
+    const [byOrder] = await same('L6', async () => ({ method: 'GET', path: `/transactions/${order}`, headers: SOLO }), 200);
+    expect((byOrder.body as { _id: string })._id).toBe(tx);
+    await same('L6', async () => ({ method: 'GET', path: `/transactions/${await soloOrder()}`, headers: SOLO }), 404);
   });
 
   it('L7 refund answered {refundId}, and a refund in another currency refused', async () => {
@@ -140,6 +145,9 @@ describe('every legacy route answers alike on the legacy face and through the tr
 
   it('L9 capture and L10 cancel an authorisation', async () => {
     await same('L9', async () => ({ method: 'POST', path: `/transactions/${await soloTransaction({ authoriseOnly: true })}/authorisation:capture`, headers: SOLO, body: { captureAmount: { amount: 6_000, currency: 'AUD' } } }), 200);
+    // the .NET SDK sends an integer in minor units
+    await same('L9', async () => ({ method: 'POST', path: `/transactions/${await soloTransaction({ authoriseOnly: true })}/authorisation:capture`, headers: SOLO, body: { captureAmount: 6_000 } }), 200);
+    await same('L9', async () => ({ method: 'POST', path: `/transactions/${await soloTransaction({ authoriseOnly: true })}/authorisation:capture`, headers: SOLO, body: { captureAmount: { amount: 6_000, currency: 'NZD' } } }), 400);
     await same('L10', async () => ({ method: 'DELETE', path: `/transactions/${await soloTransaction({ authoriseOnly: true })}/authorisation`, headers: SOLO }), 200);
     await same('L10', async () => ({ method: 'DELETE', path: `/transactions/${await soloTransaction()}/authorisation`, headers: SOLO }), 409);
   });
@@ -161,8 +169,28 @@ describe('every legacy route answers alike on the legacy face and through the tr
     const source = async () => (await setup({ method: 'POST', path: '/sandbox/card-sources', headers: SOLO, body: { customerId: 'cust_alice', cardNumber: CARDS.ok } })).paymentSourceId as string;
     const kept = await source();
     await same('L15', async () => ({ method: 'GET', path: '/merchants/mcht_solo/customers/cust_alice/payments/sources', headers: SOLO }), 200);
-    await same('L19', async () => ({ method: 'POST', path: '/payments/saved-card', headers: SOLO, body: { paymentSourceId: kept, paymentAmount: { amount: 10_000, currency: 'AUD' }, cardCvc: TEST_CVC } }), 200);
+    await same('L19', async () => ({ method: 'POST', path: '/payments/saved-card', headers: SOLO, body: { cardPaymentSourceId: kept, paymentAmount: { amount: 10_000, currency: 'AUD' }, cardCvc: TEST_CVC } }), 201);
     await same('L16', async () => ({ method: 'DELETE', path: `/merchants/mcht_solo/payments/sources/card/cust_alice/${await source()}`, headers: SOLO }), 204);
+  });
+
+  it('L28 plugin customer answered {customerId}; L29 signs it in with a working checkout token', async () => {
+    const ref = unique('shop-user');
+    const [legacy] = await same('L28', async () => ({ method: 'POST', path: '/customers/plugin', headers: SOLO, body: { internalCustomerId: ref, emailAddress: 'plugin@example.com', givenName: 'Pat', familyName: '' } }), 200);
+    const customerId = (legacy.body as { customerId: string }).customerId;
+    const [signedIn] = await same('L29', async () => ({ method: 'POST', path: '/authn/tenants/accounts:signinCustomerWithCustomerId', headers: SOLO, body: { customerId } }), 200);
+    const customToken = (signedIn.body as { customToken: string }).customToken;
+    // the token is that customer's credential: it lists the customer's saved sources, and nobody else's
+    const mine = await clients.legacy({ method: 'GET', path: `/merchants/mcht_solo/customers/${customerId}/payments/sources`, headers: { 'Limepay-CheckoutToken': customToken } });
+    expect(mine.status).toBe(200);
+    const theirs = await clients.legacy({ method: 'GET', path: '/merchants/mcht_solo/customers/cust_alice/payments/sources', headers: { 'Limepay-CheckoutToken': customToken } });
+    expect(theirs.body).toEqual({ paymentSources: [] });
+    await same('L29', async () => ({ method: 'POST', path: '/authn/tenants/accounts:signinCustomerWithCustomerId', headers: { 'Limepay-PublicKey': KEYS.soloPk }, body: { customerId } }), 403);
+  });
+
+  it('L30 change internalOrderId with PATCH; L31 creates a pay-by-link order', async () => {
+    await same('L30', async () => ({ method: 'PATCH', path: `/orders/${await soloOrder()}`, headers: SOLO, body: { internalOrderId: 'patched' } }), 200);
+    const [invoice] = await same('L31', async () => ({ method: 'POST', path: '/orders/invoices', headers: SOLO, body: { orderRequest: legacyOrder({ orderType: 'online' }), sendSms: true, SendEmail: true } }), 200);
+    expect((invoice.body as { order: { type: string } }).order.type).toBe('paybylink');
   });
 
   it('L17 list the transactions of an order', async () => {
@@ -171,8 +199,9 @@ describe('every legacy route answers alike on the legacy face and through the tr
     await same('L17', async () => ({ method: 'GET', path: `/transactions?merchantOrderId=${order}`, headers: SOLO }), 200);
   });
 
-  it('L20 pay plan maximum with a public key', async () => {
+  it('L20 pay plan maximum with a public key; a variant the service does not know is its answer, not the translator\'s', async () => {
     await same('L20', async () => ({ method: 'POST', path: '/payments/plan/eligibility-max', headers: { 'Limepay-PublicKey': KEYS.soloPk }, body: { customerId: 'cust_alice', payPlanVariant: 'Monthly12' } }), 200);
+    await same('L20', async () => ({ method: 'POST', path: '/payments/plan/eligibility-max', headers: { 'Limepay-PublicKey': KEYS.soloPk }, body: { customerId: 'cust_alice', payPlanVariant: 'Weekly52' } }), 400);
   });
 
   it('L21-L25 onboard and manage a sub-merchant', async () => {

@@ -33,12 +33,14 @@ const json: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
 const metadata = fc.dictionary(key, json, { maxKeys: 6 });
 
 const text = (max: number) => fc.string({ unit: 'grapheme', maxLength: max });
+/** An optional legacy string: "" means absent (legacy-api.md section 0), so a value that must survive is not empty. */
+const optText = (max: number) => fc.string({ unit: 'grapheme', minLength: 1, maxLength: max });
 const email = fc.tuple(fc.stringMatching(/^[a-z0-9]{1,10}$/), fc.stringMatching(/^[a-z]{1,10}$/)).map(([l, d]) => `${l}@${d}.example`);
 const phone = fc.stringMatching(/^\+61[0-9]{9}$/);
 const currency = fc.constantFrom('AUD', 'NZD', 'USD');
 const amount = fc.integer({ min: 1, max: 1_000_000_000 });
 const addressArb = fc.record(
-  { line1: text(40), line2: text(40), city: text(20), state: text(10), postalCode: fc.stringMatching(/^[0-9]{4}$/), country: fc.constantFrom('AU', 'NZ') },
+  { line1: optText(40), line2: optText(40), city: optText(20), state: optText(10), postalCode: fc.stringMatching(/^[0-9]{4}$/), country: fc.constantFrom('AU', 'NZ') },
   { requiredKeys: [] },
 );
 
@@ -51,14 +53,14 @@ export const legacyOrderBody = fc.record(
     phoneNo: phone,
     items: fc.array(
       fc.record(
-        { description: text(30), quantity: fc.integer({ min: 1, max: 99 }), amount: fc.integer({ min: 0, max: 1_000_000 }), currency, sku: text(10), imageUrl: fc.webUrl() },
+        { description: text(30), quantity: fc.integer({ min: 1, max: 99 }), amount: fc.integer({ min: 0, max: 1_000_000 }), currency, sku: optText(10), imageUrl: fc.webUrl() },
         { requiredKeys: ['description', 'quantity', 'amount', 'currency'] },
       ),
       { maxLength: 4 },
     ),
     discount: fc.record({ amount: fc.integer({ min: 0, max: 10_000 }) }),
-    shipping: fc.record({ amount: fc.integer({ min: 0, max: 10_000 }), address: addressArb, name: text(30) }, { requiredKeys: [] }),
-    billing: fc.record({ address: addressArb, name: text(30), email, phone }, { requiredKeys: [] }),
+    shipping: fc.record({ amount: fc.integer({ min: 0, max: 10_000 }), address: addressArb, name: optText(30) }, { requiredKeys: [] }),
+    billing: fc.record({ address: addressArb, name: optText(30), email, phone }, { requiredKeys: [] }),
     metadata,
   },
   { requiredKeys: ['internalOrderId', 'paymentAmount', 'description', 'billing'] },
@@ -83,7 +85,7 @@ describe('legacy -> current -> legacy', () => {
   it('keeps consumer-customer fields through the vocabulary both ways', async () => {
     const shape = translator.routes.mappings.find((m) => m.mapping.route === 'L13')!.requestShapes.get('UpsertConsumerCustomer')!;
     const consumer = fc.record(
-      { internalCustomerId: text(20), email, phoneno: phone, firstName: text(20), middleName: text(20), lastName: text(20), address: addressArb },
+      { internalCustomerId: optText(20), email, phoneno: phone, firstName: optText(20), middleName: optText(20), lastName: optText(20), address: addressArb },
       { requiredKeys: ['email'] },
     );
     await fc.assert(

@@ -84,7 +84,7 @@ describe('requests real legacy clients send', () => {
       { status: 200, body: { ThreeDSAuthorisationRequired: { threeDSAuthorisationId: '3ds_1', redirectUrl: 'https://x/3ds' } } },
       first.context,
     );
-    expect(challenge).toEqual({ status: 403, body: { paymentActionRequired: { threeDSAuthorisationId: '3ds_1', redirectURL: 'https://x/3ds' } } });
+    expect(challenge).toEqual({ status: 403, body: { paymentToken: 'ptkn_9', paymentActionRequired: { threeDSAuthorisationId: '3ds_1', redirectURL: 'https://x/3ds' } } });
     const second = await translator.toCurrent({
       method: 'POST', path: '/orders/ordr_1/pay', headers: SK,
       body: { paymentToken: 'ptkn_9', request3DS: true, paymentActionRequired: challenge.body && (challenge.body as { paymentActionRequired: object }).paymentActionRequired },

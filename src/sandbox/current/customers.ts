@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { customerQuery, upsertCustomerRequest } from '../../contract/current-requests.js';
-import { parseWith } from '../http.js';
-import { queryCustomers, upsertCustomer } from '../ops/customers.js';
+import { customerActionRequest, customerQuery, upsertCustomerRequest } from '../../contract/current-requests.js';
+import { requireCapability } from '../access.js';
+import { parseWith, pathId } from '../http.js';
+import { queryCustomers, signInCustomer, signInDelegateByReference, upsertCustomer } from '../ops/customers.js';
 import type { Store } from '../store.js';
 import { authorise } from './context.js';
 import { customerListItem } from './render.js';
@@ -10,11 +11,23 @@ export function registerCustomers(app: FastifyInstance, store: Store): void {
   app.post('/customers', async (req) => {
     const actor = authorise(store, req, 'customer:manage');
     const body = parseWith(upsertCustomerRequest, req.body);
+    if ('SignInDelegateByReferenceId' in body) {
+      requireCapability(actor.principal, 'customer:signin');
+      return { customToken: signInDelegateByReference(store, actor, body.SignInDelegateByReferenceId.referenceCustomerId) };
+    }
     const customer =
       'UpsertConsumerCustomer' in body
         ? upsertCustomer(store, actor, 'consumer', body.UpsertConsumerCustomer)
         : upsertCustomer(store, actor, 'organisation', body.UpsertOrganisationCustomer);
     return { customerId: customer.customerId };
+  });
+
+  // Customer actions: sign-in (a checkout auth token for the customer, valid one hour)
+  app.patch('/customers/:customerId', async (req) => {
+    const actor = authorise(store, req, 'customer:signin');
+    const customerId = pathId('customer', req, 'customerId');
+    const body = parseWith(customerActionRequest, req.body);
+    return { customToken: signInCustomer(store, actor, customerId, 'SignInConsumer' in body ? 'consumer' : 'organisation') };
   });
 
   app.get('/customers', async (req) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createOrderRequest, payOrderRequest, updateOrderRequest } from '../../contract/current-requests.js';
 import { parseWith, pathId } from '../http.js';
-import { cancelOrder, createOrder, getOrder, updateReferenceOrderId } from '../ops/orders.js';
+import { cancelOrder, createOrder, createPayByLinkOrder, getOrder, updateReferenceOrderId } from '../ops/orders.js';
 import { confirm3DS, payByCard, payByPayTo, type PayOutcome } from '../ops/pay.js';
 import type { Store } from '../store.js';
 import { authorise } from './context.js';
@@ -11,11 +11,9 @@ export function registerOrders(app: FastifyInstance, store: Store): void {
   app.post('/orders', async (req) => {
     const actor = authorise(store, req, 'order:create');
     const body = parseWith(createOrderRequest, req.body);
-    const order =
-      'CreateOnlineOrder' in body
-        ? createOrder(store, actor, body.CreateOnlineOrder, 'online')
-        : createOrder(store, actor, body.CreatePayByLinkOrder, 'paybylink');
-    return orderBody(order);
+    if ('CreateOnlineOrder' in body) return orderBody(createOrder(store, actor, body.CreateOnlineOrder, 'online'));
+    const link = createPayByLinkOrder(store, actor, body.CreatePayByLinkOrder, `${req.protocol}://${req.host}`);
+    return { PayByLinkOrder: { order: orderBody(link.order).OnlineOrder.order, token: link.token, magicLink: link.magicLink } };
   });
 
   app.get('/orders/:orderId', async (req) => {

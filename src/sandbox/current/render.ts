@@ -19,6 +19,7 @@ export function transactionBody(store: Store, tx: Transaction) {
     purchaseDetails: {
       orderId: tx.orderId,
       merchantId: tx.merchantId,
+      marketplaceId: order.marketplaceId,
       referenceOrderId: order.referenceOrderId,
       amount: { minorCurrencyUnits: tx.amount, currency: tx.currency },
       surchargeAmount: tx.surchargeAmount,

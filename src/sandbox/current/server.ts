@@ -17,6 +17,7 @@ import { registerTransactions } from './transactions.js';
 export function createCurrentFace(store: Store): FastifyInstance {
   const app = createFaceApp({
     renderError: currentErrorBody,
+    mediaType: 'json',
     notFound: (method, path) => new PaybridgeError('not_found', `${method} ${path} is not an endpoint of the current API`),
   });
   registerOrders(app, store);

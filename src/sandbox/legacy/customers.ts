@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { createCardSource } from '../ops/cards.js';
-import { queryCustomers, upsertCustomer } from '../ops/customers.js';
+import { queryCustomers, signInCustomer, upsertCustomer } from '../ops/customers.js';
+import { payPlanVariant } from '../../contract/current-requests.js';
+import { parseWith } from '../http.js';
 import { maxLoan } from '../ops/payplans.js';
 import { createSourceToken, deleteSource, listSources } from '../ops/sources.js';
 import type { Store } from '../store.js';
 import { legacyCustomer, legacySource } from './render.js';
 import { legacyRoute } from './route.js';
 import {
-  consumerBody, customerQuery, eligibilityBody, organisationBody, sandboxCardSourceBody, savedCardBody,
+  consumerBody, customerQuery, eligibilityBody, organisationBody, pluginCustomerBody, sandboxCardSourceBody, savedCardBody,
+  signInBody,
 } from './schemas.js';
 
 /** The upsert answer of the earlier generation: a bare JSON string, the customer id (observed quirk). */
@@ -38,6 +41,25 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
       });
       return c.reply.type('application/json').send(bareString(customer.customerId));
     }),
+  );
+  // L28: the shop plugins' customer; answered {customerId} (an object, unlike L13)
+  app.post(
+    '/customers/plugin',
+    legacyRoute(store, { capability: 'customer:manage', body: pluginCustomerBody }, (c) => {
+      const b = c.body;
+      const customer = upsertCustomer(store, c.actor, 'consumer', {
+        referenceCustomerId: b.internalCustomerId, emailAddress: b.emailAddress, phoneNumber: b.phoneNumber,
+        givenName: b.givenName, familyName: b.familyName,
+      });
+      return { customerId: customer.customerId };
+    }),
+  );
+  // L29: a checkout auth token for the customer
+  app.post(
+    '/authn/tenants/accounts:signinCustomerWithCustomerId',
+    legacyRoute(store, { capability: 'customer:signin', body: signInBody }, (c) => ({
+      customToken: signInCustomer(store, c.actor, c.body.customerId, 'consumer'),
+    })),
   );
   // L14
   app.get(
@@ -80,13 +102,16 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
   app.post(
     '/payments/saved-card',
     legacyRoute(store, { capability: 'source-token:create', body: savedCardBody }, (c) => {
-      const { paymentSourceId, paymentAmount, cardCvc } = c.body;
+      const { cardPaymentSourceId, paymentAmount, cardCvc } = c.body;
       const token = createSourceToken(store, c.actor, {
-        paymentSourceId,
+        paymentSourceId: cardPaymentSourceId,
         amount: { minorCurrencyUnits: paymentAmount.amount, currency: paymentAmount.currency },
         cardCvc,
       });
-      return { paymentToken: token.paymentTokenId, amount: token.amount!.minorCurrencyUnits, currency: token.amount!.currency };
+      // HTTP 201: the WooCommerce plugin accepts nothing else
+      return c.reply
+        .code(201)
+        .send({ paymentTokenId: token.paymentTokenId, amount: token.amount!.minorCurrencyUnits, currency: token.amount!.currency });
     }),
   );
   // L20
@@ -96,7 +121,8 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
       store,
       { capability: 'payplan:max', body: eligibilityBody, claim: (_p, b) => ({ customerId: b.customerId }) },
       (c) => {
-        const result = maxLoan(store, c.actor, c.body.payPlanVariant);
+        // the variant is the service's own business value: unknown ones are refused as the current face refuses them
+        const result = maxLoan(store, c.actor, parseWith(payPlanVariant, c.body.payPlanVariant, 'payPlanVariant'));
         return {
           maxLoanAmount: result.maxLoanAmount.minorCurrencyUnits,
           currency: result.maxLoanAmount.currency,

@@ -1,14 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Actor } from '../access.js';
-import { cancelOrder, createOrder, getOrder, updateReferenceOrderId } from '../ops/orders.js';
+import { cancelOrder, createOrder, createPayByLinkOrder, getOrder, updateReferenceOrderId } from '../ops/orders.js';
 import { confirm3DS, payByCard } from '../ops/pay.js';
 import type { Store } from '../store.js';
 import { legacyOrder, legacyPayResult } from './render.js';
 import { legacyRoute, type LegacyCall } from './route.js';
-import { internalOrderIdBody, orderBody, payBody } from './schemas.js';
+import { internalOrderIdBody, invoiceBody, orderBody, payBody } from './schemas.js';
+import type { Order } from '../model.js';
 
 type LegacyOrderBody = z.output<typeof orderBody>;
+
+/** Legacy shipping in the store's terms: `phone` is `phoneNumber`; absent fields stay absent. */
+function shippingFields({ phone, ...rest }: NonNullable<LegacyOrderBody['shipping']>) {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rest)) if (v !== undefined) out[k] = v;
+  if (phone !== undefined) out.phoneNumber = phone;
+  return out as NonNullable<Order['shipping']>;
+}
 
 /** L1/L2 body in the store's terms: renames and money shapes, absent fields left absent. */
 function orderFields(body: LegacyOrderBody) {
@@ -27,7 +36,7 @@ function orderFields(body: LegacyOrderBody) {
       ...(i.imageUrl !== undefined ? { imageUrl: i.imageUrl } : {}),
     })),
     discountAmount: body.discount?.amount,
-    shipping: body.shipping,
+    shipping: body.shipping && shippingFields(body.shipping),
     billing: {
       ...(billing.address !== undefined ? { address: billing.address } : {}),
       ...(billing.name !== undefined ? { name: billing.name } : {}),
@@ -54,6 +63,7 @@ function pay({ store, actor, params, body, reply }: LegacyCall<z.output<typeof p
   if (outcome.kind === 'threeDS') {
     const id = outcome.authorisation.threeDSAuthorisationId;
     return reply.code(403).send({
+      paymentToken: body.paymentToken,
       paymentActionRequired: {
         threeDSAuthorisationId: id,
         redirectURL: `${reply.request.protocol}://${reply.request.host}/sandbox/3ds/${id}`,
@@ -111,6 +121,26 @@ export function registerLegacyOrders(app: FastifyInstance, store: Store): void {
     legacyRoute(store, { capability: 'order:update', ids: { merchantOrderId: 'order' }, body: internalOrderIdBody }, (c) =>
       legacyOrder(updateReferenceOrderId(store, c.actor, c.params.merchantOrderId!, c.body.internalOrderId)),
     ),
+  );
+  // L30: the .NET SDK's update
+  app.patch(
+    '/orders/:merchantOrderId',
+    legacyRoute(store, { capability: 'order:update', ids: { merchantOrderId: 'order' }, body: internalOrderIdBody }, (c) =>
+      legacyOrder(updateReferenceOrderId(store, c.actor, c.params.merchantOrderId!, c.body.internalOrderId)),
+    ),
+  );
+  // L31: a pay-by-link order (invoice) with its checkout token and magic link
+  app.post(
+    '/orders/invoices',
+    legacyRoute(store, { capability: 'order:create', body: invoiceBody }, (c) => {
+      const link = createPayByLinkOrder(
+        store,
+        c.actor,
+        { ...orderFields(c.body.orderRequest), sendSms: c.body.sendSms, sendEmail: c.body.SendEmail },
+        `${c.req.protocol}://${c.req.host}`,
+      );
+      return { order: legacyOrder(link.order), token: link.token, magicLink: link.magicLink };
+    }),
   );
   // L12
   app.delete(

@@ -2,12 +2,18 @@
 import type { Customer, Merchant, Order, PaymentSource, Transaction } from '../model.js';
 import type { Store } from '../store.js';
 
+/** Shipping as the earlier generation named it: `phone` (the store keeps the current `phoneNumber`). */
+function legacyShipping({ phoneNumber, ...rest }: NonNullable<Order['shipping']>) {
+  return { ...rest, ...(phoneNumber !== undefined ? { phone: phoneNumber } : {}) };
+}
+
 export function legacyOrder(order: Order) {
   const billing = order.billing;
   return {
     merchantOrderId: order.orderId,
     merchantId: order.merchantId,
     platformId: order.marketplaceId,
+    marketplaceId: order.marketplaceId,
     internalOrderId: order.referenceOrderId,
     amount: order.amount.minorCurrencyUnits,
     currency: order.amount.currency,
@@ -25,7 +31,7 @@ export function legacyOrder(order: Order) {
         ...(item.imageUrl !== undefined ? { imageUrl: item.imageUrl } : {}),
       })) ?? null,
     discount: order.discountAmount === null ? null : { amount: order.discountAmount },
-    shipping: order.shipping,
+    shipping: order.shipping && legacyShipping(order.shipping),
     billing: billing && {
       ...(billing.address !== undefined ? { address: billing.address } : {}),
       ...(billing.name !== undefined ? { name: billing.name } : {}),
@@ -47,6 +53,7 @@ export function legacyTransaction(store: Store, tx: Transaction) {
   return {
     _id: tx.transactionId,
     merchantId: tx.merchantId,
+    marketplaceId: order.marketplaceId,
     customerId: tx.customerId,
     merchantOrderId: tx.orderId,
     internalOrderId: order.referenceOrderId,
@@ -56,7 +63,11 @@ export function legacyTransaction(store: Store, tx: Transaction) {
     refundedAmount: tx.refundedAmount,
     fee: tx.serviceFees.totalAmount,
     status: legacyStatus(tx),
-    transactionPayType: tx.method === 'card' ? 'paycard' : 'payto',
+    // an object named by the kind of payment: the .NET SDK deserialises it into a class
+    transactionPayType: tx.method === 'card' ? { payCardId: tx.transactionId } : { bankTransferId: tx.transactionId },
+    statusBeforeDispute: null,
+    lastChargeId: null,
+    payoutId: null,
     refunds: tx.refundIds.map((refundId) => {
       const refund = store.refunds.get(refundId)!;
       return { refundId, amount: refund.amount, createdAt: refund.createdAt };

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { IdKind } from '../../contract/ids.js';
+import { hasIdForm, type IdKind } from '../../contract/ids.js';
 import { requireCapability, resolveActor, type Actor, type Capability, type ContextClaim } from '../access.js';
 import { parseWith, pathId } from '../http.js';
 import type { Store } from '../store.js';
@@ -8,8 +8,8 @@ import { legacyCredential, legacyPrincipal } from './credentials.js';
 
 export interface LegacyRouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
   capability: Capability;
-  /** Path parameters that are ids, checked by prefix in this order. */
-  ids?: Record<string, IdKind>;
+  /** Path parameters that are ids, checked by prefix in this order; with several kinds, the first names the error. */
+  ids?: Record<string, IdKind | readonly [IdKind, ...IdKind[]]>;
   body?: B;
   query?: Q;
   /** The context the path names (platformId, merchantId, customerId), checked like current context headers. */
@@ -40,7 +40,10 @@ export function legacyRoute<B extends z.ZodType | undefined, Q extends z.ZodType
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const credential = legacyCredential(req);
     const params = req.params as Record<string, string>;
-    for (const [name, kind] of Object.entries(spec.ids ?? {})) pathId(kind, req, name);
+    for (const [name, kind] of Object.entries(spec.ids ?? {})) {
+      if (typeof kind === 'string') pathId(kind, req, name);
+      else if (!kind.some((k) => hasIdForm(k, params[name]))) pathId(kind[0], req, name);
+    }
     const query = (spec.query ? parseWith(spec.query, req.query, 'query') : undefined) as Out<Q>;
     const body = (spec.body ? parseWith(spec.body, req.body) : undefined) as Out<B>;
     const principal = legacyPrincipal(store, credential);

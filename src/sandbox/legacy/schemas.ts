@@ -4,56 +4,79 @@
  */
 import { z } from 'zod';
 import {
-  address, amountInt, countryCode, currencyCode, email, idOf, longText, metadata, phone, shortText,
+  amountInt, blankable, countryCode, currencyCode, email, idOf, legacyCount, legacyReference, longText, metadata, phone, shortText,
 } from '../../contract/zod-helpers.js';
 
 const legacyMoney = (min: number) => z.object({ amount: amountInt(min), currency: currencyCode });
-const legacyAddress = address.strip();
+/** The earlier generation took optional fields as absent when null or "" (legacy-api.md section 0). */
+const legacyAddress = z.object({
+  line1: blankable(shortText),
+  line2: blankable(shortText),
+  city: blankable(shortText),
+  state: blankable(shortText),
+  postalCode: blankable(z.string().max(16)),
+  country: blankable(countryCode),
+});
 
 export const orderBody = z.object({
-  internalOrderId: z.string().min(1).max(255),
+  internalOrderId: legacyReference,
   paymentAmount: legacyMoney(1),
   description: longText,
-  customerEmail: email.optional(),
-  phoneNo: phone.optional(),
-  items: z
-    .array(
-      z.object({
-        description: shortText,
-        quantity: z.int().min(1).max(100_000),
-        amount: amountInt(0),
-        currency: currencyCode,
-        sku: shortText.optional(),
-        imageUrl: z.string().max(2048).optional(),
-      }),
-    )
-    .max(500)
-    .optional(),
-  discount: z.object({ amount: amountInt(0) }).optional(),
-  shipping: z
-    .object({ amount: amountInt(0).optional(), address: legacyAddress.optional(), name: shortText.optional() })
-    .optional(),
+  customerEmail: blankable(email),
+  phoneNo: blankable(phone),
+  items: blankable(
+    z
+      .array(
+        z.object({
+          description: shortText,
+          quantity: legacyCount(1, 100_000),
+          amount: amountInt(0),
+          currency: currencyCode,
+          sku: blankable(shortText),
+          imageUrl: blankable(z.string().max(2048)),
+        }),
+      )
+      .max(500),
+  ),
+  discount: blankable(z.object({ amount: amountInt(0) })),
+  shipping: blankable(
+    z.object({
+      amount: blankable(amountInt(0)),
+      address: blankable(legacyAddress),
+      name: blankable(shortText),
+      phone: blankable(phone),
+      carrier: blankable(shortText),
+      trackingNumber: blankable(shortText),
+    }),
+  ),
   billing: z.object({
-    address: legacyAddress.optional(),
-    name: shortText.optional(),
-    email: email.optional(),
-    phone: phone.optional(),
+    address: blankable(legacyAddress),
+    name: blankable(shortText),
+    email: blankable(email),
+    phone: blankable(phone),
   }),
-  metadata: metadata.optional(),
+  metadata: blankable(metadata),
+  orderType: blankable(z.string().max(64)),
 });
+
+export const invoiceBody = z.object({ orderRequest: orderBody, sendSms: blankable(z.boolean()), SendEmail: blankable(z.boolean()) });
 
 export const payBody = z.object({
   paymentToken: idOf('paymentToken'),
-  request3DS: z.boolean().optional(),
-  authoriseOnly: z.boolean().optional(),
-  paymentActionRequired: z
-    .object({ threeDSAuthorisationId: idOf('threeDS'), redirectURL: z.string().max(2048).optional() })
-    .optional(),
+  request3DS: blankable(z.boolean()),
+  authoriseOnly: blankable(z.boolean()),
+  returnURL: blankable(z.string().max(2048)),
+  offSession: blankable(z.boolean()),
+  cardStatement: blankable(z.object({ name: blankable(shortText), city: blankable(shortText) })),
+  paymentActionRequired: blankable(
+    z.object({ threeDSAuthorisationId: idOf('threeDS'), redirectURL: blankable(z.string().max(2048)) }),
+  ),
 });
 
 export const refundBody = z.object({ transactionId: idOf('transaction'), refundAmount: legacyMoney(1) });
-export const captureBody = z.object({ captureAmount: legacyMoney(1) });
-export const internalOrderIdBody = z.object({ internalOrderId: z.string().min(1).max(255) });
+/** An integer in minor units (the .NET SDK's Int64), or a money object. */
+export const captureBody = z.object({ captureAmount: z.union([amountInt(1), legacyMoney(1)]) });
+export const internalOrderIdBody = z.object({ internalOrderId: legacyReference });
 export const transferBody = z.object({
   amount: amountInt(1),
   currency: currencyCode.optional(),
@@ -61,31 +84,40 @@ export const transferBody = z.object({
 });
 
 export const consumerBody = z.object({
-  internalCustomerId: shortText.optional(),
+  internalCustomerId: blankable(legacyReference),
   email,
-  phoneno: phone.optional(),
-  firstName: shortText.optional(),
-  middleName: shortText.optional(),
-  lastName: shortText.optional(),
-  address: legacyAddress.optional(),
+  phoneno: blankable(phone),
+  firstName: blankable(shortText),
+  middleName: blankable(shortText),
+  lastName: blankable(shortText),
+  address: blankable(legacyAddress),
 });
 export const organisationBody = z.object({
-  internalCustomerId: shortText.optional(),
+  internalCustomerId: blankable(legacyReference),
   businessName: z.string().min(1).max(255),
   email,
-  phoneno: phone.optional(),
-  abn: z.string().regex(/^\d{11}$/, 'expected an 11-digit ABN').optional(),
+  phoneno: blankable(phone),
+  abn: blankable(z.string().regex(/^\d{11}$/, 'expected an 11-digit ABN')),
 });
+/** L28: the shop plugins' customer, already in current names. */
+export const pluginCustomerBody = z.object({
+  internalCustomerId: blankable(legacyReference),
+  emailAddress: email,
+  givenName: blankable(shortText),
+  familyName: blankable(shortText),
+  phoneNumber: blankable(phone),
+});
+export const signInBody = z.object({ customerId: idOf('customer') });
 export const customerQuery = z.object({ email: z.string().max(320).optional() });
 
 export const savedCardBody = z.object({
-  paymentSourceId: idOf('paymentSource'),
+  cardPaymentSourceId: idOf('paymentSource'),
   paymentAmount: legacyMoney(1),
-  cardCvc: z.string().regex(/^\d{3,4}$/, 'expected 3 or 4 digits').optional(),
+  cardCvc: blankable(z.string().regex(/^\d{3,4}$/, 'expected 3 or 4 digits')),
 });
 export const eligibilityBody = z.object({
   customerId: idOf('customer'),
-  payPlanVariant: z.enum(['Fortnightly4', 'Fortnightly6', 'Monthly12']),
+  payPlanVariant: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a pay plan variant name'),
 });
 
 export const onboardingBody = z.object({

@@ -15,6 +15,7 @@ import { registerLegacyTransactions } from './transactions.js';
 export function createLegacyFace(store: Store): FastifyInstance {
   const app = createFaceApp({
     renderError: legacyErrorBody,
+    mediaType: 'any',
     notFound: (method, path) => new PaybridgeError('route_not_mapped', `${method} ${path} is not a legacy route`),
   });
   registerLegacyOrders(app, store);

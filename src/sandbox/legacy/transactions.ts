@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { hasIdForm } from '../../contract/ids.js';
 import { PaybridgeError } from '../../errors.js';
 import type { Actor } from '../access.js';
 import {
@@ -18,12 +19,16 @@ function checkCurrency(store: Store, actor: Actor, transactionId: string, curren
 
 export function registerLegacyTransactions(app: FastifyInstance, store: Store): void {
   const tx = (id: string, actor: Actor) => legacyTransaction(store, getTransaction(store, actor, id));
-  // L6
+  // L6; given an order id (as the .NET SDK's tests do), that order's most recent transaction
   app.get(
     '/transactions/:transactionId',
-    legacyRoute(store, { capability: 'transaction:read', ids: { transactionId: 'transaction' } }, (c) =>
-      tx(c.params.transactionId!, c.actor),
-    ),
+    legacyRoute(store, { capability: 'transaction:read', ids: { transactionId: ['transaction', 'order'] } }, (c) => {
+      const id = c.params.transactionId!;
+      if (!hasIdForm('order', id)) return tx(id, c.actor);
+      const latest = queryTransactions(store, c.actor, { orderId: [id], limit: 100 }).items.at(-1);
+      if (!latest) throw new PaybridgeError('not_found', 'transactionId: the order has no transaction');
+      return legacyTransaction(store, latest);
+    }),
   );
   // L7, L8: answered with the refund just created
   const refundRoute = (platform: boolean) =>
@@ -48,8 +53,10 @@ export function registerLegacyTransactions(app: FastifyInstance, store: Store): 
     '/transactions/:transactionId/authorisation::capture',
     legacyRoute(store, { capability: 'transaction:update', ids: { transactionId: 'transaction' }, body: captureBody }, (c) => {
       const id = c.params.transactionId!;
-      checkCurrency(store, c.actor, id, c.body.captureAmount.currency, 'captureAmount.currency');
-      return legacyTransaction(store, capture(store, c.actor, id, c.body.captureAmount.amount));
+      const amount = c.body.captureAmount;
+      if (typeof amount === 'number') return legacyTransaction(store, capture(store, c.actor, id, amount));
+      checkCurrency(store, c.actor, id, amount.currency, 'captureAmount.currency');
+      return legacyTransaction(store, capture(store, c.actor, id, amount.amount));
     }),
   );
   // L10

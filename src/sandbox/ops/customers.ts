@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { newId } from '../../contract/ids.js';
 import { PaybridgeError } from '../../errors.js';
-import { mayActFor, requireMerchant, visibleTo, type Actor } from '../access.js';
+import { checkOwner, mayActFor, requireMerchant, visibleTo, type Actor } from '../access.js';
 import type { Address, Customer } from '../model.js';
 import type { Store } from '../store.js';
 import { page } from './common.js';
@@ -79,4 +80,42 @@ export function queryCustomers(
     (c) => inScope(c.merchantId) && (email === undefined || c.emailAddress.toLowerCase() === email),
   );
   return page(matching, filter.limit, filter.cursor);
+}
+
+/** Checkout auth tokens issued by sign-in and pay-by-link orders are valid one hour (current-api-decisions.md). */
+export const CHECKOUT_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+/** A new checkout auth token acting for the merchant (and customer); expired ones are swept as new ones are issued. */
+export function issueCheckoutToken(store: Store, merchantId: string, customerId: string | null): string {
+  const now = store.clock();
+  if (store.checkoutTokens.size >= 10_000)
+    for (const [token, t] of store.checkoutTokens) if (t.expiresAt !== undefined && t.expiresAt <= now) store.checkoutTokens.delete(token);
+  const token = `chk_${randomBytes(24).toString('base64url')}`;
+  store.checkoutTokens.set(token, { merchantId, customerId, expiresAt: now + CHECKOUT_TOKEN_TTL_MS });
+  return token;
+}
+
+/**
+ * SignInConsumer / SignInDelegate: a checkout auth token for a customer of the acting merchant. The
+ * action must fit the customer's kind (a consumer signs in, an organisation's delegate signs in).
+ */
+export function signInCustomer(store: Store, actor: Actor, customerId: string, kind: Customer['kind']): string {
+  const customer = store.get(store.customers, customerId);
+  checkOwner(store, actor, customer.merchantId, customerId);
+  if (customer.kind !== kind)
+    throw new PaybridgeError(
+      'invalid_request',
+      `${kind === 'consumer' ? 'SignInConsumer' : 'SignInDelegate'}: ${customerId} is a ${customer.kind} customer`,
+    );
+  return issueCheckoutToken(store, customer.merchantId, customerId);
+}
+
+/** SignInDelegateByReferenceId: the delegate of the acting merchant's organisation customer with that reference. */
+export function signInDelegateByReference(store: Store, actor: Actor, referenceCustomerId: string): string {
+  const merchantId = requireMerchant(actor);
+  for (const id of store.customersByMerchant.get(merchantId) ?? []) {
+    const c = store.customers.get(id)!;
+    if (c.referenceCustomerId === referenceCustomerId && c.kind === 'organisation') return issueCheckoutToken(store, merchantId, c.customerId);
+  }
+  throw new PaybridgeError('not_found', `no organisation customer with referenceCustomerId ${referenceCustomerId}`);
 }

@@ -1,9 +1,10 @@
-import type { OnlineOrderFields } from '../../contract/current-requests.js';
+import type { OnlineOrderFields, PayByLinkOrderFields } from '../../contract/current-requests.js';
 import { newId } from '../../contract/ids.js';
 import { PaybridgeError } from '../../errors.js';
 import { checkOwner, requireMerchant, type Actor } from '../access.js';
 import type { Order } from '../model.js';
 import type { Store } from '../store.js';
+import { issueCheckoutToken } from './customers.js';
 
 export function createOrder(store: Store, actor: Actor, input: OnlineOrderFields, orderType: Order['orderType']): Order {
   const merchantId = requireMerchant(actor);
@@ -32,6 +33,17 @@ export function createOrder(store: Store, actor: Actor, input: OnlineOrderFields
   store.orders.set(order.orderId, order);
   store.stats.ordersCreated++;
   return order;
+}
+
+/**
+ * A pay-by-link order: the order, a checkout auth token for its merchant and a magic link carrying
+ * it (the sandbox's checkout page). The sandbox sends no SMS or e-mail; sendSms/sendEmail are accepted.
+ */
+export function createPayByLinkOrder(store: Store, actor: Actor, input: PayByLinkOrderFields, baseUrl: string) {
+  const { sendSms: _sms, sendEmail: _email, ...fields } = input;
+  const order = createOrder(store, actor, fields, 'paybylink');
+  const token = issueCheckoutToken(store, order.merchantId, null);
+  return { order, token, magicLink: `${baseUrl}/sandbox/checkout/${order.orderId}?token=${encodeURIComponent(token)}` };
 }
 
 /** An order the actor may see, or 404. */
