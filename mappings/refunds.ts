@@ -4,6 +4,23 @@ import { defineMapping, toHeader, toPath, type WriteOutcome } from '../src/trans
 import { amountOnly, type Obj } from '../src/translate/shape.js';
 import { legacyMoney, sameCurrency } from './shapes.js';
 
+type Detail = { purchaseDetails: { refundIds: string[] }; timelines?: { eventType: string; amount: number; identifier: string | null }[] };
+
+/**
+ * The refund this call created: the id new in the answer against the transaction read just before
+ * (legacy-api.md section 4). The translator runs the read and the refund one at a time per
+ * transaction; should another writer still slip in, the new ids are told apart by amount, and an id
+ * that cannot be told apart is never guessed (null, logged by the caller's answer).
+ */
+function createdRefund(detail: Detail, legacy: { refundAmount: { amount: number } }, before: Detail | undefined) {
+  const known = new Set(before?.purchaseDetails.refundIds ?? []);
+  const fresh = detail.purchaseDetails.refundIds.filter((id) => !known.has(id));
+  if (fresh.length === 1) return { refundId: fresh[0] };
+  const amounts = new Map((detail.timelines ?? []).filter((t) => t.eventType === 'PaymentRefunded').map((t) => [t.identifier, t.amount]));
+  const sameAmount = fresh.filter((id) => amounts.get(id) === legacy.refundAmount.amount);
+  return { refundId: sameAmount.length === 1 ? sameAmount[0] : null };
+}
+
 const refundBody = z.object({ transactionId: idOf('transaction'), refundAmount: legacyMoney(1) });
 
 const refund = {
@@ -18,9 +35,9 @@ const refund = {
   preflight: {
     current: 'GET /transactions/{transactionId}',
     check: sameCurrency('refundAmount.currency', (b: Obj) => (b.refundAmount as { currency: string }).currency),
+    exclusive: true,
   },
-  // the refund just created is the last of refundIds
-  response: { map: (detail: { purchaseDetails: { refundIds: string[] } }) => ({ refundId: detail.purchaseDetails.refundIds.at(-1) }) },
+  response: { map: createdRefund },
   readback: ({ body }: WriteOutcome) => `/transactions/${body.transactionId}`,
 } as const;
 

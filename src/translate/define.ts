@@ -37,14 +37,19 @@ export type ResponseSpec =
   | { readonly empty: true }
   /** The shape applied backward to the current body, or to the object at a dotted path of it. */
   | { readonly at?: string; readonly shape: ShapeSpec | Shape }
-  /** The odd small function: the current body (and the legacy body sent) to the legacy answer. */
-  | { readonly map: (currentBody: any, legacyBody: any) => unknown };
+  /** The odd small function: the current body (the legacy body sent, the preflight's answer) to the legacy answer. */
+  | { readonly map: (currentBody: any, legacyBody: any, preflightAnswer: any) => unknown };
 
 export interface Preflight {
   /** A read made before the call, e.g. `GET /transactions/{transactionId}`. */
   readonly current: string;
   /** Throws a PaybridgeError (nothing is sent) when the legacy call must not go ahead. */
   readonly check: (currentBody: any, legacyBody: any) => void;
+  /**
+   * The read and the call run one at a time per resource in a translator, so that the answer can be
+   * told apart from the read before it (a refund's id: the one new in the answer).
+   */
+  readonly exclusive?: true;
 }
 
 /** What a readback knows of a legacy write that succeeded: its path ids, body and answer. */

@@ -54,6 +54,8 @@ export interface TranslationContext {
   readonly droppedFields: readonly string[];
   /** A read to make, and check, before the call is sent (e.g. a refund's currency). */
   readonly preflight?: CurrentRequest;
+  /** The preflight read's answer once checked (the state before the call). */
+  preflightAnswer?: unknown;
 }
 
 export interface TranslatedRequest extends CurrentRequest {
@@ -212,6 +214,7 @@ export function createEngine(options: EngineOptions) {
       return errorResponse(new PaybridgeError('upstream_error', `the current answer to the ${context.routeId} preflight read is not a JSON object`), context.requestId);
     try {
       context.compiled.mapping.preflight!.check(response.body, context.legacyBody);
+      context.preflightAnswer = response.body;
       return null;
     } catch (err) {
       return errorResponse(err, context.requestId);
@@ -225,7 +228,7 @@ export function createEngine(options: EngineOptions) {
       if ('empty' in spec) return { status: 204 };
       if (!isObj(response.body)) throw new Error(`the ${response.status} answer is not a JSON object`);
       if ('map' in spec) {
-        const result = spec.map(response.body, context.legacyBody);
+        const result = spec.map(response.body, context.legacyBody, context.preflightAnswer);
         return result instanceof LegacyAnswer ? { status: result.status, body: result.body } : { status: response.status, body: result };
       }
       let target: unknown = response.body;

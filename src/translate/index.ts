@@ -87,6 +87,20 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
 
   const stripContext = ({ context: _c, ...current }: TranslatedRequest): CurrentRequest => current;
 
+  // exclusive preflights: the tail of the chain of calls per resource path
+  const exclusive = new Map<string, Promise<unknown>>();
+  async function oneAtATime<T>(key: string, run: () => Promise<T>): Promise<T> {
+    const before = exclusive.get(key) ?? Promise.resolve();
+    const mine = before.then(run, run);
+    const tail = mine.catch(() => undefined);
+    exclusive.set(key, tail);
+    try {
+      return await mine;
+    } finally {
+      if (exclusive.get(key) === tail) exclusive.delete(key);
+    }
+  }
+
   return {
     toCurrent: engine.toCurrent,
     toLegacy: engine.toLegacy,
@@ -100,11 +114,17 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
       try {
         const translated = await engine.toCurrent({ ...request, requestId });
         const { context } = translated;
-        if (context.preflight) {
-          const stop = engine.checkPreflight(await send(context.preflight), context);
-          if (stop) return stop;
-        }
-        return engine.toLegacy(await send(stripContext(translated)), context);
+        const exchange = async () => {
+          if (context.preflight) {
+            const stop = engine.checkPreflight(await send(context.preflight), context);
+            if (stop) return stop;
+          }
+          return engine.toLegacy(await send(stripContext(translated)), context);
+        };
+        const preflight = context.preflight;
+        return preflight && context.compiled.mapping.preflight?.exclusive
+          ? await oneAtATime(`${preflight.method} ${preflight.path}`, exchange)
+          : await exchange();
       } catch (err) {
         if (!(err instanceof PaybridgeError)) options.logger?.error?.({ err, requestId }, 'translation failed');
         return errorResponse(err, requestId);
