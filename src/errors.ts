@@ -15,6 +15,7 @@ export const ERRORS = {
   pay_plan_limit_exceeded: { status: 400, message: 'The pay plan exceeds the customer limit' },
   missing_credentials: { status: 401, message: 'No credentials were supplied' },
   unauthenticated: { status: 401, message: 'The credentials are not valid' },
+  unsupported_credentials: { status: 401, message: 'The credential scheme is not supported' },
   forbidden: { status: 403, message: 'The credentials are not authorised for this action' },
   not_found: { status: 404, message: 'The resource was not found' },
   route_not_mapped: { status: 404, message: 'The route is not known' },

@@ -3,6 +3,7 @@ import { configSchema, hasNoUpstream, loadConfig, readJsonFile, SETTINGS, type C
 import { createGateway } from '../gateway/server.js';
 import { createSandbox, type Fixtures } from '../sandbox/index.js';
 import { onShutdown } from './util.js';
+import { PaybridgeError } from '../errors.js';
 
 export const SERVE_USAGE = `paybridge serve [--config FILE] [--port P] [--host H] [--current-url URL] [--legacy-url URL]
     [--live-current-url URL] [--live-legacy-url URL] [--merchant-tokens FILE] [--service-key KEY]
@@ -56,7 +57,20 @@ export async function runServe(argv: string[]): Promise<void> {
     const urls = await sandbox.listen({ host: '127.0.0.1', port: 0, legacyPort: 0 });
     config = withSandbox(config, urls, sandbox.fixtures);
   }
-  const gateway = await createGateway({ config });
+  // merchant tokens of every sandbox merchant, inside the demo marketplace or not, read from its store
+  const store = sandbox?.store;
+  const gateway = await createGateway({
+    config,
+    ...(store
+      ? {
+          lookupMerchantKey: async (merchantId: string) => {
+            const key = store.merchants.get(merchantId)?.publicKey;
+            if (!key) throw new PaybridgeError('unauthenticated', 'Limepay-MerchantToken: the merchant token names no sandbox merchant');
+            return key;
+          },
+        }
+      : {}),
+  });
   const address = await gateway.listen();
   const reachable = address.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://127.0.0.1:');
   gateway.app.log.info({ url: reachable, upstreams: config.upstreams, routes: config.routes, embeddedSandbox: sandbox !== undefined }, 'paybridge gateway listening');

@@ -2,8 +2,40 @@
  * Request bodies are parsed once, here: malformed JSON, `__proto__` / `constructor.prototype` keys and
  * nesting deeper than MAX_JSON_DEPTH are a 400 naming the body, before anything else looks at them.
  */
+import { isSafeNumber, LosslessNumber, parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
 import sjson from 'secure-json-parse';
 import { PaybridgeError } from '../errors.js';
+
+let exactSerialised = false;
+
+/**
+ * A JSON number that a JavaScript number cannot hold (`12345678901234567890`, more digits than a
+ * double keeps): kept as its text so it leaves exactly as it came (metadata is carried byte for byte).
+ * Anything that serialises it goes through stringifyJson.
+ */
+export class ExactNumber extends LosslessNumber {
+  toJSON(): string {
+    exactSerialised = true;
+    return this.value;
+  }
+}
+
+/** Sixteen digits or more in a row: the only texts that can hold a number a double cannot. */
+const LONG_DIGITS = /\d{16}/;
+
+/** JSON text -> value; numbers a double cannot hold exactly become ExactNumbers. The text must be valid JSON. */
+export function parseJsonValue(text: string): unknown {
+  if (!LONG_DIGITS.test(text)) return JSON.parse(text);
+  return losslessParse(text, null, (value) => (isSafeNumber(value) ? Number(value) : new ExactNumber(value)));
+}
+
+/** JSON.stringify that writes ExactNumbers as the numbers they were (a second, exact pass only when one is present). */
+export function stringifyJson(value: unknown): string {
+  exactSerialised = false;
+  const text = JSON.stringify(value);
+  if (!exactSerialised) return text;
+  return losslessStringify(value) as string;
+}
 
 /** Deeper bodies are refused: nothing in either API nests this deep, and JSON.stringify would overflow. */
 export const MAX_JSON_DEPTH = 64;
@@ -33,7 +65,9 @@ export function parseJsonBody(text: string): unknown {
   if (depthOf(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
     throw new PaybridgeError('invalid_request', `body: nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
-    return sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    const value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    // valid and safe: parsed again, exactly, only when it may hold a number a double cannot
+    return LONG_DIGITS.test(text) ? parseJsonValue(text) : value;
   } catch (err) {
     if (/prototype/i.test((err as Error).message))
       throw new PaybridgeError('invalid_request', 'body: keys __proto__ and constructor.prototype are not allowed');

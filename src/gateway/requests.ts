@@ -76,3 +76,21 @@ export function paramsOf(match: RouteMatch): Record<string, string> {
   });
   return out;
 }
+
+const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim() || undefined;
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * How the client reached the gateway, for the URLs an upstream builds (a 3DS redirectURL must open
+ * through the gateway's own address): a TLS terminator's X-Forwarded-Proto/-Host when present, else
+ * the connection and Host. Values that are not a scheme or a host name are ignored.
+ */
+export function forwardedHeaders(req: IncomingMessage): Record<string, string> {
+  const proto = first(req.headers['x-forwarded-proto'])?.toLowerCase();
+  const host = first(req.headers['x-forwarded-host']) ?? req.headers.host;
+  const out: Record<string, string> = {
+    'x-forwarded-proto': proto === 'https' || proto === 'http' ? proto : (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http',
+  };
+  if (host !== undefined && HOST.test(host)) out['x-forwarded-host'] = host;
+  return out;
+}

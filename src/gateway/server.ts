@@ -6,8 +6,9 @@
 import httpProxy from '@fastify/http-proxy';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { stringifyJson } from '../contract/json.js';
 import { currentErrorBody, legacyErrorBody, PaybridgeError } from '../errors.js';
-import { isLegacyRequest } from '../translate/credentials.js';
+import { basicCredential, foreignScheme, isLegacyRequest } from '../translate/credentials.js';
 import { createTranslator, type Translator } from '../translate/index.js';
 import type { CurrentRequest, CurrentResponse, LegacyResponse } from '../translate/engine.js';
 import type { Shadow } from '../shadow/engine.js';
@@ -15,7 +16,7 @@ import { registerOperatorRoutes } from './operator.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { scrub } from './redact.js';
 import { gatewayLogging } from './logging.js';
-import { credentialOf, headerRecord, requestIdOf, type Decision } from './requests.js';
+import { credentialOf, forwardedHeaders, headerRecord, requestIdOf, type Decision } from './requests.js';
 import { createShadowServing } from './shadow-serve.js';
 import { readBody } from './body.js';
 import { legacyClientError } from './client-error.js';
@@ -28,6 +29,8 @@ export interface GatewayOptions {
   translator?: Translator;
   /** Log destination (pino); default stdout. */
   logStream?: NodeJS.WritableStream;
+  /** Reads a merchant's public key for merchant tokens instead of Get Merchant (the embedded sandbox's store). */
+  lookupMerchantKey?: (merchantId: string) => Promise<string>;
 }
 
 export interface Gateway {
@@ -65,6 +68,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     options.translator ??
     createTranslator({
       merchantTokens: config.merchantTokens,
+      ...(options.lookupMerchantKey ? { lookupMerchantKey: options.lookupMerchantKey } : {}),
       ...(config.serviceKey && config.upstreams[serviceEnvironment].current
         ? { serviceKey: config.serviceKey, currentUrl: config.upstreams[serviceEnvironment].current }
         : {}),
@@ -101,7 +105,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   function sendLegacy(reply: FastifyReply, answer: LegacyResponse): FastifyReply {
     stamp(reply).code(answer.status);
     if (answer.body === undefined) return reply.send();
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer.body));
+    return reply.type('application/json; charset=utf-8').send(stringifyJson(answer.body));
   }
 
   function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
@@ -143,7 +147,32 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   /** Decides what happens to a request; a refusal (no upstream for the credential) is thrown. */
   function classify(request: FastifyRequest): void {
     const headers = headerRecord(request.raw);
+    const scheme = isLegacyRequest(headers) ? undefined : foreignScheme(headers);
+    if (scheme !== undefined) {
+      // Basic is the generation before the legacy one: its own legacy upstream, never the current API
+      request.decision = { generation: 'legacy', headers, route: 'basic', mode: 'legacy' };
+      const environment = environmentOf(basicCredential(headers), defaultEnvironment);
+      const url = scheme.toLowerCase() === 'basic' ? config.upstreams[environment].legacy : undefined;
+      if (!url)
+        throw new PaybridgeError(
+          'unsupported_credentials',
+          `Authorization: the ${scheme} scheme is not accepted here; use one Limepay-* credential header or Authorization: Bearer`,
+        );
+      request.decision.upstream = url;
+      return;
+    }
     const credential = credentialOf(headers);
+    if (request.url.startsWith('/sandbox/')) {
+      // the sandbox's instruments and pages (card tokens, 3DS page, checkout): its own faces, never live
+      const legacy = isLegacyRequest(headers);
+      request.decision = { generation: legacy ? 'legacy' : 'current', headers, route: 'sandbox', mode: 'passthrough' };
+      if (credential?.startsWith('live_')) throw new PaybridgeError('unauthenticated', 'sandbox instruments take sandbox credentials only');
+      const sandbox = config.upstreams.sandbox;
+      const url = legacy ? sandbox.legacy : (sandbox.current ?? sandbox.legacy);
+      if (!url) throw new PaybridgeError('route_not_mapped', `${request.method} ${request.url.split('?')[0]}: no sandbox upstream is configured`);
+      request.decision.upstream = url;
+      return;
+    }
     if (isLegacyRequest(headers) || headers.authorization === undefined) {
       const q = request.url.indexOf('?');
       const match = translator.routes.match(request.method, q < 0 ? request.url : request.url.slice(0, q));
@@ -161,10 +190,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   /** One translated current call for this request, counted and logged when it fails. */
-  async function callCurrent(current: CurrentRequest, requestId: string, route: string): Promise<CurrentResponse> {
+  async function callCurrent(current: CurrentRequest, requestId: string, route: string, forwarded?: Record<string, string>): Promise<CurrentResponse> {
     const base = upstreamFor(/^Bearer (.+)$/.exec(current.headers.authorization ?? '')?.[1], 'current');
     try {
-      return await upstream.call(base, current, requestId);
+      return await upstream.call(base, forwarded ? { ...current, headers: { ...current.headers, ...forwarded } } : current, requestId);
     } catch (err) {
       const error = toPaybridgeError(err);
       metrics.upstreamErrors.inc({ route, code: error.code, status: String(error.status) });
@@ -183,9 +212,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     const body = await readBody(request, config.bodyLimitBytes);
     const decision = request.decision!;
     const requestId = String(request.id);
+    const forwarded = forwardedHeaders(request.raw);
     const answer = await translator.execute(
       { method: request.method, path: request.url, headers: decision.headers, ...(body !== undefined ? { body } : {}), requestId },
-      (current) => callCurrent(current, requestId, decision.route),
+      (current) => callCurrent(current, requestId, decision.route, forwarded),
     );
     const sent = sendLegacy(reply, answer);
     if (decision.sampled) compareLater(request, 'canary', body, { status: answer.status, body: answer.body, latencyMs: performance.now() - started });
@@ -206,7 +236,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
     replyOptions: {
       getUpstream: (request: FastifyRequest) => request.decision?.upstream ?? 'http://127.0.0.1',
-      rewriteRequestHeaders: (request: FastifyRequest, headers: Record<string, string>) => ({ ...headers, 'x-request-id': String(request.id) }),
+      rewriteRequestHeaders: (request: FastifyRequest, headers: Record<string, string>) => ({
+        ...headers,
+        ...forwardedHeaders(request.raw),
+        'x-request-id': String(request.id),
+      }),
       rewriteHeaders: (headers: Record<string, string>, request: FastifyRequest) => ({
         ...headers,
         'x-request-id': String(request.id),

@@ -3,6 +3,7 @@
  * headers and body timeouts. A failure is a PaybridgeError (502 upstream_error, 504 upstream_timeout).
  * Nothing is ever sent twice except a GET whose connection was reset, retried once.
  */
+import { stringifyJson } from '../contract/json.js';
 import { Agent, type Dispatcher } from 'undici';
 import { PaybridgeError } from '../errors.js';
 import { answerBody, type CurrentRequest, type CurrentResponse } from '../translate/engine.js';
@@ -52,7 +53,7 @@ export function createUpstream(options: UpstreamOptions) {
       path: base.path + current.path,
       method: current.method as Dispatcher.HttpMethod,
       headers: { ...current.headers, 'x-request-id': requestId },
-      body: current.body === undefined ? null : JSON.stringify(current.body),
+      body: current.body === undefined ? null : stringifyJson(current.body),
     });
     // headersTimeout bounds the wait for headers and bodyTimeout each gap between chunks; the timer
     // bounds the whole answer, however slowly it trickles in.

@@ -1,7 +1,7 @@
 /** What both sandbox faces share: a fastify app whose every failure is an error object of the face's shape. */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { parseJsonBody } from '../contract/json.js';
+import { parseJsonBody, stringifyJson } from '../contract/json.js';
 import { z } from 'zod';
 import { PaybridgeError, type ErrorCode } from '../errors.js';
 import { describeIssues } from '../contract/zod-helpers.js';
@@ -43,9 +43,13 @@ export function createFaceApp(options: FaceAppOptions): FastifyInstance {
     logger: false,
     bodyLimit: SANDBOX_BODY_LIMIT,
     genReqId: () => randomUUID(),
+    // the URLs the sandbox builds (3DS redirectUrl, magic links) follow the address a proxy was reached at
+    trustProxy: true,
     keepAliveTimeout: 65_000,
     forceCloseConnections: true,
   });
+  // numbers a double cannot hold (metadata) leave exactly as they came
+  app.setReplySerializer((payload) => stringifyJson(payload));
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
     try {

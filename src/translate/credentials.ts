@@ -39,6 +39,28 @@ export const CONTEXT_HEADERS: ReadonlyMap<string, string> = new Map([
   ['customer-id', 'Customer-Id'],
 ]);
 
+/**
+ * The scheme of an `Authorization` header that is neither a legacy credential nor `Bearer`:
+ * `Basic` is the generation before the legacy one (legacy-api.md section 0). Undefined for Bearer or none.
+ */
+export function foreignScheme(headers: Headers): string | undefined {
+  const auth = headers.authorization;
+  if (auth === undefined) return undefined;
+  const first = Array.isArray(auth) ? auth[0] ?? '' : auth;
+  const scheme = /^\s*(\S+)/.exec(first)?.[1] ?? '';
+  return scheme.toLowerCase() === 'bearer' ? undefined : scheme || '(empty)';
+}
+
+/** The key inside `Authorization: Basic base64(key:)`, for choosing its environment; undefined when unreadable. */
+export function basicCredential(headers: Headers): string | undefined {
+  const auth = headers.authorization;
+  const m = typeof auth === 'string' ? /^\s*Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(auth) : null;
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const user = decoded.slice(0, decoded.indexOf(':') < 0 ? undefined : decoded.indexOf(':'));
+  return user || undefined;
+}
+
 /** True when the request carries a legacy credential header (header names in lower case). */
 export function isLegacyRequest(headers: Headers): boolean {
   for (const name of LEGACY_CREDENTIAL_HEADERS.keys()) if (headers[name] !== undefined) return true;

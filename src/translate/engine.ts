@@ -3,7 +3,7 @@
  * mapping. Pure apart from the optional merchant-token look-up; no HTTP server anywhere.
  */
 import { hasIdForm, ID_PREFIX } from '../contract/ids.js';
-import { parseJsonBody } from '../contract/json.js';
+import { parseJsonBody, parseJsonValue } from '../contract/json.js';
 import { describeIssues } from '../contract/zod-helpers.js';
 import { legacyErrorBody, PaybridgeError, type LegacyErrorBody } from '../errors.js';
 import { legacyCredential, type Headers, type MerchantKeyResolver } from './credentials.js';
@@ -267,7 +267,7 @@ export function answerBody(text: string, contentType: unknown): unknown {
   if (text === '') return undefined;
   if (typeof contentType === 'string' && contentType.includes('json')) {
     try {
-      return JSON.parse(text);
+      return parseJsonValue(text);
     } catch {
       return text;
     }

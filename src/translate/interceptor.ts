@@ -2,6 +2,7 @@
  * Library mode over undici: an interceptor that sends legacy calls to the current API in-process.
  * `fetch(legacyUrl, { dispatcher: new Agent().compose(bridgeInterceptor({ currentUrl })) })`
  */
+import { stringifyJson } from '../contract/json.js';
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { PaybridgeError } from '../errors.js';
@@ -98,7 +99,7 @@ function deliver(handler: Dispatcher.DispatchHandler, ctl: ReturnType<typeof con
     handler.onResponseError?.(ctl, ctl.reason!);
     return;
   }
-  const payload = answer.body === undefined ? undefined : Buffer.from(JSON.stringify(answer.body));
+  const payload = answer.body === undefined ? undefined : Buffer.from(stringifyJson(answer.body));
   const headers: Record<string, string> = payload ? { 'content-type': 'application/json; charset=utf-8', 'content-length': String(payload.length) } : {};
   handler.onResponseStart?.(ctl, answer.status, headers, '');
   if (payload) handler.onResponseData?.(ctl, payload);
@@ -127,7 +128,7 @@ export function bridgeInterceptor(options: BridgeOptions): Dispatcher.Dispatcher
         path: `${basePath}${current.path}`,
         method: current.method as Dispatcher.HttpMethod,
         headers: current.headers,
-        body: current.body === undefined ? null : JSON.stringify(current.body),
+        body: current.body === undefined ? null : stringifyJson(current.body),
       });
     bodyText(opts.body)
       .then((body) => translator.execute({ method: opts.method, path: opts.path, headers, ...(body !== undefined ? { body } : {}) }, send))

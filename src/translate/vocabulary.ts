@@ -2,6 +2,8 @@
  * The rename table of legacy-api.md section 2, applied to body and query keys both ways. Free-form
  * `metadata` is never entered: it is carried as is in both directions.
  */
+import { ExactNumber } from '../contract/json.js';
+
 export const VOCABULARY: Readonly<Record<string, string>> = {
   email: 'emailAddress',
   customerEmail: 'customerEmailAddress',
@@ -28,7 +30,7 @@ type Json = unknown;
 
 function walk(value: Json, rename: (key: string) => string): Json {
   if (Array.isArray(value)) return value.map((v) => walk(v, rename));
-  if (value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object' || value instanceof ExactNumber) return value;
   const out: Record<string, Json> = {};
   for (const key of Object.keys(value)) {
     const v = (value as Record<string, Json>)[key];

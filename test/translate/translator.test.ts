@@ -96,10 +96,11 @@ describe('requests real legacy clients send', () => {
 
   it('POST /refunds checks the currency against the transaction before the refund is sent', async () => {
     const sent: CurrentRequest[] = [];
-    const tx = { purchaseDetails: { amount: { minorCurrencyUnits: 1000, currency: 'AUD' }, refundIds: ['rfnd_a', 'rfnd_b'] } };
+    const before = { purchaseDetails: { amount: { minorCurrencyUnits: 1000, currency: 'AUD' }, refundIds: ['rfnd_a'] } };
+    const after = { purchaseDetails: { amount: { minorCurrencyUnits: 1000, currency: 'AUD' }, refundIds: ['rfnd_a', 'rfnd_b'] } };
     const send = async (current: CurrentRequest): Promise<CurrentResponse> => {
       sent.push(current);
-      return { status: 200, body: tx };
+      return { status: 200, body: current.method === 'GET' ? before : after };
     };
     const refused = await translator.execute({ method: 'POST', path: '/refunds', headers: SK, body: { transactionId: 'tran_7', refundAmount: { amount: 100, currency: 'NZD' } } }, send);
     expect(refused.status).toBe(400);

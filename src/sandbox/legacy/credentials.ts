@@ -51,7 +51,12 @@ export function legacyCredential(req: Req): LegacyCredential {
     const name = raw[i]!.toLowerCase();
     if (RULES[name]) found.push(name);
   }
-  if (found.length === 0) throw new PaybridgeError('missing_credentials', 'one Limepay-* credential header is required');
+  if (found.length === 0) {
+    const scheme = /^\s*(\S+)/.exec(req.headers.authorization ?? '')?.[1];
+    if (scheme !== undefined && scheme.toLowerCase() !== 'bearer')
+      throw new PaybridgeError('unsupported_credentials', `Authorization: the ${scheme} scheme belongs to an older generation; use one Limepay-* credential header`);
+    throw new PaybridgeError('missing_credentials', 'one Limepay-* credential header is required');
+  }
   const first = RULES[found[0]!]!;
   if (found.length > 1) {
     const names = [...new Set(found.map((n) => RULES[n]!.name))].sort().join(', ');
