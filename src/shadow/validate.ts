@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import {
-  createOrderRequest, createTokenRequest, merchantCreateRequest, merchantUpdateRequest, payOrderRequest,
+  createOrderRequest, createTokenRequest, customerActionRequest, merchantCreateRequest, merchantUpdateRequest, payOrderRequest,
   payPlanMaxRequest, transactionActionRequest, updateOrderRequest, upsertCustomerRequest,
 } from '../contract/current-requests.js';
 import { describeIssues } from '../contract/zod-helpers.js';
@@ -17,6 +17,7 @@ const SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'PATCH /orders/{orderId}': updateOrderRequest,
   'PATCH /transactions/{transactionId}': transactionActionRequest,
   'POST /customers': upsertCustomerRequest,
+  'PATCH /customers/{customerId}': customerActionRequest,
   'POST /tokens': createTokenRequest,
   'POST /payplans/max': payPlanMaxRequest,
   'POST /merchants': merchantCreateRequest,

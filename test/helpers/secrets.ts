@@ -2,7 +2,7 @@
 import { DEFAULT_FIXTURES } from '../../src/sandbox/fixtures.js';
 import { CARDS, jwt } from './sandbox.js';
 
-export const OPERATOR_TOKENS = { replay: 'operator-token-for-tests-0123', page: 'operator-token-for-the-html-page' } as const;
+export const OPERATOR_TOKENS = { replay: 'operator-token-for-tests-0123', page: 'operator-token-for-the-html-page', clients: 'operator-token-deployed-clients' } as const;
 /** The CVC tests send; distinctive so a hit is never a coincidence. */
 export const TEST_CVC = '7319';
 /** Keys of the fixture file the sandbox CLI test writes. */
