@@ -24,8 +24,8 @@ export const DEFAULTS = {
 export const ROUTE_MODES = ['current', 'legacy', 'shadow', 'canary'] as const;
 export type RouteMode = (typeof ROUTE_MODES)[number];
 
-/** A legacy route id (L1-L27) or `*` for every route. */
-const routeKey = z.string().regex(/^(\*|L([1-9]|1\d|2[0-7]))$/, 'expected a route id L1-L27 or *');
+/** A legacy route id (L1-L31) or `*` for every route. */
+const routeKey = z.string().regex(/^(\*|L([1-9]|[12]\d|3[01]))$/, 'expected a route id L1-L31 or *');
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 const upstreamPair = z.strictObject({ current: url.optional(), legacy: url.optional() });
 

@@ -27,7 +27,10 @@ describe('configuration', () => {
     };
     fails({ file: { timeouts: { headersMs: -1 } } }, /timeouts\.headersMs: /);
     fails({ file: { listen: { prot: 1 } } }, /listen\.prot: unknown field/);
-    fails({ file: { routes: { L99: 'current' } } }, /routes\.L99: expected a route id L1-L27 or \*/);
+    fails({ file: { routes: { L99: 'current' } } }, /routes\.L99: expected a route id L1-L31 or \*/);
+    fails({ file: { routes: { L32: 'current' } } }, /routes\.L32: /);
+    // the routes of the deployed clients take modes like the others
+    expect(loadConfig({ flags: { mode: ['L28=legacy', 'L31=shadow'] } }).routes).toMatchObject({ L28: 'legacy', L31: 'shadow' });
     fails({ file: { routes: { L1: 'mirror' } } }, /routes\.L1: /);
     fails({ env: { PAYBRIDGE_PROT: '1' } }, /PAYBRIDGE_PROT: unknown setting/);
     fails({ env: { PAYBRIDGE_PORT: 'eighty' } }, /PAYBRIDGE_PORT: expected a non-negative integer/);
