@@ -1,4 +1,4 @@
-/** What a mapping is: one legacy route (L1-L27) described as data, checked when the router compiles. */
+/** What a mapping is: one legacy route (L1-L31) described as data, checked when the router compiles. */
 import type { z } from 'zod';
 import type { IdKind } from '../contract/ids.js';
 import type { Obj, Shape, ShapeSpec } from './shape.js';

@@ -11,7 +11,7 @@ import { legacyRoute } from './route.js';
 import { sandboxCardTokenBody } from './schemas.js';
 import { registerLegacyTransactions } from './transactions.js';
 
-/** The legacy face: routes L1-L27 of legacy-api.md over the same store as the current face. */
+/** The legacy face: routes L1-L31 of legacy-api.md over the same store as the current face. */
 export function createLegacyFace(store: Store): FastifyInstance {
   const app = createFaceApp({
     renderError: legacyErrorBody,
