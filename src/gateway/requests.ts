@@ -1,6 +1,7 @@
 /** What the gateway knows about one request: its headers, its generation, its route and mode. */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { PaybridgeError } from '../errors.js';
 import { LEGACY_CREDENTIAL_HEADERS } from '../translate/credentials.js';
 import type { RouteMatch } from '../translate/router.js';
 
@@ -54,14 +55,36 @@ export function headerRecord(raw: IncomingMessage): Record<string, string | stri
   return out;
 }
 
-/** The credential whose prefix picks the environment: the legacy header's value, or the Bearer value. */
-export function credentialOf(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
-  for (const name of LEGACY_CREDENTIAL_HEADERS.keys()) {
+/** The credential inside one Authorization value: the Bearer token, the key of Basic (`key:`), else the value. */
+function authorizationCredential(value: string): string {
+  const bearer = /^\s*Bearer\s+(\S+)/i.exec(value);
+  if (bearer) return bearer[1]!;
+  const basic = /^\s*Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value);
+  if (basic) return Buffer.from(basic[1]!, 'base64').toString('utf8').split(':')[0]!;
+  return value.trim();
+}
+
+/**
+ * The one credential of a request, decided once, before any upstream is chosen: a legacy header's
+ * value, the Bearer token, or the key inside Basic; its prefix picks the environment. Two credential
+ * headers, a repeated one (in any spelling), a legacy header beside Authorization, or two
+ * Authorization values are a 400 invalid_credentials: a live key never rides beside a sandbox one.
+ */
+export function soleCredential(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
+  const legacy: [string, string][] = [];
+  for (const [name, rule] of LEGACY_CREDENTIAL_HEADERS) {
     const v = headers[name];
-    if (typeof v === 'string') return v.trim();
+    if (v !== undefined) for (const value of Array.isArray(v) ? v : [v]) legacy.push([rule.name, value.trim()]);
   }
   const auth = headers.authorization;
-  return typeof auth === 'string' ? /^Bearer\s+(\S+)/i.exec(auth)?.[1] : undefined;
+  const authorization = auth === undefined ? [] : Array.isArray(auth) ? auth : [auth];
+  if (legacy.length > 1)
+    throw new PaybridgeError('invalid_credentials', `${[...new Set(legacy.map(([n]) => n))].sort().join(', ')}: exactly one credential header is allowed, got ${legacy.length}`);
+  if (legacy.length === 1 && authorization.length > 0)
+    throw new PaybridgeError('invalid_credentials', `${legacy[0]![0]}: a legacy credential header cannot be combined with Authorization`);
+  if (authorization.length > 1)
+    throw new PaybridgeError('invalid_credentials', `Authorization: exactly one credential is allowed, got ${authorization.length}`);
+  return legacy[0]?.[1] ?? (authorization[0] === undefined ? undefined : authorizationCredential(authorization[0]));
 }
 
 /** Path parameters of a matched legacy route, decoded. */

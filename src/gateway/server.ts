@@ -8,7 +8,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import type { Config } from '../config.js';
 import { stringifyJson } from '../contract/json.js';
 import { currentErrorBody, legacyErrorBody, PaybridgeError } from '../errors.js';
-import { basicCredential, foreignScheme, isLegacyRequest } from '../translate/credentials.js';
+import { foreignScheme, isLegacyRequest } from '../translate/credentials.js';
 import { createTranslator, type Translator } from '../translate/index.js';
 import type { CurrentRequest, CurrentResponse, LegacyResponse } from '../translate/engine.js';
 import type { Shadow } from '../shadow/engine.js';
@@ -16,7 +16,7 @@ import { registerOperatorRoutes } from './operator.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { scrub } from './redact.js';
 import { gatewayLogging } from './logging.js';
-import { credentialOf, forwardedHeaders, headerRecord, requestIdOf, type Decision } from './requests.js';
+import { forwardedHeaders, headerRecord, requestIdOf, soleCredential, type Decision } from './requests.js';
 import { createShadowServing } from './shadow-serve.js';
 import { readBody } from './body.js';
 import { legacyClientError } from './client-error.js';
@@ -147,11 +147,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   /** Decides what happens to a request; a refusal (no upstream for the credential) is thrown. */
   function classify(request: FastifyRequest): void {
     const headers = headerRecord(request.raw);
+    const credential = soleCredential(headers);
     const scheme = isLegacyRequest(headers) ? undefined : foreignScheme(headers);
     if (scheme !== undefined) {
       // Basic is the generation before the legacy one: its own legacy upstream, never the current API
       request.decision = { generation: 'legacy', headers, route: 'basic', mode: 'legacy' };
-      const environment = environmentOf(basicCredential(headers), defaultEnvironment);
+      const environment = environmentOf(credential, defaultEnvironment);
       const url = scheme.toLowerCase() === 'basic' ? config.upstreams[environment].legacy : undefined;
       if (!url)
         throw new PaybridgeError(
@@ -161,7 +162,6 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       request.decision.upstream = url;
       return;
     }
-    const credential = credentialOf(headers);
     if (request.url.startsWith('/sandbox/')) {
       // the sandbox's instruments and pages (card tokens, 3DS page, checkout): its own faces, never live
       const legacy = isLegacyRequest(headers);

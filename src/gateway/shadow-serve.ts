@@ -10,7 +10,7 @@ import { answerBody } from '../translate/engine.js';
 import type { CurrentRequest, CurrentResponse, LegacyRequest, Translator } from '../translate/index.js';
 import { readBody } from './body.js';
 import type { Metrics } from './metrics.js';
-import { credentialOf, paramsOf } from './requests.js';
+import { paramsOf, soleCredential } from './requests.js';
 import { toPaybridgeError, type Upstream } from './upstream.js';
 
 export interface ShadowServingDeps {
@@ -31,7 +31,7 @@ export function createShadowServing(deps: ShadowServingDeps) {
   /** One legacy call forwarded unchanged to the legacy upstream of its credential. */
   async function callLegacy(request: LegacyRequest): Promise<CurrentResponse> {
     const headers = request.headers as Record<string, string | string[]>;
-    const answer = await upstream.forward(upstreamFor(credentialOf(headers), 'legacy'), {
+    const answer = await upstream.forward(upstreamFor(soleCredential(headers), 'legacy'), {
       method: request.method,
       path: request.path,
       headers: { ...headers, 'x-request-id': request.requestId ?? '' },
@@ -70,7 +70,7 @@ export function createShadowServing(deps: ShadowServingDeps) {
     const decision = request.decision!;
     let answer;
     try {
-      answer = await upstream.forward(upstreamFor(credentialOf(decision.headers), 'legacy'), {
+      answer = await upstream.forward(upstreamFor(soleCredential(decision.headers), 'legacy'), {
         method: request.method,
         path: request.url,
         headers: { ...decision.headers, 'x-request-id': String(request.id) },

@@ -51,16 +51,6 @@ export function foreignScheme(headers: Headers): string | undefined {
   return scheme.toLowerCase() === 'bearer' ? undefined : scheme || '(empty)';
 }
 
-/** The key inside `Authorization: Basic base64(key:)`, for choosing its environment; undefined when unreadable. */
-export function basicCredential(headers: Headers): string | undefined {
-  const auth = headers.authorization;
-  const m = typeof auth === 'string' ? /^\s*Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(auth) : null;
-  if (!m) return undefined;
-  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
-  const user = decoded.slice(0, decoded.indexOf(':') < 0 ? undefined : decoded.indexOf(':'));
-  return user || undefined;
-}
-
 /** True when the request carries a legacy credential header (header names in lower case). */
 export function isLegacyRequest(headers: Headers): boolean {
   for (const name of LEGACY_CREDENTIAL_HEADERS.keys()) if (headers[name] !== undefined) return true;
