@@ -60,6 +60,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     return503OnClosing: true,
     clientErrorHandler: legacyClientError,
     forceCloseConnections: 'idle',
+    // fastify's own refusals (a malformed percent-encoding in the path) in the legacy shape
+    frameworkErrors: (error, request, reply) =>
+      sendError(request, reply, new PaybridgeError('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'path: malformed percent-encoding' : `request: ${scrub(error.message)}`)),
     keepAliveTimeout: 65_000,
   });
 
@@ -120,12 +123,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // One hook per request: metrics and the access line. Headers are set where answers are sent.
   app.addHook('onResponse', (request, reply, done) => {
     const decision = request.decision;
-    const route = decision?.route ?? 'internal';
-    const mode = decision?.mode ?? 'none';
+    // the gateway's own paths (health, metrics, the operator page, favicon) are not traffic
+    if (!decision) return done();
+    const route = decision.route;
+    const mode = decision.mode;
     const seconds = reply.elapsedTime / 1000;
     metrics.requests.inc({ route, mode, status: String(reply.statusCode) });
     metrics.latency.observe({ route, mode }, seconds);
-    if (decision) request.log.info({ route, mode, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    request.log.info({ route, mode, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(seconds * 1e4) / 10 }, 'request');
     done();
   });
   app.setErrorHandler((err, request, reply) => {
@@ -138,6 +143,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // browsers ask for it when a person opens the 3DS page or the operator page through the gateway
+  app.get('/favicon.ico', async (_request, reply) => reply.code(404).send());
   app.get('/readyz', async (_request, reply) => {
     if (draining) return reply.code(503).send({ status: 'draining' });
     return { status: 'ready' };
@@ -247,8 +254,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         ...(draining ? { connection: 'close' } : {}),
       }),
       // A GET may be retried once on a connection reset; nothing else is ever sent twice.
+      // (a delay of 0 would mean "no retry" to @fastify/reply-from: the retry goes after 1 ms)
       retryDelay: ({ err, req, attempt }: { err?: { code?: string }; req: { method: string }; attempt: number }) =>
-        req.method === 'GET' && attempt === 0 && (err?.code === 'ECONNRESET' || err?.code === 'UND_ERR_SOCKET') ? 0 : null,
+        req.method === 'GET' && attempt === 0 && (err?.code === 'ECONNRESET' || err?.code === 'UND_ERR_SOCKET') ? 1 : null,
       onError: (reply: FastifyReply, { error }: { error: Error & { cause?: unknown } }) => {
         const cause = error.cause ?? error;
         const mapped = toPaybridgeError(cause);

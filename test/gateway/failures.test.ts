@@ -103,6 +103,9 @@ describe('hardening', () => {
       ['GET', '/orders/ordr_1%2F..%2Fx', {}, 400, 'invalid_request', /^merchantOrderId/],
       ['POST', '/refunds', { body: { transactionId: 'tran_1', refundAmount: { amount: -5, currency: 'AUD' } } }, 400, 'invalid_request', /^refundAmount\.amount/],
       ['GET', '/no/such/route', {}, 404, 'route_not_mapped', /^GET \/no\/such\/route is not a legacy route/],
+      // a body twice the limit is read to its end, so the client reads the 413 rather than a broken pipe
+      ['POST', '/refunds', { raw: JSON.stringify({ transactionId: 'tran_1', pad: 'x'.repeat(2 * 1024 * 1024) }) }, 413, 'payload_too_large', /^body: exceeds/],
+      ['GET', '/orders/ordr_%E0%A4%A', {}, 400, 'invalid_request', /^path: malformed percent-encoding/],
     ];
     for (const [method, path, options, status, code, detail] of cases) {
       const res = await api().raw(method, path, options);
@@ -112,5 +115,14 @@ describe('hardening', () => {
     const noCredential = await client(gw.url).get('/orders/ordr_1');
     expect(noCredential.body).toMatchObject({ statusCode: 401, errorCode: 'missing_credentials' });
     expect(fake.counts.size).toBe(0);
+  });
+
+  it("counts no traffic for the gateway's own paths (favicon, health, metrics)", async () => {
+    const counted = async () => (await client(gw.url).get('/metrics')).text.split('\n').filter((l) => l.startsWith('paybridge_requests_total')).join('\n');
+    const before = await counted();
+    for (const path of ['/favicon.ico', '/healthz', '/readyz', '/metrics']) await client(gw.url).get(path);
+    expect(await counted()).toBe(before);
+    expect(before).not.toMatch(/route="internal"/);
+    expect((await client(gw.url).get('/favicon.ico')).status).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type Behaviour = 'ok' | 'reset' | 'hang' | 'error500' | 'error503' | 'html' | 'malformed' | 'trickle' | 'resetMidBody' | 'bodyHang';
+export type Behaviour = 'ok' | 'reset' | 'resetOnce' | 'hang' | 'error500' | 'error503' | 'html' | 'malformed' | 'trickle' | 'resetMidBody' | 'bodyHang';
 
 /**
  * A fake current API that misbehaves on demand and counts what reached it, per "METHOD path".
@@ -17,6 +17,11 @@ export async function startFakeUpstream(initial: Behaviour = 'ok') {
     req.resume();
     switch (behaviour) {
       case 'reset':
+        req.socket.destroy();
+        return;
+      case 'resetOnce':
+        // the first request's connection is reset; the following ones are answered
+        behaviour = 'ok';
         req.socket.destroy();
         return;
       case 'hang':

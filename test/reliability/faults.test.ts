@@ -95,6 +95,18 @@ describe('upstream faults', () => {
     writeSummary('2-faults', `upstream faults: ${injected} faults injected (${FAULTS.length} kinds x ${CALLS.length} translated calls), each the documented 502/504; 0 unhandled rejections; writes reached the upstream at most ${maxWriteCount} time`);
   });
 
+  it('retries a passthrough GET once after a connection reset, and never a write', async () => {
+    fake.set('resetOnce');
+    const read = await client(gw.url, SOLO).get('/orders/ordr_1');
+    expect(read.status).toBe(200);
+    expect(fake.count('GET /orders/ordr_1')).toBe(2);
+    fake.set('resetOnce');
+    const cancel = await client(gw.url, SOLO).delete('/orders/ordr_1');
+    expect([cancel.status, legacyError.parse(cancel.body).errorCode]).toEqual([502, 'upstream_error']);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fake.count('DELETE /orders/ordr_1')).toBe(1);
+  });
+
   it('turns connection faults of a passthrough into legacy errors as well, without retrying a write', async () => {
     for (const [fault, status, code] of [['reset', 502, 'upstream_error'], ['hang', 504, 'upstream_timeout']] as const) {
       fake.set(fault);
