@@ -18,8 +18,16 @@ export const DEFAULTS = {
   logLevel: 'info',
   merchantKeyCacheMax: 10_000,
   merchantKeyCacheTtlMs: 5 * 60_000,
-  shutdownTimeoutMs: 30_000,
+  /** Client side, for a gateway facing the internet. */
+  clientHeadersMs: 10_000,
+  clientRequestMs: 30_000,
+  clientKeepAliveMs: 5_000,
+  maxConnections: 10_000,
+  maxRequestsPerSocket: 1_000,
 } as const;
+
+/** Room left, past the longest a request can take, before a shutdown gives up on in-flight requests. */
+export const SHUTDOWN_MARGIN_MS = 5_000;
 
 export const ROUTE_MODES = ['current', 'legacy', 'shadow', 'canary'] as const;
 export type RouteMode = (typeof ROUTE_MODES)[number];
@@ -48,7 +56,22 @@ export const configSchema = z.strictObject({
       bodyMs: z.int().min(1).default(DEFAULTS.bodyTimeoutMs),
       /** Whole upstream exchange, however slowly the answer trickles in. */
       requestMs: z.int().min(1).default(DEFAULTS.requestTimeoutMs),
-      shutdownMs: z.int().min(1).default(DEFAULTS.shutdownTimeoutMs),
+      /** How long SIGTERM waits for in-flight requests; default: the longest a request can take, plus a margin. */
+      shutdownMs: z.int().min(1).optional(),
+    })
+    .prefault({}),
+  /** The client side: how long a client may take to send, how many connections and requests it may hold. */
+  client: z
+    .strictObject({
+      /** Until the request headers are in (slowloris). */
+      headersMs: z.int().min(1).default(DEFAULTS.clientHeadersMs),
+      /** Until the whole request, body included, is in; a slower client gets a legacy 408 and its connection closed. */
+      requestMs: z.int().min(1).default(DEFAULTS.clientRequestMs),
+      /** An idle keep-alive connection is closed after this. */
+      keepAliveMs: z.int().min(1).default(DEFAULTS.clientKeepAliveMs),
+      maxConnections: z.int().min(1).default(DEFAULTS.maxConnections),
+      /** Requests one connection may carry before it is closed (0: no cap). */
+      maxRequestsPerSocket: z.int().min(0).default(DEFAULTS.maxRequestsPerSocket),
     })
     .prefault({}),
   bodyLimitBytes: z.int().min(1024).max(64 * 1024 * 1024).default(DEFAULTS.bodyLimitBytes),
@@ -83,7 +106,19 @@ export const configSchema = z.strictObject({
     .prefault({}),
   /** Bearer token for /_paybridge/ (the shadow report); the report is off without one. */
   operatorToken: z.string().min(16, 'expected at least 16 characters').optional(),
-}).superRefine((config, ctx) => {
+}).transform((config) => ({
+  ...config,
+  timeouts: {
+    ...config.timeouts,
+    shutdownMs: config.timeouts.shutdownMs ?? longestRequestMs(config) + SHUTDOWN_MARGIN_MS,
+  },
+})).superRefine((config, ctx) => {
+  if (config.timeouts.shutdownMs <= longestRequestMs(config))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['timeouts', 'shutdownMs'],
+      message: `must exceed the longest a request can take (client.requestMs + timeouts.requestMs = ${longestRequestMs(config)} ms), or a shutdown could cut off the answer to a write already sent upstream`,
+    });
   for (const [route, safety] of Object.entries(config.shadow.writeSafety))
     if (safety === 'send' && !config.shadow.candidateIsolated)
       ctx.addIssue({
@@ -92,6 +127,11 @@ export const configSchema = z.strictObject({
         message: 'send is allowed only when shadow.candidateIsolated declares the candidate an isolated sandbox',
       });
 });
+
+/** Receiving the request, then its upstream calls under one deadline. */
+function longestRequestMs(config: { timeouts: { requestMs: number }; client: { requestMs: number } }): number {
+  return config.client.requestMs + config.timeouts.requestMs;
+}
 
 export type Config = Readonly<z.output<typeof configSchema>>;
 export type ConfigInput = z.input<typeof configSchema>;
@@ -166,6 +206,10 @@ export const SETTINGS: readonly Setting[] = [
   { flag: 'headers-timeout-ms', env: 'PAYBRIDGE_HEADERS_TIMEOUT_MS', path: 'timeouts.headersMs', kind: 'int' },
   { flag: 'body-timeout-ms', env: 'PAYBRIDGE_BODY_TIMEOUT_MS', path: 'timeouts.bodyMs', kind: 'int' },
   { flag: 'request-timeout-ms', env: 'PAYBRIDGE_REQUEST_TIMEOUT_MS', path: 'timeouts.requestMs', kind: 'int' },
+  { flag: 'shutdown-timeout-ms', env: 'PAYBRIDGE_SHUTDOWN_TIMEOUT_MS', path: 'timeouts.shutdownMs', kind: 'int' },
+  { flag: 'client-headers-timeout-ms', env: 'PAYBRIDGE_CLIENT_HEADERS_TIMEOUT_MS', path: 'client.headersMs', kind: 'int' },
+  { flag: 'client-request-timeout-ms', env: 'PAYBRIDGE_CLIENT_REQUEST_TIMEOUT_MS', path: 'client.requestMs', kind: 'int' },
+  { flag: 'max-connections', env: 'PAYBRIDGE_MAX_CONNECTIONS', path: 'client.maxConnections', kind: 'int' },
   { flag: 'body-limit', env: 'PAYBRIDGE_BODY_LIMIT', path: 'bodyLimitBytes', kind: 'int' },
   { flag: 'log-level', env: 'PAYBRIDGE_LOG_LEVEL', path: 'logLevel', kind: 'string' },
   { flag: 'shadow-log', env: 'PAYBRIDGE_SHADOW_LOG', path: 'shadow.log', kind: 'string' },

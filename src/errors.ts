@@ -30,6 +30,7 @@ export const ERRORS = {
   transaction_not_cancellable: { status: 409, message: 'The authorisation cannot be cancelled' },
   transfer_not_reversible: { status: 409, message: 'The transfer cannot be reversed' },
   source_not_usable: { status: 409, message: 'The payment source cannot be used' },
+  request_timeout: { status: 408, message: 'The request was not received in time' },
   payload_too_large: { status: 413, message: 'The request body is too large' },
   // server side
   internal_error: { status: 500, message: 'An internal error occurred' },

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { legacyErrorBody, type ErrorCode } from '../errors.js';
 
+const REASONS: Record<number, string> = { 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
 /** What Node's HTTP parser refused, in words a client can act on. */
 function describe(err: Error & { code?: string }): { status: number; code: ErrorCode; detail: string } {
   switch (err.code) {
@@ -15,6 +17,8 @@ function describe(err: Error & { code?: string }): { status: number; code: Error
       return { status: 400, code: 'invalid_request', detail: 'method: not an HTTP method' };
     case 'HPE_INVALID_URL':
       return { status: 400, code: 'invalid_request', detail: 'path: not a valid request target' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, code: 'request_timeout', detail: 'request: the headers and body were not received in time; the connection is closed' };
     default:
       return { status: 400, code: 'invalid_request', detail: `request: malformed HTTP (${err.code ?? 'parse error'})` };
   }
@@ -25,11 +29,15 @@ function describe(err: Error & { code?: string }): { status: number; code: Error
  * (statusCode, errorCode, message, detail, tracer), then the connection is closed.
  */
 export function legacyClientError(err: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) return;
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
   const { status, code, detail } = describe(err);
   const body = JSON.stringify({ ...legacyErrorBody(code, detail, randomUUID()), statusCode: status });
   socket.end(
-    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\n` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
 }

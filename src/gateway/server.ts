@@ -23,6 +23,18 @@ import { legacyClientError } from './client-error.js';
 import { environmentOf, type Environment } from './environments.js';
 import { createUpstream, toPaybridgeError, type Upstream } from './upstream.js';
 
+/** Largest answer a passthrough reads, like a translated call's. */
+const MAX_PROXIED_ANSWER_BYTES = 16 * 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The deadline of a proxied request. */
+    deadlineTimer?: NodeJS.Timeout;
+    /** The upstream answer a proxied request is reading. */
+    upstreamAnswer?: { destroy(err?: Error): void };
+  }
+}
+
 export interface GatewayOptions {
   config: Config;
   /** A translator to use instead of one built from the config (tests, library users). */
@@ -60,11 +72,20 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     return503OnClosing: true,
     clientErrorHandler: legacyClientError,
     forceCloseConnections: 'idle',
+    // the client side: a slow client is cut off (a legacy 408) and holds a bounded share of the server
+    requestTimeout: config.client.requestMs,
+    keepAliveTimeout: config.client.keepAliveMs,
+    maxRequestsPerSocket: config.client.maxRequestsPerSocket,
+    http: {
+      headersTimeout: config.client.headersMs,
+      // how often Node looks for requests past their timeouts (its default, 30 s, would double them)
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(Math.min(config.client.headersMs, config.client.requestMs) / 4)),
+    },
     // fastify's own refusals (a malformed percent-encoding in the path) in the legacy shape
     frameworkErrors: (error, request, reply) =>
       sendError(request, reply, new PaybridgeError('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'path: malformed percent-encoding' : `request: ${scrub(error.message)}`)),
-    keepAliveTimeout: 65_000,
   });
+  app.server.maxConnections = config.client.maxConnections;
 
   const serviceEnvironment = config.serviceKey?.startsWith('live_') ? 'live' : 'sandbox';
   const translator =
@@ -120,9 +141,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   app.decorateRequest('decision', undefined);
+  app.decorateRequest('deadlineTimer', undefined);
+  app.decorateRequest('upstreamAnswer', undefined);
   // One hook per request: metrics and the access line. Headers are set where answers are sent.
   app.addHook('onResponse', (request, reply, done) => {
     const decision = request.decision;
+    clearTimeout(request.deadlineTimer);
     // the gateway's own paths (health, metrics, the operator page, favicon) are not traffic
     if (!decision) return done();
     const route = decision.route;
@@ -197,10 +221,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   /** One translated current call for this request, counted and logged when it fails. */
-  async function callCurrent(current: CurrentRequest, requestId: string, route: string, forwarded?: Record<string, string>): Promise<CurrentResponse> {
+  async function callCurrent(
+    current: CurrentRequest, requestId: string, route: string, forwarded?: Record<string, string>, deadline?: number,
+  ): Promise<CurrentResponse> {
     const base = upstreamFor(/^Bearer (.+)$/.exec(current.headers.authorization ?? '')?.[1], 'current');
     try {
-      return await upstream.call(base, forwarded ? { ...current, headers: { ...current.headers, ...forwarded } } : current, requestId);
+      return await upstream.call(base, forwarded ? { ...current, headers: { ...current.headers, ...forwarded } } : current, requestId, deadline);
     } catch (err) {
       const error = toPaybridgeError(err);
       metrics.upstreamErrors.inc({ route, code: error.code, status: String(error.status) });
@@ -216,17 +242,58 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   /** A legacy request in current or canary mode: read the body once, translate, call, translate back. */
   async function translate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const started = performance.now();
+    // one deadline for every upstream call of this request (a refund's read and the refund)
+    const deadline = Date.now() + config.timeouts.requestMs;
     const body = await readBody(request, config.bodyLimitBytes);
     const decision = request.decision!;
     const requestId = String(request.id);
     const forwarded = forwardedHeaders(request.raw);
     const answer = await translator.execute(
       { method: request.method, path: request.url, headers: decision.headers, ...(body !== undefined ? { body } : {}), requestId },
-      (current) => callCurrent(current, requestId, decision.route, forwarded),
+      (current) => callCurrent(current, requestId, decision.route, forwarded, deadline),
     );
     const sent = sendLegacy(reply, answer);
     if (decision.sampled) compareLater(request, 'canary', body, { status: answer.status, body: answer.body, latencyMs: performance.now() - started });
     return sent;
+  }
+
+  /** A proxied request's deadline: past it, a 504 upstream_timeout if nothing was sent yet, and the upstream answer dropped. */
+  function armDeadline(request: FastifyRequest, reply: FastifyReply): void {
+    request.deadlineTimer = setTimeout(() => {
+      request.upstreamAnswer?.destroy();
+      if (reply.sent) return;
+      for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
+      const error = new PaybridgeError('upstream_timeout', `the upstream did not answer within the request deadline (${config.timeouts.requestMs} ms)`);
+      metrics.upstreamErrors.inc({ route: request.decision?.route ?? 'unknown', code: error.code, status: String(error.status) });
+      request.log.warn({ err: error }, 'passthrough upstream call failed');
+      sendError(request, reply, error);
+    }, config.timeouts.requestMs);
+  }
+
+  function bufferAnswer(request: FastifyRequest, reply: FastifyReply, stream: NodeJS.ReadableStream & { destroy(err?: Error): void }): void {
+    if (reply.sent) return stream.destroy();
+    request.upstreamAnswer = stream;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_PROXIED_ANSWER_BYTES) stream.destroy(new Error(`the upstream answer exceeds ${MAX_PROXIED_ANSWER_BYTES} bytes`));
+      else chunks.push(chunk);
+    });
+    stream.on('end', () => {
+      clearTimeout(request.deadlineTimer);
+      if (reply.sent) return;
+      reply.removeHeader('transfer-encoding');
+      reply.header('content-length', String(size));
+      reply.send(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    });
+    stream.on('error', (err: Error) => {
+      if (reply.sent) return;
+      for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
+      const error = toPaybridgeError(err);
+      metrics.upstreamErrors.inc({ route: request.decision?.route ?? 'unknown', code: error.code, status: String(error.status) });
+      sendError(request, reply, error);
+    });
   }
 
   registerOperatorRoutes(app, { token: config.operatorToken, report: () => shadow.ledger.report() });
@@ -238,7 +305,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
       classify(request);
       const decision = request.decision!;
-      if (decision.upstream) return;
+      if (decision.upstream) return armDeadline(request, reply);
       return decision.mode === 'shadow' ? serveShadow(request, reply) : translate(request, reply);
     },
     replyOptions: {
@@ -257,6 +324,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       // (a delay of 0 would mean "no retry" to @fastify/reply-from: the retry goes after 1 ms)
       retryDelay: ({ err, req, attempt }: { err?: { code?: string }; req: { method: string }; attempt: number }) =>
         req.method === 'GET' && attempt === 0 && (err?.code === 'ECONNRESET' || err?.code === 'UND_ERR_SOCKET') ? 1 : null,
+      // the answer is read whole under the request's deadline (a trickle past it is a 504), then sent
+      onResponse: (request: FastifyRequest, reply: FastifyReply, res: { stream: NodeJS.ReadableStream & { destroy(err?: Error): void } }) =>
+        bufferAnswer(request, reply, res.stream),
       onError: (reply: FastifyReply, { error }: { error: Error & { cause?: unknown } }) => {
         const cause = error.cause ?? error;
         const mapped = toPaybridgeError(cause);

@@ -46,51 +46,58 @@ export function createUpstream(options: UpstreamOptions) {
     return base;
   };
 
-  async function once(base: Base, current: CurrentRequest, requestId: string): Promise<CurrentResponse> {
-    const deadline = Date.now() + options.requestMs;
-    const res = await agent.request({
-      origin: base.origin,
-      path: base.path + current.path,
-      method: current.method as Dispatcher.HttpMethod,
-      headers: { ...current.headers, 'x-request-id': requestId },
-      body: current.body === undefined ? null : stringifyJson(current.body),
-    });
-    // headersTimeout bounds the wait for headers and bodyTimeout each gap between chunks; the timer
-    // bounds the whole answer, however slowly it trickles in.
-    const declared = Number(res.headers['content-length'] ?? 0);
-    if (declared > maxBytes) {
-      res.body.destroy();
-      throw new PaybridgeError('upstream_error', `the current API answer exceeds ${maxBytes} bytes`);
-    }
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      res.body.destroy();
-    }, Math.max(1, deadline - Date.now()));
-    let text: string;
+  /**
+   * Runs one exchange, headers and body, under the request's deadline (epoch ms): past it the call is
+   * aborted, however slowly the answer trickles in, and it is a 504 upstream_timeout.
+   */
+  async function underDeadline<T>(deadline: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), Math.max(1, deadline - Date.now()));
     try {
-      text = await res.body.text();
+      return await run(controller.signal);
     } catch (err) {
-      if (timedOut) throw new PaybridgeError('upstream_timeout', `the upstream answer took longer than ${options.requestMs} ms`);
+      if (controller.signal.aborted) throw new PaybridgeError('upstream_timeout', `the upstream did not answer within the request deadline (${options.requestMs} ms)`);
       throw err;
     } finally {
       clearTimeout(timer);
     }
-    if (text.length > maxBytes) throw new PaybridgeError('upstream_error', `the current API answer exceeds ${maxBytes} bytes`);
-    return { status: res.statusCode, body: answerBody(text, res.headers['content-type']) };
   }
 
-  /** One current call; throws PaybridgeError on failure. */
-  async function call(baseUrl: string, current: CurrentRequest, requestId: string): Promise<CurrentResponse> {
+  async function once(base: Base, current: CurrentRequest, requestId: string, deadline: number): Promise<CurrentResponse> {
+    return underDeadline(deadline, async (signal) => {
+      const res = await agent.request({
+        origin: base.origin,
+        path: base.path + current.path,
+        method: current.method as Dispatcher.HttpMethod,
+        headers: { ...current.headers, 'x-request-id': requestId },
+        body: current.body === undefined ? null : stringifyJson(current.body),
+        signal,
+      });
+      const declared = Number(res.headers['content-length'] ?? 0);
+      if (declared > maxBytes) {
+        res.body.destroy();
+        throw new PaybridgeError('upstream_error', `the current API answer exceeds ${maxBytes} bytes`);
+      }
+      const text = await res.body.text();
+      if (text.length > maxBytes) throw new PaybridgeError('upstream_error', `the current API answer exceeds ${maxBytes} bytes`);
+      return { status: res.statusCode, body: answerBody(text, res.headers['content-type']) };
+    });
+  }
+
+  /**
+   * One current call; throws PaybridgeError on failure. `deadline` (epoch ms) is the request's, shared
+   * by every call it makes (a refund's preflight read and the refund); default: requestMs from now.
+   */
+  async function call(baseUrl: string, current: CurrentRequest, requestId: string, deadline = Date.now() + options.requestMs): Promise<CurrentResponse> {
     const base = baseOf(baseUrl);
     try {
-      return await once(base, current, requestId);
+      return await once(base, current, requestId, deadline);
     } catch (err) {
       if (err instanceof PaybridgeError) throw err;
       const code = (err as { code?: string }).code ?? '';
       if (current.method === 'GET' && RESET_CODES.has(code)) {
         try {
-          return await once(base, current, requestId);
+          return await once(base, current, requestId, deadline);
         } catch (again) {
           throw toPaybridgeError(again);
         }
@@ -103,22 +110,25 @@ export function createUpstream(options: UpstreamOptions) {
    * One request forwarded as it came (method, path, headers, body), the whole answer buffered: the
    * primary call of a sampled shadow exchange, whose answer is both served and compared.
    */
-  async function forward(baseUrl: string, request: RawRequest): Promise<RawAnswer> {
+  async function forward(baseUrl: string, request: RawRequest, deadline = Date.now() + options.requestMs): Promise<RawAnswer> {
     const base = baseOf(baseUrl);
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(request.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
     try {
-      const res = await agent.request({
-        origin: base.origin,
-        path: base.path + request.path,
-        method: request.method as Dispatcher.HttpMethod,
-        headers,
-        body: request.body ?? null,
+      return await underDeadline(deadline, async (signal) => {
+        const res = await agent.request({
+          origin: base.origin,
+          path: base.path + request.path,
+          method: request.method as Dispatcher.HttpMethod,
+          headers,
+          body: request.body ?? null,
+          signal,
+        });
+        const text = await res.body.text();
+        const out: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+        return { status: res.statusCode, headers: out, text };
       });
-      const text = await res.body.text();
-      const out: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
-      return { status: res.statusCode, headers: out, text };
     } catch (err) {
       throw toPaybridgeError(err);
     }
