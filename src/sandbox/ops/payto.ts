@@ -21,7 +21,9 @@ function accountHint(identifier: Agreement['identifier']): string {
     const hash = createHash('sha256').update(identifier.value).digest();
     digits = Array.from(hash.subarray(0, 12), (b) => String(b % 10)).join('');
   }
-  return `${digits.slice(0, 6)}-${digits.slice(6, 10)}****`;
+  // `<bsb>-<first digits>****`: at most four of the account's digits, and never more than half of them
+  const account = digits.slice(6);
+  return `${digits.slice(0, 6)}-${account.slice(0, Math.min(4, Math.floor(account.length / 2)))}****`;
 }
 
 export function agreementStatus(store: Store, agreement: Agreement): AgreementStatus {

@@ -53,7 +53,8 @@ export function listSources(
   actor: Actor,
   filter: { customerId?: string[] | undefined; limit?: number | undefined; cursor?: string | undefined },
 ) {
-  const customers = filter.customerId ?? (actor.customerId ? [actor.customerId] : null);
+  // a repeated filter value counts once
+  const customers = filter.customerId ? [...new Set(filter.customerId)] : actor.customerId ? [actor.customerId] : null;
   const candidates = customers
     ? customers.flatMap((c) => (store.sourcesByCustomer.get(c) ?? []).map((id) => store.sources.get(id)!))
     : [...store.sources.values()];

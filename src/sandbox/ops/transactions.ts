@@ -36,7 +36,14 @@ export function queryTransactions(store: Store, actor: Actor, filter: Transactio
   return page(matching, filter.limit, filter.cursor);
 }
 
-const remaining = (tx: Transaction) => tx.amount - tx.refundedAmount;
+const transferred = (tx: Transaction) =>
+  tx.transfers.reduce((sum, t) => (t.status === 'completed' ? sum + t.amount : sum), 0);
+
+/**
+ * The money rule of a payment, in one place: what was paid and is still with the merchant. Refunds
+ * and transfers share it, so a payment never pays out twice (transfer 1000 of 1000, then refund 1000).
+ */
+const remaining = (tx: Transaction) => tx.amount - tx.refundedAmount - transferred(tx);
 
 export function refund(store: Store, actor: Actor, transactionId: string, refundAmount: number): { transaction: Transaction; refund: Refund } {
   const tx = getTransaction(store, actor, transactionId);
@@ -45,7 +52,7 @@ export function refund(store: Store, actor: Actor, transactionId: string, refund
   if (refundAmount > remaining(tx))
     throw new PaybridgeError(
       'refund_exceeds_amount',
-      `refundAmount: ${refundAmount} exceeds the refundable ${remaining(tx)} ${tx.currency}`,
+      `refundAmount: ${refundAmount} exceeds the refundable ${remaining(tx)} ${tx.currency} (paid, less refunds and transfers)`,
     );
   const record: Refund = { refundId: newId('refund'), transactionId, amount: refundAmount, createdAt: '' };
   record.createdAt = addTimeline(store, tx, 'PaymentRefunded', refundAmount, record.refundId);
@@ -86,9 +93,6 @@ export function cancelAuthorisation(store: Store, actor: Actor, transactionId: s
   return tx;
 }
 
-const transferred = (tx: Transaction) =>
-  tx.transfers.reduce((sum, t) => (t.status === 'completed' ? sum + t.amount : sum), 0);
-
 /** Moves part of a payment to another sub-merchant of the same marketplace. */
 export function transferFunds(
   store: Store,
@@ -111,7 +115,7 @@ export function transferFunds(
       'invalid_request',
       'destinationMerchantId: must be another sub-merchant of the same marketplace',
     );
-  const available = remaining(tx) - transferred(tx);
+  const available = remaining(tx);
   if (input.amount > available)
     throw new PaybridgeError('transfer_exceeds_amount', `amount: ${input.amount} exceeds the transferable ${available} ${tx.currency}`);
   const transfer: Transfer = {

@@ -8,11 +8,20 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSummary } from '../helpers/logs.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { startFakeUpstream } from '../helpers/fake-upstream.js';
 import { spawnGateway, startGateway } from '../helpers/gateway.js';
 import { client } from '../helpers/http.js';
 import { KEYS } from '../helpers/sandbox.js';
+
+const facts = { slowCut: 0, normal: 0, deadlinePaths: 0, shutdown: 'not run' };
+afterAll(() =>
+  writeSummary(
+    '2b-front-door',
+    `front door: ${facts.slowCut} slow clients (slowloris headers, trickling bodies) cut off with a legacy 408 while ${facts.normal} normal requests answered 200; a trickling upstream hit the request deadline with a legacy 504 on ${facts.deadlinePaths} paths; SIGTERM during a slow refund: ${facts.shutdown}`,
+  ),
+);
 
 /** Opens a connection, writes `head` at once and then `drip` one byte every `everyMs`; resolves with what came back and when the connection closed. */
 function slowClient(url: string, head: string, drip: string, everyMs: number) {
@@ -75,6 +84,8 @@ describe('slow clients', () => {
     }
     expect(normal.length).toBeGreaterThan(5);
     expect(normal.every((s) => s === 200)).toBe(true);
+    facts.slowCut = cut.length;
+    facts.normal = normal.length;
     // the slow refund never reached the upstream
     expect(fake.count('PATCH /transactions/tran_1')).toBe(0);
   });
@@ -106,6 +117,7 @@ describe('one deadline per request, on every path', () => {
         expect(res.body, name).toMatchObject({ statusCode: 504, errorCode: 'upstream_timeout', tracer: res.headers.get('x-request-id') });
         expect(took, name).toBeGreaterThanOrEqual(900);
         expect(took, name).toBeLessThan(3_000);
+        facts.deadlinePaths++;
       } finally {
         await gw.close();
       }
@@ -151,6 +163,7 @@ describe('shutdown', () => {
       expect(answer.body).toEqual({ refundId: 'rfnd_slow' });
       expect(await gw.exited).toBe(0);
       expect(seen).toEqual(['GET /transactions/tran_slow', 'PATCH /transactions/tran_slow']);
+      facts.shutdown = 'the refund answered 200 with its id, exit 0';
     } finally {
       await gw.stop();
       await new Promise((r) => slow.close(r));

@@ -1,0 +1,71 @@
+/**
+ * The sandbox's money rules in one place: refunds and transfers share one ceiling per payment (a
+ * payment never pays out twice), a repeated filter value counts once, and masked account numbers
+ * never show more than the first digits current-api.md's `<bsb>-<first digits>****` shows.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client } from '../helpers/http.js';
+import { CARDS, currentOrder, KEYS, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(() => sb.close());
+
+/** A 10,000 card payment of mcht_alpha (a marketplace sub-merchant), made with the marketplace key. */
+async function alphaPayment(): Promise<string> {
+  const api = sb.current(KEYS.marketplace, { 'Merchant-Id': 'mcht_alpha' });
+  const token = (await sb.current(KEYS.alphaPk).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
+  const order = (await api.post('/orders', currentOrder())).body.OnlineOrder.order.orderId;
+  return (await api.post(`/orders/${order}/pay`, { PayByCard: { paymentTokenId: token } })).body.transactionId;
+}
+
+describe('refunds and transfers share one ceiling', () => {
+  it('refuses a refund of money already transferred, and a transfer of money already refunded', async () => {
+    const api = sb.current(KEYS.marketplace);
+    const tx = await alphaPayment();
+    const moved = await api.patch(`/transactions/${tx}`, { TransferFunds: { amount: 10_000, destinationMerchantId: 'mcht_beta' } });
+    expect(moved.status).toBe(200);
+    const refund = await api.patch(`/transactions/${tx}`, { CreateRefund: { refundAmount: 10_000 } });
+    expect(refund.status).toBe(400);
+    expect(refund.body).toMatchObject({ errorCode: 'refund_exceeds_amount', detail: expect.stringMatching(/^refundAmount: 10000 exceeds the refundable 0 AUD/) });
+
+    const tx2 = await alphaPayment();
+    expect((await api.patch(`/transactions/${tx2}`, { CreateRefund: { refundAmount: 6_000 } })).status).toBe(200);
+    expect((await api.patch(`/transactions/${tx2}`, { TransferFunds: { amount: 5_000, destinationMerchantId: 'mcht_beta' } })).body.errorCode).toBe('transfer_exceeds_amount');
+    expect((await api.patch(`/transactions/${tx2}`, { TransferFunds: { amount: 4_000, destinationMerchantId: 'mcht_beta' } })).status).toBe(200);
+    expect((await api.patch(`/transactions/${tx2}`, { CreateRefund: { refundAmount: 1 } })).body.errorCode).toBe('refund_exceeds_amount');
+    // a reversed transfer gives the money back to refund
+    const detail = (await api.get(`/transactions/${tx2}`)).body;
+    const transferId = detail.transfers[0].transferId;
+    expect((await api.patch(`/transactions/${tx2}`, { ReverseFundsTransfer: { transferId } })).status).toBe(200);
+    expect((await api.patch(`/transactions/${tx2}`, { CreateRefund: { refundAmount: 4_000 } })).status).toBe(200);
+    expect(sb.sandbox.store.transactions.get(tx2)!.status).toBe('refunded');
+  });
+});
+
+describe('filters and masks', () => {
+  it('counts a repeated filter value once', async () => {
+    await sb.current(KEYS.soloSk, { 'Customer-Id': 'cust_alice' }).post('/sandbox/card-sources', { cardNumber: CARDS.ok });
+    const api = sb.current(KEYS.soloSk);
+    const once = (await api.get('/sources?customerId=cust_alice')).body.items;
+    const twice = (await api.get('/sources?customerId=cust_alice&customerId=cust_alice')).body.items;
+    expect(once.length).toBeGreaterThan(0);
+    expect(twice).toEqual(once);
+  });
+
+  it('shows at most the first digits of an account number, never a short one whole', async () => {
+    const api = sb.current(KEYS.soloPk);
+    const hintOf = async (value: string) => {
+      const token = (await api.post('/payto/agreement', {
+        customerName: 'Pat', customerAccIdentifier: { Bban: { value } }, terms: { AgreementRequestTermsOneOff: { amount: { amount: 100, currency: 'AUD' } } }, purpose: 'test',
+      })).body.token;
+      const payto = await client(sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` }).post('/tokens', { CreatePayToToken: { amount: { minorCurrencyUnits: 100, currency: 'AUD' }, agreementToken: token } });
+      return payto.body.PayToToken.accountIdentifierHint as string;
+    };
+    expect(await hintOf('062-000-12345678')).toBe('062000-1234****');
+    expect(await hintOf('062-000-1234')).toBe('062000-12****');
+    expect(await hintOf('062-000-987654')).toBe('062000-987****');
+  });
+});
