@@ -77,6 +77,8 @@ export function dispatchBuffered(dispatch: Dispatcher.Dispatch, opts: Dispatcher
 function controller() {
   let aborted: Error | null = null;
   return {
+    /** The answer's header lines as undici hands them over (Node 26's fetch reads them from here). */
+    rawHeaders: [] as Buffer[],
     get aborted() {
       return aborted !== null;
     },
@@ -101,6 +103,7 @@ function deliver(handler: Dispatcher.DispatchHandler, ctl: ReturnType<typeof con
   }
   const payload = answer.body === undefined ? undefined : Buffer.from(stringifyJson(answer.body));
   const headers: Record<string, string> = payload ? { 'content-type': 'application/json; charset=utf-8', 'content-length': String(payload.length) } : {};
+  ctl.rawHeaders = Object.entries(headers).flatMap(([name, value]) => [Buffer.from(name, 'latin1'), Buffer.from(value, 'latin1')]);
   handler.onResponseStart?.(ctl, answer.status, headers, '');
   if (payload) handler.onResponseData?.(ctl, payload);
   handler.onResponseEnd?.(ctl, {});
