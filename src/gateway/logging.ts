@@ -3,7 +3,7 @@
  * write per line would be a syscall per request) and flushed every second and on close.
  */
 import { pino } from 'pino';
-import { redactValue, scrub } from './redact.js';
+import { redactValue, scrub } from '../observability/redact.js';
 
 export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
   const destination = stream ? undefined : pino.destination({ dest: 1, sync: false, minLength: 4096 });

@@ -9,7 +9,7 @@ import { createShadow } from '../shadow/engine.js';
 import { answerBody } from '../translate/engine.js';
 import type { CurrentRequest, CurrentResponse, LegacyRequest, Translator } from '../translate/index.js';
 import { readBody } from './body.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import { paramsOf, soleCredential } from './requests.js';
 import { toPaybridgeError, type Upstream } from './upstream.js';
 

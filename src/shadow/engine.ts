@@ -9,8 +9,8 @@ import { hostname } from 'node:os';
 import type { Config } from '../config.js';
 import { parseJsonBody } from '../contract/json.js';
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
-import type { Metrics } from '../gateway/metrics.js';
-import { redactValue } from '../gateway/redact.js';
+import type { Metrics } from '../observability/metrics.js';
+import { redactAt, redactValue, scrub } from '../observability/redact.js';
 import type { CurrentRequest, CurrentResponse, LegacyRequest, Translator } from '../translate/index.js';
 import type { CompiledMapping } from '../translate/router.js';
 import { LEGACY_CREDENTIAL_HEADERS } from '../translate/credentials.js';
@@ -120,10 +120,10 @@ export function createShadow(deps: ShadowDeps) {
       method,
       primary: { status: primary.status, latencyMs: primary.latencyMs },
       candidate: candidate && { status: candidate.status, latencyMs: candidate.latencyMs },
-      differences: differences.map((d) => redactValue(d) as Difference),
+      differences: differences.map((d) => redactAt(d)),
       request: {
         method: ex.request.method,
-        path: ex.request.path,
+        path: scrub(ex.request.path),
         headers: redactValue(ex.request.headers) as Record<string, unknown>,
         ...(ex.request.body !== undefined ? { body: redactValue(parseJson(ex.request.body)) } : {}),
       },
@@ -175,7 +175,8 @@ export function createShadow(deps: ShadowDeps) {
       const differences = compareAnswers(ex.primary, again).filter((d) => builtinNoise(d) === null);
       const time = new Date().toISOString();
       for (const noise of ledger.noise.learn(ex.route, differences, ex.requestId, time)) {
-        emit({ type: 'noise', time, ...(redactValue(noise) as typeof noise) });
+        const values = redactAt({ path: noise.path, primary: noise.evidence.first, candidate: noise.evidence.second });
+        emit({ type: 'noise', time, ...noise, evidence: { ...noise.evidence, first: values.primary, second: values.candidate } });
         deps.log.info({ route: ex.route, path: noise.path }, 'shadow learned a noisy path');
       }
     }

@@ -1,0 +1,111 @@
+/**
+ * Keeps secrets and personal data out of everything paybridge writes (log lines, shadow records, the
+ * report, metric labels): one table of rules, used by every writer. Below both gateway/ and shadow/.
+ *
+ * - by field name (any depth, any case, `_`/`-` ignored): credentials, card numbers, CVC-like fields,
+ *   tokens and magic links are replaced; customer e-mail fields are masked (`a***@example.com`);
+ * - in any string (messages, URLs, query values, unknown fields): keys, JWTs, merchant and checkout
+ *   tokens, card numbers (Luhn-valid, with or without spaces or dashes), secret query parameters,
+ *   e-mail addresses.
+ */
+export const REDACTED = '[redacted]';
+
+/** The rule table: field names (normalised: lower case, no `_` or `-`) and what happens to their values. */
+const FIELD_RULES: Readonly<Record<string, 'redact' | 'email'>> = Object.fromEntries([
+  // credential headers and keys
+  ...['authorization', 'limepaypublickey', 'limepaysecretkey', 'limepaytoken', 'limepaycustomerjwt', 'limepaymerchantjwt',
+    'limepayplatformjwt', 'limepaycheckouttoken', 'limepaymerchanttoken', 'cookie', 'setcookie', 'servicekey', 'apikey',
+    'secretkey', 'publickey', 'jwt', 'operatortoken'].map((f) => [f, 'redact']),
+  // card data
+  ...['cardnumber', 'pan', 'cardno', 'ccnumber', 'creditcardnumber', 'cardcvc', 'cvc', 'cvc2', 'cvv', 'cvv2', 'cid', 'csc',
+    'securitycode', 'cardcode', 'cardsecuritycode', 'cardverificationvalue', 'expiry', 'cardexpiry'].map((f) => [f, 'redact']),
+  // tokens and links that carry them
+  ...['token', 'checkouttoken', 'merchanttoken', 'customtoken', 'agreementtoken', 'accesstoken', 'refreshtoken', 'idtoken',
+    'magiclink', 'password'].map((f) => [f, 'redact']),
+  // personal data
+  ...['email', 'emailaddress', 'customeremail', 'customeremailaddress', 'contactemail', 'contactemailaddress'].map((f) => [f, 'email']),
+]) as Record<string, 'redact' | 'email'>;
+
+const normalise = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
+
+/** Query parameters whose values are secrets, whatever the URL. */
+const SECRET_QUERY = /([?&](?:token|checkoutToken|merchantToken|customToken|key|apiKey|api_key|secret|card|cardNumber|pan|cvc|cvv|cvv2|securityCode|password)=)[^&\s"#]*/gi;
+
+const TEXT_RULES: [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
+  [SECRET_QUERY, '$1[redacted]'],
+  [/\b(sandbox|live)_(pk|sk|api)_[A-Za-z0-9_-]+/g, '$1_$2_[redacted]'],
+  [/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '[redacted jwt]'],
+  [/\b(mtok|chk)_[A-Za-z0-9_-]+/g, '$1_[redacted]'],
+  // card numbers: 12-19 digits, grouped with spaces or dashes or not, Luhn-valid (and any 12+ digit run)
+  [/\b\d(?:(?:[ -]|%20)?\d){11,18}\b/g, (match) => (isCardNumber(match) ? '[redacted card]' : match)],
+  [/\b([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})\b/g, (_m, first: string, domain: string) => `${first}***@${domain}`],
+];
+
+/** One cheap test before the replacements: most strings hold nothing to mask. */
+const MAYBE_SECRET = /sandbox_|live_|eyJ|mtok_|chk_|\d[ -]?\d{3}[ -]?\d{4}|@|=/i;
+
+/** A digit string (spaces and dashes allowed) that is a card number: 12-19 digits; Luhn-valid, or a bare run of 12+ digits. */
+export function isCardNumber(text: string): boolean {
+  const digits = text.replace(/%20|[ -]/g, '');
+  if (digits.length < 12 || digits.length > 19) return false;
+  if (digits === text) return true;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** Free text with every key, JWT, token, card number, secret query value and e-mail address masked. */
+export function scrub(text: string): string {
+  if (!MAYBE_SECRET.test(text)) return text;
+  let out = text;
+  for (const [pattern, replacement] of TEXT_RULES) out = out.replace(pattern, replacement as string);
+  return out;
+}
+
+/** `alice@example.com` -> `a***@example.com`; anything else is scrubbed as text. */
+export function maskEmail(value: unknown): unknown {
+  if (typeof value !== 'string') return redactValue(value);
+  const at = value.lastIndexOf('@');
+  return at > 0 ? `${value[0]}***@${value.slice(at + 1)}` : scrub(value);
+}
+
+/**
+ * A JSON value with secret fields replaced, e-mail fields masked and free text scrubbed. Returns the
+ * very same value when there is nothing to mask, so clean records cost no copy.
+ */
+export function redactValue(value: unknown): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let changed: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = redactValue(value[i]);
+      if (v !== value[i]) (changed ??= value.slice())[i] = v;
+    }
+    return changed ?? value;
+  }
+  if (value instanceof Error) return value;
+  let out: Record<string, unknown> | undefined;
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
+    const rule = FIELD_RULES[normalise(key)];
+    const next = rule === 'redact' ? (v === undefined || v === null ? v : REDACTED) : rule === 'email' ? maskEmail(v) : redactValue(v);
+    if (next !== v) (out ??= { ...(value as Record<string, unknown>) })[key] = next;
+  }
+  return out ?? value;
+}
+
+/** A difference of two answers at a JSON path: its values redacted by the field the path ends in, then as text. */
+export function redactAt<T extends { path: string; primary?: unknown; candidate?: unknown }>(d: T): T {
+  const field = /([^.[\]]+)(\[\d+\])*$/.exec(d.path)?.[1] ?? '';
+  const rule = FIELD_RULES[normalise(field)];
+  const apply = (v: unknown) => (rule === 'redact' ? (v === undefined || v === null ? v : REDACTED) : rule === 'email' ? maskEmail(v) : redactValue(v));
+  const out = { ...d };
+  if ('primary' in d) out.primary = apply(d.primary);
+  if ('candidate' in d) out.candidate = apply(d.candidate);
+  return out;
+}

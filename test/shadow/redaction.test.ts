@@ -1,0 +1,78 @@
+/**
+ * Redaction everywhere (records, logs, report): card numbers by Luhn check in any string or query
+ * value, with or without spaces and dashes; CVC-like fields by name; tokens by name and in queries;
+ * customer e-mails masked. One redaction module, one table of rules, used by every writer.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isCardNumber, redactValue, scrub } from '../../src/observability/redact.js';
+import { logSink, startGateway } from '../helpers/gateway.js';
+import { call, client } from '../helpers/http.js';
+import { logPath } from '../helpers/logs.js';
+import { CUSTOMER_EMAILS, OPERATOR_TOKENS, QUERY_TOKEN, TEST_CVC } from '../helpers/secrets.js';
+import { CARDS, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const spaced = '4242 4242 4242 4242';
+const dashed = '4242-4242-4242-4242';
+
+describe('the rule table', () => {
+  it('masks card numbers by Luhn check however they are written, and leaves other numbers alone', () => {
+    expect(isCardNumber(spaced)).toBe(true);
+    expect(isCardNumber(dashed)).toBe(true);
+    expect(isCardNumber('4242 4242 4242 4243')).toBe(false);
+    expect(scrub(`pay with ${spaced} or ${dashed}`)).toBe('pay with [redacted card] or [redacted card]');
+    expect(scrub('order 2026-11-22 1234 5678')).toBe('order 2026-11-22 1234 5678');
+    expect(scrub(`/orders/ordr_1?card=${encodeURIComponent(spaced)}&cvc=123&checkoutToken=${QUERY_TOKEN}`)).toBe('/orders/ordr_1?card=[redacted]&cvc=[redacted]&checkoutToken=[redacted]');
+  });
+
+  it('replaces CVC-like fields and tokens by name, in any spelling, and masks e-mails', () => {
+    const out = redactValue({ securityCode: '123', card_number: spaced, pan: '4000000000000002', cvv2: '999', CardCode: '1234', customToken: 'abc', magicLink: 'https://x/?token=abc', customerEmail: 'shopper@example.com', nested: [{ emailAddress: 'alice@example.com', note: 'write to jo@example.com' }] });
+    expect(out).toEqual({ securityCode: '[redacted]', card_number: '[redacted]', pan: '[redacted]', cvv2: '[redacted]', CardCode: '[redacted]', customToken: '[redacted]', magicLink: '[redacted]', customerEmail: 's***@example.com', nested: [{ emailAddress: 'a***@example.com', note: 'write to j***@example.com' }] });
+  });
+});
+
+describe('redaction in shadow mode', () => {
+  let sb: TestSandbox;
+  let gw: Awaited<ReturnType<typeof startGateway>>;
+  const logs = logSink();
+  const recordFile = logPath('shadow-redaction', 'jsonl');
+  beforeAll(async () => {
+    sb = await startSandbox();
+    gw = await startGateway(
+      { upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'shadow' }, shadow: { log: recordFile, learnSample: 1 }, operatorToken: OPERATOR_TOKENS.replay },
+      logs.stream,
+    );
+  });
+  afterAll(async () => {
+    await gw.close();
+    await sb.close();
+  });
+
+  it('writes no card number, CVC, token or e-mail into records, logs or the report', async () => {
+    const api = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk });
+    // fields a client may send that the contract does not know, card data in metadata and free text
+    const order = await api.post('/orders', legacyOrder({
+      customerEmail: 'shopper@example.com',
+      securityCode: TEST_CVC, card_number: spaced, pan: dashed, cvv2: TEST_CVC,
+      metadata: { cardCode: TEST_CVC, note: `card ${dashed}`, contact: 'alice@example.com' },
+    }));
+    expect(order.status).toBe(200);
+    const id = order.body.merchantOrderId;
+    await call(gw.url, 'GET', `/orders/${id}?card=${encodeURIComponent(spaced)}&cvc=${TEST_CVC}&checkoutToken=${QUERY_TOKEN}`, { headers: { 'Limepay-SecretKey': KEYS.soloSk } });
+    await api.get(`/merchants/mcht_solo/customers?email=${encodeURIComponent('alice@example.com')}`);
+    const customer = await api.post('/customers/plugin', { emailAddress: 'jo@example.com', givenName: 'Jo' });
+    await api.post('/authn/tenants/accounts:signinCustomerWithCustomerId', { customerId: customer.body.customerId });
+    const token = (await client(sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` }).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
+    expect((await api.post(`/orders/${id}/pay`, { paymentToken: token, cardCvc: TEST_CVC })).status).toBe(200);
+    await gw.gateway.shadow.idle();
+    gw.gateway.flushLogs();
+
+    const report = await client(gw.url, { authorization: `Bearer ${OPERATOR_TOKENS.replay}` }).get('/_paybridge/report');
+    const page = await client(gw.url).get(`/_paybridge/?token=${OPERATOR_TOKENS.replay}`);
+    const written = [readFileSync(recordFile, 'utf8'), logs.lines.join('\n'), report.text, page.text].join('\n');
+    expect(written).toContain('[redacted');
+    for (const secret of [CARDS.ok, spaced, dashed, `"${TEST_CVC}"`, `cvc=${TEST_CVC}`, QUERY_TOKEN, ...CUSTOMER_EMAILS, KEYS.soloSk])
+      expect(written, secret).not.toContain(secret);
+    expect(written).toContain('s***@example.com');
+  });
+});
