@@ -18,6 +18,8 @@ export const DEFAULTS = {
   logLevel: 'info',
   merchantKeyCacheMax: 10_000,
   merchantKeyCacheTtlMs: 5 * 60_000,
+  /** Fits a 512 MB container with room to spare: the bodies waiting for comparison, at most. */
+  shadowQueueBytes: 32 * 1024 * 1024,
   /** Client side, for a gateway facing the internet. */
   clientHeadersMs: 10_000,
   clientRequestMs: 30_000,
@@ -97,6 +99,8 @@ export const configSchema = z.strictObject({
       /** Share of compared reads also sent twice to the primary, to learn which paths are noise. */
       learnSample: z.number().min(0).max(1).default(0.1),
       queueSize: z.int().min(1).max(1_000_000).default(1000),
+      /** Bytes of request and answer bodies the queue may hold; what does not fit is dropped and counted. */
+      queueBytes: z.int().min(1024).default(DEFAULTS.shadowQueueBytes),
       concurrency: z.int().min(1).max(256).default(4),
       /** Comparisons a route needs, all matching among the last ones, to be ready to cut over. */
       readyAfter: z.int().min(1).default(50),

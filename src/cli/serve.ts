@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { configSchema, hasNoUpstream, loadConfig, readJsonFile, SETTINGS, type Config } from '../config.js';
+import { ConfigError, configSchema, hasNoUpstream, loadConfig, readJsonFile, SETTINGS, type Config } from '../config.js';
 import { createGateway } from '../gateway/server.js';
 import { createSandbox, type Fixtures } from '../sandbox/index.js';
 import { onShutdown } from './util.js';
@@ -53,6 +53,12 @@ export async function runServe(argv: string[]): Promise<void> {
 
   let sandbox: ReturnType<typeof createSandbox> | undefined;
   if (hasNoUpstream(config)) {
+    // both generations of the embedded sandbox share one store: a sent write would be executed twice
+    const send = Object.entries(config.shadow.writeSafety).find(([, safety]) => safety === 'send');
+    if (send)
+      throw new ConfigError(
+        `shadow.writeSafety.${send[0]}: send cannot be used with the embedded sandbox (its two faces share one store, so a write sent to both would move money twice); configure an isolated candidate upstream`,
+      );
     sandbox = createSandbox();
     const urls = await sandbox.listen({ host: '127.0.0.1', port: 0, legacyPort: 0 });
     config = withSandbox(config, urls, sandbox.fixtures);

@@ -21,14 +21,21 @@ function same(a: string, b: string): boolean {
  * `GET /_paybridge/report` (JSON) and `GET /_paybridge/` (HTML). The operator token comes as
  * `Authorization: Bearer <token>` or `?token=` (for a browser). Without a configured token both are 404.
  */
-export function registerOperatorRoutes(app: FastifyInstance, options: { token: string | undefined; report: () => ShadowReport }): void {
+export function registerOperatorRoutes(
+  app: FastifyInstance,
+  options: { token: string | undefined; report: () => ShadowReport; find: (id: string) => unknown[] },
+): void {
   const guard = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     if (!options.token) return reply.code(404).send({ statusCode: 404, errorCode: 'not_found', message: 'The operator report is off: no operator token is configured' });
     const given = tokenOf(request);
     if (!given || !same(given, options.token))
       return reply.code(401).header('www-authenticate', 'Bearer').send({ statusCode: 401, errorCode: 'unauthenticated', message: 'The operator token is missing or wrong' });
   };
-  app.get('/_paybridge/report', { preHandler: guard }, async () => options.report());
+  // ?find=<id>: the comparisons of a gateway request id or an upstream tracer a customer quotes
+  app.get('/_paybridge/report', { preHandler: guard }, async (request) => {
+    const find = (request.query as Record<string, unknown> | undefined)?.find;
+    return typeof find === 'string' && find !== '' ? { find, comparisons: options.find(find) } : options.report();
+  });
   app.get('/_paybridge/', { preHandler: guard }, async (_request, reply) =>
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderReportHtml(options.report())),
   );

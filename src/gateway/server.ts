@@ -253,7 +253,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       (current) => callCurrent(current, requestId, decision.route, forwarded, deadline),
     );
     const sent = sendLegacy(reply, answer);
-    if (decision.sampled) compareLater(request, 'canary', body, { status: answer.status, body: answer.body, latencyMs: performance.now() - started });
+    if (decision.sampled)
+      compareLater(request, 'canary', body, { status: answer.status, body: answer.body, latencyMs: performance.now() - started }, answer.body === undefined ? 0 : stringifyJson(answer.body).length);
     return sent;
   }
 
@@ -296,7 +297,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     });
   }
 
-  registerOperatorRoutes(app, { token: config.operatorToken, report: () => shadow.ledger.report() });
+  registerOperatorRoutes(app, { token: config.operatorToken, report: () => shadow.ledger.report(), find: (id) => shadow.ledger.find(id) });
 
   await app.register(httpProxy, {
     upstream: '',

@@ -50,9 +50,12 @@ export function createShadowServing(deps: ShadowServingDeps) {
   });
 
   /** Queues the comparison of an exchange the client already has the answer to. */
-  function compareLater(request: FastifyRequest, mode: 'shadow' | 'canary', body: string | undefined, primary: { status: number; body: unknown; latencyMs: number }): void {
+  function compareLater(
+    request: FastifyRequest, mode: 'shadow' | 'canary', body: string | undefined, primary: { status: number; body: unknown; latencyMs: number }, primaryBytes: number,
+  ): void {
     const decision = request.decision!;
     shadow.enqueue({
+      bytes: (body?.length ?? 0) + primaryBytes,
       mode,
       route: decision.route,
       requestId: String(request.id),
@@ -83,7 +86,7 @@ export function createShadowServing(deps: ShadowServingDeps) {
     }
     const latencyMs = performance.now() - started;
     const sent = deps.stamp(reply).code(answer.status).headers(answer.headers).send(answer.text === '' ? undefined : answer.text);
-    compareLater(request, 'shadow', body, { status: answer.status, body: answerBody(answer.text, answer.headers['content-type']), latencyMs });
+    compareLater(request, 'shadow', body, { status: answer.status, body: answerBody(answer.text, answer.headers['content-type']), latencyMs }, answer.text.length);
     return sent;
   }
 

@@ -37,6 +37,8 @@ export interface Exchange {
   request: { method: string; path: string; headers: Record<string, string | string[]>; body?: string };
   /** What the client got: from the legacy upstream (shadow) or the translated current call (canary). */
   primary: Answer;
+  /** Size of the bodies the exchange holds (request and answer), for the queue's byte bound. */
+  bytes: number;
 }
 
 export interface ShadowDeps {
@@ -47,7 +49,7 @@ export interface ShadowDeps {
   callCurrent: (current: CurrentRequest, requestId: string) => Promise<CurrentResponse>;
   /** One legacy call, unchanged, to the legacy upstream of its credential's environment. */
   callLegacy: (request: LegacyRequest) => Promise<CurrentResponse>;
-  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
 /** A write that went through: 2xx, or the legacy 403 of a 3DS challenge (the first step of a pay). */
@@ -55,6 +57,12 @@ function succeeded(answer: Answer): boolean {
   if (answer.status < 300) return true;
   const body = answer.body as { paymentActionRequired?: unknown } | undefined;
   return answer.status === 403 && typeof body === 'object' && body !== null && body.paymentActionRequired !== undefined;
+}
+
+/** The tracer an upstream put in its error answer: the id a customer quotes. */
+function tracerOf(side: 'primary' | 'candidate', answer: Answer | null): Record<string, string> {
+  const tracer = (answer?.body as { tracer?: unknown } | undefined)?.tracer;
+  return typeof tracer === 'string' ? { [side]: tracer } : {};
 }
 
 const now = () => performance.now();
@@ -94,13 +102,19 @@ export function createShadow(deps: ShadowDeps) {
     ...(settings.log ? { file: settings.log } : {}),
     log: (record) => deps.log.info({ shadowRecord: record }, `shadow ${record.type}`),
   });
-  const compared = metrics.counter('paybridge_shadow_comparisons_total', 'Shadow/canary comparisons, by route id and result (match, mismatch).');
+  const compared = metrics.counter('paybridge_shadow_comparisons_total', 'Shadow/canary comparisons, by route id and outcome (match, mismatch): readiness across replicas in PromQL.');
   const skipped = metrics.counter('paybridge_shadow_skipped_total', 'Sampled exchanges not compared, by route id and reason.');
-  const dropped = metrics.counter('paybridge_shadow_dropped_total', 'Comparisons dropped because the queue was full, by route id.');
+  const dropped = metrics.counter('paybridge_shadow_dropped_total', 'Comparisons dropped because the queue was full, by route id and bound (count, bytes).');
   const queue: Exchange[] = [];
+  let queuedBytes = 0;
   let running = 0;
   let idleWaiters: (() => void)[] = [];
   metrics.gauge('paybridge_shadow_queue_depth', 'Comparisons waiting to run.', () => queue.length + running);
+  metrics.gauge('paybridge_shadow_queue_bytes', 'Bytes of bodies held by comparisons waiting to run.', () => queuedBytes);
+
+  let sendState: 'unproven' | 'proven' | 'stopped' = 'unproven';
+  let sendStopped = 0;
+  metrics.gauge('paybridge_shadow_send_stopped', 'Whether shadow send stopped for good because the candidate was found sharing the primary\'s store (1) or not (0).', () => sendStopped);
 
   const safetyOf = (route: string) => settings.writeSafety[route] ?? settings.writeSafety['*'] ?? 'readback';
 
@@ -111,6 +125,7 @@ export function createShadow(deps: ShadowDeps) {
   }
 
   function comparison(ex: Exchange, method: CompareMethod, primary: Answer, candidate: Answer | null, differences: Difference[], note?: string) {
+    const tracers = { ...tracerOf('primary', primary), ...tracerOf('candidate', candidate) };
     const record: ComparisonRecord = {
       type: 'comparison',
       time: new Date().toISOString(),
@@ -127,10 +142,11 @@ export function createShadow(deps: ShadowDeps) {
         headers: redactValue(ex.request.headers) as Record<string, unknown>,
         ...(ex.request.body !== undefined ? { body: redactValue(parseJson(ex.request.body)) } : {}),
       },
+      ...(Object.keys(tracers).length ? { tracers } : {}),
       ...(note ? { note } : {}),
     };
     emit(record);
-    compared.inc({ route: ex.route, result: ledger.matches(record) ? 'match' : 'mismatch' });
+    compared.inc({ route: ex.route, outcome: ledger.matches(record) ? 'match' : 'mismatch' });
   }
 
   function skip(ex: Exchange, reason: string): void {
@@ -182,7 +198,28 @@ export function createShadow(deps: ShadowDeps) {
     }
   }
 
-  async function compareWrite(ex: Exchange): Promise<void> {
+  /**
+   * Before the first write is sent to the candidate, the candidate must prove it is isolated: a
+   * resource the primary just created must not be readable there. If it is, sending stops for good.
+   */
+  async function isolation(ex: Exchange): Promise<'proven' | 'stopped' | 'unproven'> {
+    if (sendState !== 'unproven') return sendState;
+    const path = ex.compiled.mapping.readback?.({ params: ex.params, body: parseJson(ex.request.body), answer: ex.primary.body });
+    if (!path) return 'unproven';
+    const probe = await candidateSide(ex)(asLegacyRequest(ex, 'isolation', { method: 'GET', path, headers: credentialHeaders(ex.request.headers) }));
+    if (sendState !== 'unproven') return sendState;
+    if (probe.status < 300) {
+      sendState = 'stopped';
+      sendStopped = 1;
+      deps.log.error(
+        { route: ex.route, requestId: ex.requestId, probe: path.replace(/\/[^/]+$/, '/{id}') },
+        'shadow send stopped for good: a resource the primary just created is readable from the candidate, so it is not isolated',
+      );
+    } else if (probe.status === 404) sendState = 'proven';
+    return sendState;
+  }
+
+  async function compareWrite(ex: Exchange, current: CurrentRequest | undefined): Promise<void> {
     const { mapping } = ex.compiled;
     const safety = safetyOf(ex.route);
     if (!succeeded(ex.primary)) {
@@ -200,11 +237,12 @@ export function createShadow(deps: ShadowDeps) {
     }
     let note: string | undefined;
     if (safety === 'send') {
-      if (settings.candidateIsolated && credentialValue(ex.request.headers).startsWith('sandbox_')) {
+      if (!settings.candidateIsolated || !credentialValue(ex.request.headers).startsWith('sandbox_'))
+        note = 'send refused: only sandbox_ credentials are sent to an isolated candidate';
+      else if ((await isolation(ex)) === 'proven') {
         const candidate = await candidateSide(ex)(asLegacyRequest(ex, 'candidate'));
         return comparison(ex, 'send', ex.primary, candidate, compareAnswers(ex.primary, candidate));
-      }
-      note = 'send refused: only sandbox_ credentials are sent to an isolated candidate';
+      } else note = sendState === 'stopped' ? 'send stopped: the candidate shares the primary\'s store' : 'send waits: the candidate\'s isolation is not proven yet';
     }
     const path =
       safety === 'validate' ? undefined : mapping.readback?.({ params: ex.params, body: parseJson(ex.request.body), answer: ex.primary.body });
@@ -214,7 +252,11 @@ export function createShadow(deps: ShadowDeps) {
         primarySide(ex)(asLegacyRequest(ex, 'readback-primary', read)),
         candidateSide(ex)(asLegacyRequest(ex, 'readback-candidate', read)),
       ]);
-      return comparison(ex, 'readback', primary, candidate, compareAnswers(primary, candidate), note ?? `read back ${path}`);
+      // the write itself is also checked against the current API's request schema, as `validate` does
+      const problem = current ? validateCurrentRequest(mapping.current, current) : null;
+      const differences = compareAnswers(primary, candidate);
+      if (problem) differences.push({ path: '$validation', candidate: problem });
+      return comparison(ex, 'readback', primary, candidate, differences, note ?? `read back ${path}`);
     }
     if (ex.mode === 'canary') return skip(ex, 'no readback for this write');
     try {
@@ -227,16 +269,46 @@ export function createShadow(deps: ShadowDeps) {
     }
   }
 
+  /** The translator's verdict on the request the primary answered: the current request, or its refusal. */
+  async function translation(ex: Exchange): Promise<{ current?: CurrentRequest; refused?: PaybridgeError }> {
+    try {
+      return { current: await translator.toCurrent(asLegacyRequest(ex, 'translate')) };
+    } catch (err) {
+      if (err instanceof PaybridgeError) return { refused: err };
+      throw err;
+    }
+  }
+
+  /**
+   * Shadow mode asks first whether the gateway could serve the request at all: a request the legacy
+   * upstream accepted and the translator refuses (or one the legacy upstream refused as malformed and
+   * the translator accepts) is an unexplained mismatch at `$translation`, whatever the route's write safety.
+   */
+  function translationMismatch(ex: Exchange, verdict: { refused?: PaybridgeError }): Difference | null {
+    if (ex.mode !== 'shadow') return null;
+    const accepted = succeeded(ex.primary);
+    if (verdict.refused && accepted)
+      return { path: '$translation', primary: `accepted (${ex.primary.status})`, candidate: `refused: ${verdict.refused.code}: ${verdict.refused.detail}` };
+    const error = ex.primary.body as { errorCode?: unknown; detail?: unknown } | undefined;
+    if (!verdict.refused && ex.primary.status === 400 && error?.errorCode === 'invalid_request')
+      return { path: '$translation', primary: `refused: invalid_request: ${String(error.detail ?? '')}`, candidate: 'accepted' };
+    return null;
+  }
+
   async function run(ex: Exchange): Promise<void> {
     const { mapping } = ex.compiled;
+    const verdict = await translation(ex);
+    const mismatch = translationMismatch(ex, verdict);
+    if (mismatch) return comparison(ex, 'translate', ex.primary, null, [mismatch]);
     const write = !mapping.legacy.startsWith('GET ') && mapping.readOnly !== true;
-    if (write) await compareWrite(ex);
+    if (write) await compareWrite(ex, verdict.current);
     else await compareRead(ex);
   }
 
   function pump(): void {
     while (running < settings.concurrency && queue.length > 0) {
       const ex = queue.shift()!;
+      queuedBytes -= ex.bytes;
       running++;
       run(ex)
         .catch((err: unknown) => deps.log.warn({ err, route: ex.route, requestId: ex.requestId }, 'shadow comparison failed'))
@@ -256,12 +328,13 @@ export function createShadow(deps: ShadowDeps) {
     ledger,
     /** Queues a comparison; false (and counted) when the queue is full. Never waits. */
     enqueue(ex: Exchange): boolean {
-      if (queue.length >= settings.queueSize) {
-        dropped.inc({ route: ex.route });
+      if (queue.length >= settings.queueSize || queuedBytes + ex.bytes > settings.queueBytes) {
+        dropped.inc({ route: ex.route, reason: queue.length >= settings.queueSize ? 'count' : 'bytes' });
         ledger.dropped++;
         return false;
       }
       queue.push(ex);
+      queuedBytes += ex.bytes;
       setImmediate(pump);
       return true;
     },

@@ -18,9 +18,10 @@ function diffs(route: RouteReport): string {
 }
 
 function row(r: RouteReport): string {
-  const latency = `${r.latencyMs.primary.p50}/${r.latencyMs.primary.p99}` + (r.latencyMs.candidate ? ` vs ${r.latencyMs.candidate.p50}/${r.latencyMs.candidate.p99}` : '');
+  const ms = (v: number) => v.toFixed(1);
+  const latency = `${ms(r.latencyMs.primary.p50)}/${ms(r.latencyMs.primary.p99)}` + (r.latencyMs.candidate ? ` vs ${ms(r.latencyMs.candidate.p50)}/${ms(r.latencyMs.candidate.p99)}` : '');
   const noise = r.learnedNoise.length ? `<div class="muted">learned noise: ${r.learnedNoise.map((n) => `<code>${esc(n.path)}</code>`).join(', ')}</div>` : '';
-  return `<tr data-route="${esc(r.route)}" class="${r.ready ? 'ready' : 'not-ready'}">
+  return `<tr data-route="${esc(r.route)}" data-state="${r.state}" class="state-${r.state}">
 <td>${esc(r.route)}</td><td>${esc(r.modes.join(', '))}</td><td class="num">${r.compared}</td><td class="rate">${bar(r.matchRate)}</td>
 <td class="num">${r.unexplained}</td><td class="num">${esc(latency)}</td><td class="verdict">${esc(r.verdict)}</td><td>${diffs(r)}${noise}</td></tr>`;
 }
@@ -34,11 +35,12 @@ body{font:14px system-ui,sans-serif;margin:24px;color:#222}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;padding:6px 8px;text-align:left;vertical-align:top}
 th{background:#f4f4f4}.num{text-align:right}.muted{color:#777}
 .bar{display:inline-block;width:120px;height:10px;background:#eee;margin-right:6px;vertical-align:middle}.bar div{height:10px}
-tr.ready .verdict{color:#2e7d32;font-weight:600}tr.not-ready .verdict{color:#c62828}
+tr.state-ready .verdict{color:#2e7d32;font-weight:600}tr.state-collecting .verdict{color:#5f6b7a}tr.state-mismatch .verdict{color:#c62828;font-weight:600}
 code{background:#f6f6f6;padding:0 3px}ul{margin:0;padding-left:18px}
 </style></head><body>
 <h1>paybridge: shadow comparisons</h1>
-<p>Generated ${esc(report.generatedAt)}. A route is ready to cut over after ${report.readyAfter} comparisons with no unexplained mismatch among the last ${report.readyAfter}.
+<p>Generated ${esc(report.generatedAt)}. A route is <span style="color:#2e7d32">ready</span> to cut over after ${report.readyAfter} comparisons with no unexplained mismatch among the last ${report.readyAfter};
+it is <span style="color:#5f6b7a">collecting</span> until then, and shows a <span style="color:#c62828">mismatch</span> as soon as one is unexplained.
 Compared ${totals.compared}, matched ${totals.matched}, skipped ${totals.skipped}, dropped (queue full) ${totals.dropped}.</p>
 <table id="routes"><thead><tr><th>Route</th><th>Mode</th><th>Compared</th><th>Match rate</th><th>Unexplained</th><th>Latency ms p50/p99 (primary vs candidate)</th><th>Verdict</th><th>Top differing paths</th></tr></thead>
 <tbody>

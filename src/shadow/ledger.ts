@@ -5,7 +5,10 @@
 import { generalise, type Difference } from './diff.js';
 import { NoiseRules, type IgnoreRule, type LearnedNoise, type NoiseReason } from './noise.js';
 
-export type CompareMethod = 'compare' | 'readback' | 'validate' | 'send';
+export type CompareMethod = 'compare' | 'readback' | 'validate' | 'send' | 'translate';
+
+/** A route's verdict: not enough comparisons yet, an unexplained mismatch among the last N, or ready. */
+export type RouteState = 'collecting' | 'mismatch' | 'ready';
 
 export interface ComparisonRecord {
   type: 'comparison';
@@ -20,6 +23,8 @@ export interface ComparisonRecord {
   differences: Difference[];
   /** The redacted legacy request. */
   request: { method: string; path: string; headers: Record<string, unknown>; body?: unknown };
+  /** The upstreams' own tracers (from error answers), which a customer may quote: searchable like requestId. */
+  tracers?: { primary?: string; candidate?: string };
   note?: string;
   instance?: string;
 }
@@ -57,6 +62,7 @@ export interface RouteReport {
   /** Comparisons with at least one difference no noise rule explains. */
   unexplained: number;
   ready: boolean;
+  state: RouteState;
   verdict: string;
   methods: Partial<Record<CompareMethod, number>>;
   skipped: Record<string, number>;
@@ -74,7 +80,7 @@ export interface ShadowReport {
 }
 
 /** What the report needs of a comparison: no request, at most 20 differences, long values cut. */
-type Kept = Pick<ComparisonRecord, 'time' | 'route' | 'requestId' | 'mode' | 'method' | 'primary' | 'candidate' | 'differences'>;
+type Kept = Pick<ComparisonRecord, 'time' | 'route' | 'requestId' | 'mode' | 'method' | 'primary' | 'candidate' | 'differences' | 'tracers'>;
 
 const MAX_KEPT_DIFFERENCES = 20;
 const MAX_VALUE_CHARS = 200;
@@ -87,17 +93,17 @@ function compactValue(v: unknown): unknown {
 }
 
 function compact(record: ComparisonRecord): Kept {
-  const { time, route, requestId, mode, method, primary, candidate } = record;
+  const { time, route, requestId, mode, method, primary, candidate, tracers } = record;
   const differences = record.differences.slice(0, MAX_KEPT_DIFFERENCES).map((d) => {
     const out: Difference = { path: d.path };
     if ('primary' in d) out.primary = compactValue(d.primary);
     if ('candidate' in d) out.candidate = compactValue(d.candidate);
     return out;
   });
-  return { time, route, requestId, mode, method, primary, candidate, differences };
+  return { time, route, requestId, mode, method, primary, candidate, differences, ...(tracers ? { tracers } : {}) };
 }
 
-interface RouteState {
+interface RouteRecords {
   comparisons: Kept[];
   /** Older comparisons folded into counts once the list is full. */
   foldedCompared: number;
@@ -105,8 +111,9 @@ interface RouteState {
   skipped: Record<string, number>;
 }
 
+/** A percentile in whole milliseconds with one decimal. */
 const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10;
 
 export interface LedgerOptions {
   readyAfter: number;
@@ -117,7 +124,7 @@ export interface LedgerOptions {
 
 export class ShadowLedger {
   readonly noise: NoiseRules;
-  private readonly routes = new Map<string, RouteState>();
+  private readonly routes = new Map<string, RouteRecords>();
   private readonly keep: number;
   dropped = 0;
 
@@ -126,7 +133,7 @@ export class ShadowLedger {
     this.keep = Math.max(options.keepPerRoute ?? 1000, options.readyAfter);
   }
 
-  private state(route: string): RouteState {
+  private state(route: string): RouteRecords {
     let s = this.routes.get(route);
     if (!s) {
       s = { comparisons: [], foldedCompared: 0, foldedMatched: 0, skipped: {} };
@@ -156,6 +163,15 @@ export class ShadowLedger {
       s.foldedCompared++;
       if (this.matches(old)) s.foldedMatched++;
     }
+  }
+
+  /** The kept comparisons whose gateway request id or upstream tracer is `id` (a customer quotes either). */
+  find(id: string): Kept[] {
+    const out: Kept[] = [];
+    for (const s of this.routes.values())
+      for (const c of s.comparisons)
+        if (c.requestId === id || c.requestId.startsWith(`${id}:`) || c.tracers?.primary === id || c.tracers?.candidate === id) out.push(c);
+    return out;
   }
 
   report(): ShadowReport {
@@ -198,12 +214,14 @@ export class ShadowLedger {
       const routeCompared = s.foldedCompared + kept.length;
       const lastN = unexplainedFlags.slice(-n);
       const recentMismatches = lastN.filter(Boolean).length;
-      const ready = routeCompared >= n && recentMismatches === 0;
-      const verdict = ready
-        ? `ready: the last ${n} comparisons match`
-        : routeCompared < n
-          ? `not ready: ${n - routeCompared} more comparisons needed`
-          : `not ready: ${recentMismatches} unexplained mismatches in the last ${n}`;
+      const state: RouteState = recentMismatches > 0 ? 'mismatch' : routeCompared < n ? 'collecting' : 'ready';
+      const ready = state === 'ready';
+      const verdict =
+        state === 'ready'
+          ? `ready: the last ${n} comparisons match`
+          : state === 'collecting'
+            ? `collecting: ${n - routeCompared} more comparisons needed, none mismatched`
+            : `mismatch: ${recentMismatches} unexplained in the last ${Math.min(n, lastN.length)}`;
       primaryLatency.sort((a, b) => a - b);
       candidateLatency.sort((a, b) => a - b);
       routes.push({
@@ -214,6 +232,7 @@ export class ShadowLedger {
         matchRate: routeCompared === 0 ? 0 : routeMatched / routeCompared,
         unexplained: routeCompared - routeMatched,
         ready,
+        state,
         verdict,
         methods,
         skipped: s.skipped,

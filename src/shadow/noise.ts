@@ -7,14 +7,24 @@ import { generalise, type Difference } from './diff.js';
 
 export type NoiseReason = 'id' | 'timestamp' | 'rule' | 'learned';
 
-const ID = /^(ordr|mcht|mktp|cust|ptkn|tran|rfnd|psrc|3ds|trf|bank|ppln|cblk)_[A-Za-z0-9_-]+$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The suffixes the gateway itself adds to a request id (`<id>:candidate`, `<id>:readback-primary`, ...). */
+const SUFFIX = '(?::[a-z][a-z-]*)?';
+const ID = new RegExp(`^(ordr|mcht|mktp|cust|ptkn|tran|rfnd|psrc|3ds|trf|bank|ppln|cblk|chk)_[A-Za-z0-9_-]+${SUFFIX}$`);
+const UUID = new RegExp(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}${SUFFIX}$`, 'i');
+/** A request id as the gateway accepts one from a client (x-request-id), with a gateway suffix. */
+const REQUEST_ID = new RegExp(`^[A-Za-z0-9._-]{8,128}${SUFFIX}$`);
+/** Fields that name the call, not the money: every call has its own. */
+const TRACER_PATH = /(^|\.)tracer$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2}))?$/;
 
-/** Two ids of the same kind (or two request tracers), or two timestamps: expected to differ. */
+/**
+ * Two ids of the same kind, two request ids or tracers (whatever suffix the gateway added), or two
+ * timestamps: expected to differ.
+ */
 export function builtinNoise(d: Difference): NoiseReason | null {
   const { primary: a, candidate: b } = d;
   if (typeof a !== 'string' || typeof b !== 'string') return null;
+  if (TRACER_PATH.test(d.path) && REQUEST_ID.test(a) && REQUEST_ID.test(b)) return 'id';
   if (ID.test(a) && ID.test(b) && a.slice(0, a.indexOf('_')) === b.slice(0, b.indexOf('_'))) return 'id';
   if (UUID.test(a) && UUID.test(b)) return 'id';
   if (TIMESTAMP.test(a) && TIMESTAMP.test(b)) return 'timestamp';

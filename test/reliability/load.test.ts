@@ -134,7 +134,7 @@ describe(`load: ${CLIENTS} clients for ${SECONDS} s`, () => {
       checkExactlyOnce(result, before);
       expect(result.rssGrowthMb).toBeLessThan(RSS_BOUND_MB);
       const metrics = await (await fetch(`${gw.url}/metrics`)).text();
-      const mismatches = [...metrics.matchAll(/^paybridge_shadow_comparisons_total\{[^}]*result="mismatch"\} (\d+)$/gm)].reduce((s, m) => s + Number(m[1]), 0);
+      const mismatches = [...metrics.matchAll(/^paybridge_shadow_comparisons_total\{[^}]*outcome="mismatch"\} (\d+)$/gm)].reduce((s, m) => s + Number(m[1]), 0);
       const dropped = [...metrics.matchAll(/^paybridge_shadow_dropped_total\{[^}]*\} (\d+)$/gm)].reduce((s, m) => s + Number(m[1]), 0);
       expect(mismatches + dropped).toBeGreaterThan(0);
       summaries.push(`load, shadow mode with the candidate down: ${result.requests} requests (${result.perSecond}/s): 0 errors, ${result.orders.length} orders and ${result.refunds.length} refunds exactly once; ${mismatches} comparisons failed on the candidate, ${dropped} dropped; gateway RSS ${result.rssGrowthMb >= 0 ? '+' : ''}${result.rssGrowthMb.toFixed(0)} MB`);

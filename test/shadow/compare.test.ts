@@ -180,7 +180,7 @@ describe('shadow comparisons', () => {
       const report = await gw.report();
       expect(report.totals.dropped).toBeGreaterThan(0);
       expect(report.totals.compared + report.totals.dropped).toBe(30);
-      expect((await client(gw.url).get('/metrics')).text).toMatch(/paybridge_shadow_dropped_total\{route="L6"\} [1-9]/);
+      expect((await client(gw.url).get('/metrics')).text).toMatch(/paybridge_shadow_dropped_total\{route="L6",reason="count"\} [1-9]/);
     } finally {
       await gw.close();
     }

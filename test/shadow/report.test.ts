@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { createGateway, type Gateway } from '../../src/gateway/server.js';
 import { createTranslator } from '../../src/translate/index.js';
 import { mappingsWithBrokenL6Fee } from '../helpers/broken-mapping.js';
+import { browserIt, browserPath } from '../helpers/browser.js';
 import { client } from '../helpers/http.js';
 import { LOG_DIR, logStream } from '../helpers/logs.js';
 import { OPERATOR_TOKENS } from '../helpers/secrets.js';
@@ -38,6 +39,8 @@ async function instance(name: string, brokenL6: boolean) {
   return { gateway, url: await gateway.listen() };
 }
 
+/** The tracer of a 404 the legacy upstream answered a client: what a customer quotes to support. */
+let findId: string;
 let a: Awaited<ReturnType<typeof instance>>;
 let b: Awaited<ReturnType<typeof instance>>;
 
@@ -55,6 +58,10 @@ beforeAll(async () => {
   }
   await legacy(b.url).get(`/transactions/${tx}`);
   await legacy(b.url).get(`/orders/${order}`);
+  // b shows all three verdicts: L3 collecting (1 of 3), L6 mismatch (the broken fee), L17 ready
+  for (let i = 0; i < 3; i++) await legacy(b.url).get(`/transactions?merchantOrderId=${order}`);
+  // a bad client request on a ready route: both generations refuse it alike (their tracers differ)
+  findId = (await legacy(a.url).get('/transactions/tran_missing')).body.tracer;
   for (const g of gateways) await g.shadow.idle();
 });
 afterAll(async () => {
@@ -67,19 +74,24 @@ describe('paybridge report', () => {
     const files = [join(dir, `gw-a-${process.pid}.jsonl`), join(dir, `gw-b-${process.pid}.jsonl`)];
     expect(readFileSync(files[1]!, 'utf8')).toContain('"instance":"gw-b"');
     const { stdout } = await run(process.execPath, [BIN, 'report', '--ready-after', '3', ...files]);
-    expect(stdout).toMatch(/^shadow report: 8 comparisons, 7 matching/m);
-    expect(stdout).toMatch(/^L3\s+4 compared\s+100\.0% match\s+ready: the last 3 comparisons match$/m);
-    expect(stdout).toMatch(/^L6\s+4 compared\s+75\.0% match\s+not ready: 1 unexplained mismatches in the last 3$/m);
+    expect(stdout).toMatch(/^shadow report: 12 comparisons, 11 matching/m);
+    expect(stdout).toMatch(/^L3\s+READY\s+4 compared\s+100\.0% match\s+ready: the last 3 comparisons match$/m);
+    expect(stdout).toMatch(/^L6\s+MISMATCH\s+5 compared\s+80\.0% match\s+mismatch: 1 unexplained in the last 3$/m);
+    expect(stdout).toMatch(/^L17\s+READY\s+3 compared\s+100\.0% match/m);
     expect(stdout).toMatch(/differs at fee \(1x\), e\.g\. \S+: 226 -> 30/);
-    expect(stdout).toMatch(/primary p50 [\d.]+ ms p99 [\d.]+ ms, candidate p50 [\d.]+ ms/);
-    const json = JSON.parse((await run(process.execPath, [BIN, 'report', '--json', ...files])).stdout);
-    expect(json.routes.map((r: { route: string; compared: number }) => [r.route, r.compared])).toEqual([['L3', 4], ['L6', 4]]);
+    // latencies in whole milliseconds with one decimal
+    expect(stdout).toMatch(/primary p50 \d+\.\d ms p99 \d+\.\d ms, candidate p50 \d+\.\d ms/);
+    const json = JSON.parse((await run(process.execPath, [BIN, 'report', '--json', '--ready-after', '3', ...files])).stdout);
+    expect(json.routes.map((r: { route: string; compared: number; state: string }) => [r.route, r.compared, r.state])).toEqual([['L3', 4, 'ready'], ['L6', 5, 'mismatch'], ['L17', 3, 'ready']]);
+    // one bad request did not block L6 on a: its comparison matched (tracers are ids)
+    const bad = JSON.parse((await run(process.execPath, [BIN, 'report', '--json', '--find', findId, ...files])).stdout);
+    expect(bad).toHaveLength(1);
+    expect(bad[0]).toMatchObject({ route: 'L6', primary: { status: 404 }, candidate: { status: 404 } });
+    expect(bad[0].tracers.primary).toEqual(expect.any(String));
   });
 
-  it('shows the per-route table of a recorded run in a real browser', async () => {
-    const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-    if (!existsSync(executablePath))
-      throw new Error(`no browser at ${executablePath}: install Debian's chromium (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`);
+  browserIt('shows the per-route table of a recorded run in a real browser, the three verdicts in their colours', async () => {
+    const executablePath = browserPath();
     const browser = await chromium.launch({
       executablePath,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -100,6 +112,19 @@ describe('paybridge report', () => {
       expect(bar).toBe('100%');
       const denied = await page.goto(`${a.url}/_paybridge/`);
       expect(denied?.status()).toBe(401);
+      await page.goto(`${b.url}/_paybridge/?token=${OPERATOR}`);
+      const states = await page.$$eval('table#routes tbody tr', (trs) =>
+        trs.map((tr) => {
+          const verdict = tr.querySelector('td.verdict') as unknown as Element;
+          return [tr.getAttribute('data-route'), tr.getAttribute('data-state'), (globalThis as unknown as { getComputedStyle(e: Element): { color: string } }).getComputedStyle(verdict).color];
+        }),
+      );
+      expect(states).toEqual([
+        ['L3', 'collecting', 'rgb(95, 107, 122)'],
+        ['L6', 'mismatch', 'rgb(198, 40, 40)'],
+        ['L17', 'ready', 'rgb(46, 125, 50)'],
+      ]);
+      await page.screenshot({ path: join(dir, 'shadow-report.png') });
     } finally {
       await browser.close();
     }
