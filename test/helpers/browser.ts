@@ -4,7 +4,6 @@
  * is required (.ci/run installs Debian's chromium).
  */
 import { existsSync } from 'node:fs';
-import { it } from 'vitest';
 
 const CANDIDATES = [
   process.env.CHROMIUM_PATH,
@@ -25,8 +24,8 @@ const required = process.env.CI === 'true';
 if (!BROWSER_PATH && !required)
   process.stderr.write('browser tests skipped: no Chromium or Chrome found; install one (apt-get install chromium) or set CHROMIUM_PATH to run them\n');
 
-/** `it` when a browser is there (or required under CI=true, where a missing one fails); `it.skip` otherwise. */
-export const browserIt = BROWSER_PATH || required ? it : it.skip;
+/** For `it.skipIf(browserMissing)`: no browser here and none required (under CI=true a missing one fails). */
+export const browserMissing = !BROWSER_PATH && !required;
 
 export function browserPath(): string {
   if (!BROWSER_PATH) throw new Error('no Chromium or Chrome found (CI=true requires one): apt-get install chromium, or set CHROMIUM_PATH');
