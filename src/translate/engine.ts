@@ -13,7 +13,7 @@ import type { Obj } from './shape.js';
 import { unknownFields } from './unknown-fields.js';
 import { toCurrentKey } from './vocabulary.js';
 
-/** A legacy call: header names in lower case, `path` with its query string, `body` parsed JSON or a JSON string. */
+/** A legacy call: header names in any case, `path` with its query string, `body` parsed JSON or a JSON string. */
 export interface LegacyRequest {
   method: string;
   path: string;
@@ -117,7 +117,8 @@ function decodeSegment(name: string, raw: string): string {
 export function createEngine(options: EngineOptions) {
   const { router } = options;
 
-  async function toCurrent(request: LegacyRequest): Promise<TranslatedRequest> {
+  async function toCurrent(input: LegacyRequest): Promise<TranslatedRequest> {
+    const request = { ...input, headers: lowerCaseNames(input.headers) };
     const requestId = request.requestId ?? options.newRequestId();
     const q = request.path.indexOf('?');
     const pathname = q < 0 ? request.path : request.path.slice(0, q);
@@ -246,6 +247,21 @@ export function createEngine(options: EngineOptions) {
   }
 
   return { toCurrent, toLegacy, checkPreflight };
+}
+
+/** Header names in lower case (the same object when they already are); a name given twice in two spellings becomes a list. */
+function lowerCaseNames(headers: Headers): Headers {
+  let lower = true;
+  for (const name in headers) if (name !== name.toLowerCase()) lower = false;
+  if (lower) return headers;
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const key = name.toLowerCase();
+    const prev = out[key];
+    out[key] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), ...(Array.isArray(value) ? value : [value])];
+  }
+  return out;
 }
 
 function withoutContentType(headers: Record<string, string>): Record<string, string> {

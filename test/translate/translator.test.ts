@@ -186,3 +186,15 @@ describe('merchant tokens', () => {
     expect([outside.status, outside.code]).toEqual([401, 'unauthenticated']);
   });
 });
+
+describe('library mode', () => {
+  it('takes header names in any case, as the CLI and the interceptor do', async () => {
+    const translator = createTranslator();
+    for (const headers of [{ 'Limepay-SecretKey': KEYS.soloSk }, { 'LIMEPAY-SECRETKEY': KEYS.soloSk }, { 'limepay-secretkey': KEYS.soloSk }]) {
+      const current = await translator.toCurrent({ method: 'GET', path: '/transactions/tran_1', headers });
+      expect(current.headers.authorization).toBe(`Bearer ${KEYS.soloSk}`);
+    }
+    // two spellings of one header are two credentials
+    await expect(translator.toCurrent({ method: 'GET', path: '/transactions/tran_1', headers: { 'Limepay-SecretKey': KEYS.soloSk, 'limepay-secretkey': KEYS.soloSk } })).rejects.toMatchObject({ code: 'invalid_credentials' });
+  });
+});
