@@ -1,6 +1,6 @@
 /**
  * The comparison queue is bounded by bytes as well as by count: a slow candidate and large bodies
- * (250 creates with 900 KB of metadata, 225 MB in all) keep what the queue holds under
+ * (400 creates with 900 KB of metadata, 360 MB in all) keep what the queue holds under
  * `shadow.queueBytes` and the gateway's RSS growth bounded; what does not fit is dropped and counted.
  */
 import { createServer, type Server } from 'node:http';
@@ -54,7 +54,7 @@ describe('the comparison queue under large bodies and a slow candidate', () => {
     const body = JSON.stringify(legacyOrder({ metadata }));
     const rssBefore = process.memoryUsage().rss;
     let maxQueued = 0;
-    for (let i = 0; i < 250; i++) {
+    for (let i = 0; i < 400; i++) {
       const res = await call(gw.url, 'POST', '/orders', { headers: { 'Limepay-SecretKey': KEYS.soloSk }, raw: body });
       expect(res.status).toBe(200);
       if (i % 25 === 0) maxQueued = Math.max(maxQueued, metric((await client(gw.url).get('/metrics')).text, 'paybridge_shadow_queue_bytes'));
@@ -63,9 +63,10 @@ describe('the comparison queue under large bodies and a slow candidate', () => {
     maxQueued = Math.max(maxQueued, metric(metrics, 'paybridge_shadow_queue_bytes'));
     const rssGrowthMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
     expect(maxQueued).toBeLessThanOrEqual(QUEUE_BYTES);
-    expect(metric(metrics, 'paybridge_shadow_dropped_total')).toBeGreaterThan(200);
+    expect(metric(metrics, 'paybridge_shadow_dropped_total')).toBeGreaterThan(350);
     expect(metrics).toMatch(/paybridge_shadow_dropped_total\{route="L1",reason="bytes"\} \d+/);
-    // 225 MB of bodies went through; held: at most the bound, plus what one request needs in flight
-    expect(rssGrowthMb).toBeLessThan(QUEUE_BYTES / 1024 / 1024 + 120);
+    // 360 MB of bodies went through (held unbounded, the queue alone would be over 360 MB); RSS, which
+    // also counts what V8 reserved while this process drove the load, stays far below that
+    expect(rssGrowthMb).toBeLessThan(QUEUE_BYTES / 1024 / 1024 + 200);
   }, 60_000);
 });
