@@ -66,6 +66,7 @@ export async function runSandbox(argv: string[]): Promise<void> {
       'paybridge sandbox',
       `  current API: ${urls.currentUrl}`,
       `  legacy API:  ${urls.legacyUrl}`,
+      `  demo shop:   ${urls.legacyUrl}/sandbox/shop (the checkout component at /sandbox/checkout.js; put a gateway in front to run it on the current API)`,
       'seeded credentials:',
       ...credentials.marketplaces.map((m) => `  marketplace ${m.marketplaceId}  api key ${m.apiKey}`),
       ...credentials.merchants.map(

@@ -90,6 +90,7 @@ export async function runServe(argv: string[]): Promise<void> {
     const solo = sandbox.fixtures.merchants.find((m) => m.marketplaceId === null) ?? sandbox.fixtures.merchants[0]!;
     lines.push('  upstream: the embedded sandbox (in memory; see README for its seeded credentials)');
     lines.push('try a legacy call:', `  ${exampleCurl(reachable, solo.secretKey)}`);
+    lines.push(`or open the demo shop (the checkout component, legacy calls through this gateway): ${reachable}/sandbox/shop`);
   }
   process.stderr.write(`${lines.join('\n')}\n`);
 

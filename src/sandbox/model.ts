@@ -210,7 +210,8 @@ export interface ThreeDSAuthorisation {
   paymentTokenId: string;
   merchantId: string;
   authoriseOnly: boolean;
-  status: 'pending' | 'completed';
+  /** The shopper's answer on the sandbox's 3DS page: pending until approved or declined; completed once confirmed. */
+  status: 'pending' | 'approved' | 'declined' | 'completed';
   createdAt: string;
 }
 

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { hasIdForm } from '../contract/ids.js';
+import { CHECKOUT_SCRIPT } from './checkout/component.js';
+import { registerDemoShop } from './checkout/shop.js';
 import type { Store } from './store.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -8,34 +10,48 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export function registerSandboxPages(app: FastifyInstance, store: Store): void {
   app.get('/sandbox/stats', async () => ({ ...store.stats }));
 
-  // The page a 3DS redirectUrl points at. The sandbox issuer approves every challenge, so the page only
-  // tells the shopper to return to the merchant; the merchant then confirms (Confirm3DSComplete).
-  // The page a pay-by-link magic link opens: the order, shown to whoever holds its checkout token.
-  app.get('/sandbox/checkout/:orderId', async (req, reply) => {
-    const orderId = (req.params as { orderId: string }).orderId;
-    const token = (req.query as { token?: unknown }).token;
-    const grant = typeof token === 'string' ? store.checkoutTokens.get(token) : undefined;
-    const order = hasIdForm('order', orderId) ? store.orders.get(orderId) : undefined;
-    const valid = grant && order && grant.merchantId === order.merchantId && (grant.expiresAt === undefined || grant.expiresAt > store.clock());
-    const text = valid
-      ? `Order ${escapeHtml(order.orderId)} (${escapeHtml(order.referenceOrderId)}): ${(order.amount.minorCurrencyUnits / 100).toFixed(2)} ${escapeHtml(order.amount.currency)}, ${escapeHtml(order.status)}.`
-      : 'This payment link is not valid or has expired.';
-    return reply
-      .code(valid ? 200 : 404)
-      .type('text/html; charset=utf-8')
-      .header('referrer-policy', 'no-referrer')
-      .send(`<!doctype html><html><head><title>Sandbox checkout</title></head><body><p>${text}</p></body></html>`);
-  });
+  // the checkout web component, and a demo shop that uses it as the deployed plugin does
+  app.get('/sandbox/checkout.js', async (_req, reply) =>
+    reply.type('application/javascript; charset=utf-8').header('cache-control', 'no-cache').send(CHECKOUT_SCRIPT),
+  );
+  registerDemoShop(app, store);
 
+  // The page a 3DS redirectUrl points at: the shopper approves or declines the challenge (left
+  // unanswered, the sandbox issuer approves it); the merchant then confirms (Confirm3DSComplete). Shown
+  // in a frame by the checkout component, the page tells its parent the answer.
   app.get('/sandbox/3ds/:id', async (req, reply) => {
     const id = (req.params as { id: string }).id;
     const auth = hasIdForm('threeDS', id) ? store.threeDS.get(id) : undefined;
-    const text = auth
-      ? `3DS challenge ${escapeHtml(id)} for order ${escapeHtml(auth.orderId)}: approved by the sandbox issuer (${auth.status}).`
-      : `No 3DS challenge ${escapeHtml(id)}.`;
-    return reply
-      .code(auth ? 200 : 404)
-      .type('text/html; charset=utf-8')
-      .send(`<!doctype html><html><head><title>Sandbox 3DS</title></head><body><p>${text}</p></body></html>`);
+    if (!auth)
+      return reply.code(404).type('text/html; charset=utf-8').send(`<!doctype html><html lang="en"><head><title>Sandbox 3DS</title></head><body><p>No 3DS challenge ${escapeHtml(id)}.</p></body></html>`);
+    const order = store.orders.get(auth.orderId);
+    const amount = order ? `${(order.amount.minorCurrencyUnits / 100).toFixed(2)} ${escapeHtml(order.amount.currency)}` : '';
+    return reply.type('text/html; charset=utf-8').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox 3DS</title>
+<style>body{font:15px system-ui,sans-serif;margin:16px;color:#222}button{font:inherit;padding:8px 16px;margin-right:8px}</style></head>
+<body><h1>Sandbox card issuer</h1>
+<p>3DS challenge ${escapeHtml(id)} for order ${escapeHtml(auth.orderId)}${amount ? ` (${amount})` : ''}: ${escapeHtml(auth.status)}. Unless you decline, it is approved by the sandbox issuer.</p>
+<p><button type="button" id="approve">Approve</button><button type="button" id="decline">Decline</button></p>
+<p id="outcome" role="status"></p>
+<script>
+(function () {
+  var id = ${JSON.stringify(id)};
+  function answer(decision) {
+    fetch('/sandbox/3ds/' + id + '/' + decision, { method: 'POST' }).then(function (res) { return res.json(); }).then(function (body) {
+      document.getElementById('outcome').textContent = 'Challenge ' + body.status + '.';
+      if (window.parent !== window) window.parent.postMessage({ limepay3DS: body.status, threeDSAuthorisationId: id }, '*');
+    });
+  }
+  document.getElementById('approve').addEventListener('click', function () { answer('approve'); });
+  document.getElementById('decline').addEventListener('click', function () { answer('decline'); });
+})();
+</script></body></html>`);
+  });
+
+  app.post('/sandbox/3ds/:id/:decision', async (req, reply) => {
+    const { id, decision } = req.params as { id: string; decision: string };
+    const auth = hasIdForm('threeDS', id) ? store.threeDS.get(id) : undefined;
+    if (!auth || (decision !== 'approve' && decision !== 'decline')) return reply.code(404).send({ status: 'not found' });
+    if (auth.status === 'pending' || auth.status === 'approved' || auth.status === 'declined') auth.status = decision === 'approve' ? 'approved' : 'declined';
+    return { threeDSAuthorisationId: id, status: auth.status };
   });
 }

@@ -103,7 +103,10 @@ export function payByCard(
   return completePayment(store, order, token, input.authoriseOnly === true);
 }
 
-/** The second call of a 3DS challenge: the sandbox's issuer approves every completed challenge. */
+/**
+ * The second call of a 3DS challenge. The sandbox's issuer approves a challenge the shopper approved on
+ * the 3DS page or left unanswered; one the shopper declined there is a decline (do_not_honor).
+ */
 export function confirm3DS(
   store: Store,
   actor: Actor,
@@ -116,7 +119,9 @@ export function confirm3DS(
     throw new PaybridgeError('not_found', `threeDSAuthorisationId: ${input.threeDSAuthorisationId} was not found`);
   if (authorisation.orderId !== orderId || authorisation.paymentTokenId !== input.paymentTokenId)
     throw new PaybridgeError('invalid_request', 'threeDSAuthorisationId: the authorisation belongs to another order or token');
-  if (authorisation.status !== 'pending')
+  if (authorisation.status === 'declined')
+    throw new PaybridgeError('do_not_honor', 'the card issuer declined the 3DS challenge');
+  if (authorisation.status === 'completed')
     throw new PaybridgeError('threeds_not_pending', `threeDSAuthorisationId: ${authorisation.threeDSAuthorisationId} is ${authorisation.status}`);
   const token = usableToken(store, order, input.paymentTokenId, 'card');
   authorisation.status = 'completed';
