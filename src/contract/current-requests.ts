@@ -91,10 +91,26 @@ export const transactionActionRequest = actionWrapper({
 
 export const ALIAS_TYPES = ['Phone', 'Email', 'ABN', 'ACN', 'ARBN', 'ARSN', 'OrgId'] as const;
 
+/** What an alias value must look like for its type (docs/decisions.md). */
+export const ALIAS_VALUE_RULES: Record<(typeof ALIAS_TYPES)[number], { pattern: RegExp; describe: string }> = {
+  Phone: { pattern: /^\+[1-9]\d{6,14}$/, describe: 'an international phone number (+ and 7-15 digits)' },
+  Email: { pattern: /^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$/, describe: 'an e-mail address' },
+  ABN: { pattern: /^\d{11}$/, describe: '11 digits' },
+  ACN: { pattern: /^\d{9}$/, describe: '9 digits' },
+  ARBN: { pattern: /^\d{9}$/, describe: '9 digits' },
+  ARSN: { pattern: /^\d{9}$/, describe: '9 digits' },
+  OrgId: { pattern: /^[A-Za-z0-9-]{2,64}$/, describe: '2-64 letters, digits or dashes' },
+};
+
 export const agreementRequest = z.strictObject({
   customerName: z.string().min(1).max(140),
   customerAccIdentifier: actionWrapper({
-    Alias: z.strictObject({ aliasType: z.enum(ALIAS_TYPES), value: z.string().min(3).max(256) }),
+    Alias: z
+      .strictObject({ aliasType: z.enum(ALIAS_TYPES), value: z.string().min(3).max(256) })
+      .superRefine((alias, ctx) => {
+        const rule = ALIAS_VALUE_RULES[alias.aliasType];
+        if (!rule.pattern.test(alias.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: `expected ${rule.describe} for aliasType ${alias.aliasType}` });
+      }),
     Bban: z.strictObject({
       value: z.string().regex(/^\d{3}-?\d{3}-\d{4,10}$/, 'expected <bsb>-<account_number>'),
     }),
@@ -113,6 +129,14 @@ export const agreementQuery = z.strictObject({ token: z.string().min(1).max(128)
 
 export const createTokenRequest = actionWrapper({
   CreatePayToToken: z.strictObject({ amount: positiveMoney, agreementToken: z.string().min(1).max(128) }),
+  // the public card capture interface: raw card data with the public key (docs/decisions.md)
+  CreateCardToken: z.strictObject({
+    cardNumber: z.string().regex(/^\d{12,19}$/, 'expected 12-19 digits'),
+    expiryMonth: z.int().min(1).max(12),
+    expiryYear: z.int().min(2000).max(2100),
+    cvc: z.string().regex(/^\d{3,4}$/, 'expected 3 or 4 digits'),
+    amount: positiveMoney.optional(),
+  }),
   CardPaymentSourceId: z.strictObject({
     paymentSourceId: idOf('paymentSource'),
     amount: positiveMoney,
@@ -127,9 +151,16 @@ export const createSourceRequest = actionWrapper({
   }),
 });
 
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
+
 export const customerActionRequest = actionWrapper({
   SignInConsumer: z.strictObject({}),
   SignInDelegate: z.strictObject({}),
+  KycCustomer: z.strictObject({
+    dateOfBirth: isoDate,
+    documentType: z.enum(['DriversLicence', 'Passport', 'MedicareCard']),
+    documentNumber: z.string().regex(/^[A-Za-z0-9]{5,20}$/, 'expected 5-20 letters or digits'),
+  }),
 });
 
 export const upsertCustomerRequest = actionWrapper({
@@ -192,6 +223,31 @@ export const merchantUpdateRequest = actionWrapper({
     accountName: z.string().min(1).max(140),
   }),
   SetMerchantPrimaryBankAccount: z.strictObject({ bankAccountId: idOf('bankAccount') }),
+  SetMerchantIndustry: z.strictObject({ industryCode: z.string().regex(/^[A-Z]$/, 'expected an industry code of GET /industries') }),
+});
+
+export const merchantFileRequest = actionWrapper({
+  UploadMerchantFile: z.strictObject({
+    fileName: z.string().regex(/^[^/\\\x00-\x1f]{1,128}$/, 'expected a file name of 1-128 characters, no slashes'),
+    contentType: z.enum(['application/pdf', 'image/png', 'image/jpeg']),
+    purpose: z.enum(['IdentityDocument', 'BankStatement', 'BusinessRegistration', 'Other']),
+    contentBase64: z.string().min(4).max(700_000).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'expected base64'),
+  }),
+});
+
+const beneficialOwnerFields = z.strictObject({
+  givenName: z.string().min(1).max(100),
+  familyName: z.string().min(1).max(100),
+  dateOfBirth: isoDate,
+  ownershipPercentage: z.number().gt(0).max(100),
+  emailAddress: email.optional(),
+  address: address.optional(),
+});
+export const beneficialOwnerCreateRequest = actionWrapper({ CreateBeneficialOwner: beneficialOwnerFields });
+export const beneficialOwnerUpdateRequest = actionWrapper({ ReplaceBeneficialOwner: beneficialOwnerFields });
+
+export const surchargeRequest = actionWrapper({
+  CalculateSurcharge: z.strictObject({ amount: positiveMoney, paymentMethodType: z.enum(['Card', 'PayTo']) }),
 });
 
 export const blockedCardUpdateRequest = actionWrapper({ UnblockCard: z.strictObject({}) });
@@ -226,3 +282,12 @@ export const payPlanQuery = z.strictObject({
   ...pageParams,
 });
 export const pageQuery = z.strictObject(pageParams);
+export const merchantQuery = z.strictObject({ merchantId: repeatable(idOf('merchant')).optional(), slug: z.string().max(64).optional(), ...pageParams });
+export const beneficialOwnerQuery = z.strictObject({ merchantId: repeatable(idOf('merchant')).optional(), ...pageParams });
+export const settlementQuery = z.strictObject({
+  merchantId: repeatable(idOf('merchant')).optional(),
+  payoutDate: isoDate.optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  ...pageParams,
+});

@@ -110,6 +110,8 @@ export const cardPayResponse = z.strictObject({
   transactionStatus: z.enum(['paid', 'authorised']),
   amount: z.int(),
   currency: z.string(),
+  /** The merchant's card surcharge (docs/decisions.md); 0 for most. */
+  surchargeAmount: z.int(),
   payType: z.literal('payinfull'),
 });
 
@@ -208,6 +210,40 @@ export const merchantResponse = z.strictObject({
   ),
   primaryBankAccountId: id('bankAccount').nullable(),
   marketplaceId: id('marketplace').nullable(),
+  slug: z.string().nullable(),
+  industryCode: z.string().nullable(),
+  surchargeRateBps: z.int(),
+});
+
+export const merchantList = z.strictObject({ items: z.array(merchantResponse), nextCursor: z.string().nullable() });
+export const merchantFileResponse = z.strictObject({
+  fileId: id('merchantFile'), merchantId: id('merchant'), fileName: z.string(), contentType: z.string(), purpose: z.string(),
+  sizeBytes: z.int(), sha256: z.string().regex(/^[0-9a-f]{64}$/), createdAt: timestamp,
+});
+export const industryList = z.strictObject({ items: z.array(z.strictObject({ industryCode: z.string(), name: z.string() })) });
+export const beneficialOwnerResponse = z.strictObject({
+  beneficialOwnerId: id('beneficialOwner'), merchantId: id('merchant'), givenName: z.string(), familyName: z.string(),
+  dateOfBirth: z.string(), ownershipPercentage: z.number(), emailAddress: z.string().nullable(), address: jsonObject.nullable(),
+  createdAt: timestamp, updatedAt: timestamp,
+});
+export const beneficialOwnerList = z.strictObject({ items: z.array(beneficialOwnerResponse), nextCursor: z.string().nullable() });
+export const kycResponse = z.strictObject({ customerId: id('customer'), kycStatus: z.enum(['NotStarted', 'Verified', 'Rejected']), kycCheckedAt: timestamp.nullable() });
+export const surchargeResponse = z.strictObject({ amount: money, surchargeAmount: z.int(), totalAmount: money, surchargeRateBps: z.int() });
+export const settlementEntryList = z.strictObject({
+  items: z.array(z.strictObject({
+    settlementEntryId: z.string().startsWith('sent_'), merchantId: id('merchant'), transactionId: id('transaction'),
+    type: z.enum(['payment', 'surcharge', 'fee', 'refund', 'transfer_out', 'transfer_in', 'transfer_reversal_out', 'transfer_reversal_in']),
+    amount: z.int(), currency: z.string(), occurredAt: timestamp, payoutDate: z.string(), reference: z.string().nullable(),
+  })),
+  nextCursor: z.string().nullable(),
+});
+export const payoutSummaryList = z.strictObject({
+  items: z.array(z.strictObject({
+    payoutId: z.string().startsWith('pout_'), merchantId: id('merchant'), payoutDate: z.string(), currency: z.string(),
+    grossAmount: z.int(), feeAmount: z.int(), refundedAmount: z.int(), transferredAmount: z.int(), netAmount: z.int(),
+    entryCount: z.int(), status: z.enum(['pending', 'paid']),
+  })),
+  nextCursor: z.string().nullable(),
 });
 
 export const blockedCard = z.strictObject({

@@ -15,6 +15,10 @@ export const ID_PREFIX = {
   bankAccount: 'bank_',
   payPlan: 'ppln_',
   cardBlock: 'cblk_',
+  beneficialOwner: 'bown_',
+  merchantFile: 'file_',
+  settlementEntry: 'sent_',
+  payout: 'pout_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -23,16 +23,21 @@ export type Capability =
   | 'agreement:read' | 'source-token:create' | 'source:manage'
   | 'order:read' | 'order:update' | 'transaction:read' | 'transaction:update' | 'customer:manage'
   | 'payplan:manage' | 'merchant:read' | 'merchant:update' | 'blockedcard:manage'
-  | 'pay' | 'refund' | 'transfer' | 'merchant:create' | 'customer:signin';
+  | 'pay' | 'refund' | 'transfer' | 'merchant:create' | 'customer:signin'
+  | 'surcharge:calculate' | 'industry:read' | 'settlement:read' | 'customer:kyc' | 'owner:manage';
 
-const PUBLIC: Capability[] = ['card-token:create', 'agreement:create', 'payto-token:create', 'order:create', 'payplan:max'];
-const CUSTOMER: Capability[] = [...PUBLIC, 'agreement:read', 'source-token:create', 'source:manage'];
+/**
+ * A public key runs the seed's PayTo flow alone (create, poll, tokenise), captures raw cards, asks for
+ * a pay plan maximum and a surcharge: the public interface (docs/decisions.md).
+ */
+const PUBLIC: Capability[] = ['card-token:create', 'agreement:create', 'agreement:read', 'payto-token:create', 'order:create', 'payplan:max', 'surcharge:calculate', 'industry:read'];
+const CUSTOMER: Capability[] = [...PUBLIC, 'source-token:create', 'source:manage'];
 const DASHBOARD: Capability[] = [
   ...CUSTOMER, 'order:read', 'order:update', 'transaction:read', 'transaction:update', 'customer:manage',
-  'payplan:manage', 'merchant:read', 'merchant:update', 'blockedcard:manage',
+  'payplan:manage', 'merchant:read', 'merchant:update', 'blockedcard:manage', 'settlement:read', 'owner:manage',
 ];
 /** Signing a customer in issues a credential for them: server credentials only. */
-const SERVER: Capability[] = [...DASHBOARD, 'pay', 'refund', 'transfer', 'customer:signin'];
+const SERVER: Capability[] = [...DASHBOARD, 'pay', 'refund', 'transfer', 'customer:signin', 'customer:kyc'];
 
 /**
  * Pay and refund need a secret key or a marketplace API key; a public key creates card tokens,

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { describeIssues, idOf } from '../contract/zod-helpers.js';
 
+/** A key's rule, stated as the error says it (README repeats it). */
 const key = (prefix: string) =>
-  z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9_-]{8,128}$`), `expected a key starting with ${prefix}`);
+  z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9_-]{8,128}$`), `expected ${prefix} followed by 8-128 characters of A-Z a-z 0-9 _ -`);
 
 /** The fixture file of `paybridge sandbox --fixtures FILE` (format documented in README). */
 export const fixturesSchema = z
@@ -20,6 +21,8 @@ export const fixturesSchema = z
         publicKey: key('sandbox_pk_'),
         secretKey: key('sandbox_sk_'),
         merchantToken: z.string().min(8).max(128).nullable().optional(),
+        /** Card surcharge the merchant passes on, in basis points of the amount (default 0: none). */
+        surchargeRateBps: z.int().min(0).max(1_000).optional(),
       }),
     ),
     customers: z.array(
@@ -115,6 +118,7 @@ export const DEFAULT_FIXTURES: Fixtures = {
       publicKey: 'sandbox_pk_other_public_key',
       secretKey: 'sandbox_sk_other_secret_key',
       merchantToken: null,
+      surchargeRateBps: 150,
     },
   ],
   customers: [

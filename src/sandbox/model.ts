@@ -39,6 +39,9 @@ export interface Merchant {
   publicKey: string;
   secretKey: string;
   merchantToken: string | null;
+  /** Card surcharge passed on to the payer, in basis points of the amount (0: none). */
+  surchargeRateBps: number;
+  industryCode: string | null;
   bankAccounts: BankAccount[];
   primaryBankAccountId: string | null;
   createdAt: string;
@@ -58,8 +61,35 @@ export interface Customer {
   businessName: string | null;
   abn: string | null;
   address: Address | null;
+  /** KYC as a state on the customer (KycCustomer): NotStarted until checked. */
+  kycStatus: 'NotStarted' | 'Verified' | 'Rejected';
+  kycCheckedAt: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface BeneficialOwner {
+  beneficialOwnerId: string;
+  merchantId: string;
+  givenName: string;
+  familyName: string;
+  dateOfBirth: string;
+  ownershipPercentage: number;
+  emailAddress: string | null;
+  address: Address | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MerchantFile {
+  fileId: string;
+  merchantId: string;
+  fileName: string;
+  contentType: string;
+  purpose: string;
+  sizeBytes: number;
+  sha256: string;
+  createdAt: string;
 }
 
 export interface OrderItem {

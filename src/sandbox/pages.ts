@@ -16,6 +16,43 @@ export function registerSandboxPages(app: FastifyInstance, store: Store): void {
   );
   registerDemoShop(app, store);
 
+  // Stateful realism on demand, so a client's polling and decline paths can be tested deterministically:
+  // an agreement's bank answers now, and the sandbox clock moves on (agreement delays, token expiry).
+  app.post('/sandbox/agreements/:token/:decision', async (req, reply) => {
+    const { token, decision } = req.params as { token: string; decision: string };
+    const agreement = store.agreements.get(token);
+    if (!agreement || (decision !== 'activate' && decision !== 'decline'))
+      return reply.code(404).send({ statusCode: 404, errorCode: 'not_found', message: 'No such agreement or decision (activate, decline)' });
+    agreement.bankAccepts = decision === 'activate';
+    agreement.activateAt = store.clock();
+    return { token, status: decision === 'activate' ? 'Active' : 'Declined' };
+  });
+  // The page a pay-by-link magic link opens: the order, shown to whoever holds its checkout token.
+  app.get('/sandbox/checkout/:orderId', async (req, reply) => {
+    const orderId = (req.params as { orderId: string }).orderId;
+    const token = (req.query as { token?: unknown }).token;
+    const grant = typeof token === 'string' ? store.checkoutTokens.get(token) : undefined;
+    const order = hasIdForm('order', orderId) ? store.orders.get(orderId) : undefined;
+    const valid = grant && order && grant.merchantId === order.merchantId && (grant.expiresAt === undefined || grant.expiresAt > store.clock());
+    const text = valid
+      ? `Order ${escapeHtml(order.orderId)} (${escapeHtml(order.referenceOrderId)}): ${(order.amount.minorCurrencyUnits / 100).toFixed(2)} ${escapeHtml(order.amount.currency)}, ${escapeHtml(order.status)}.`
+      : 'This payment link is not valid or has expired.';
+    return reply
+      .code(valid ? 200 : 404)
+      .type('text/html; charset=utf-8')
+      .header('referrer-policy', 'no-referrer')
+      .send(`<!doctype html><html><head><title>Sandbox checkout</title></head><body><p>${text}</p></body></html>`);
+  });
+
+  app.get('/sandbox/time', async () => ({ now: store.timestamp(), offsetMs: store.clockOffsetMs }));
+  app.post('/sandbox/time', async (req, reply) => {
+    const advanceMs = (req.body as { advanceMs?: unknown } | undefined)?.advanceMs;
+    if (typeof advanceMs !== 'number' || !Number.isInteger(advanceMs) || advanceMs < 0 || advanceMs > 366 * 86_400_000)
+      return reply.code(400).send({ statusCode: 400, errorCode: 'invalid_request', message: 'The request is invalid', detail: 'advanceMs: expected a whole number of milliseconds, 0 to one year' });
+    store.clockOffsetMs += advanceMs;
+    return { now: store.timestamp(), offsetMs: store.clockOffsetMs };
+  });
+
   // The page a 3DS redirectUrl points at: the shopper approves or declines the challenge (left
   // unanswered, the sandbox issuer approves it); the merchant then confirms (Confirm3DSComplete). Shown
   // in a frame by the checkout component, the page tells its parent the answer.

@@ -1,7 +1,7 @@
 import type { Fixtures } from './fixtures.js';
 import type {
   Agreement, CardBlock, Customer, Marketplace, Merchant, Order, PaymentSource, PaymentToken, PayPlan, Refund,
-  StoreStats, ThreeDSAuthorisation, Transaction,
+  StoreStats, ThreeDSAuthorisation, Transaction, BeneficialOwner, MerchantFile,
 } from './model.js';
 import { PaybridgeError } from '../errors.js';
 
@@ -43,6 +43,10 @@ export class Store {
   readonly sources = new Map<string, PaymentSource>();
   readonly payPlans = new Map<string, PayPlan>();
   readonly cardBlocks = new Map<string, CardBlock>();
+  readonly beneficialOwners = new Map<string, BeneficialOwner>();
+  readonly merchantFiles = new Map<string, MerchantFile>();
+  /** How far POST /sandbox/time moved the sandbox clock on. */
+  clockOffsetMs = 0;
   /** Secret material -> owner, for authentication. */
   readonly keys = new Map<string, { kind: 'publicKey' | 'secretKey' | 'marketplaceKey'; id: string }>();
   readonly merchantTokens = new Map<string, string>();
@@ -67,7 +71,9 @@ export class Store {
   constructor(options: StoreOptions) {
     this.jwtSecret = options.fixtures.jwtSecret;
     this.agreementDelayMs = options.agreementDelayMs ?? DEFAULT_AGREEMENT_DELAY_MS;
-    this.clock = options.now ?? Date.now;
+    const base = options.now ?? Date.now;
+    // the sandbox clock: the real one (or a test's), moved on by POST /sandbox/time
+    this.clock = () => base() + this.clockOffsetMs;
     this.seed(options.fixtures);
   }
 
@@ -87,14 +93,14 @@ export class Store {
         merchantId: m.merchantId, marketplaceId: m.marketplaceId, name: m.name, slug: null,
         contactEmailAddress: null, taxCountry: 'AU', tradingCountry: 'AU', publicKey: m.publicKey,
         secretKey: m.secretKey, merchantToken: m.merchantToken ?? null, bankAccounts: [],
-        primaryBankAccountId: null, createdAt: at, updatedAt: at,
+        primaryBankAccountId: null, surchargeRateBps: m.surchargeRateBps ?? 0, industryCode: null, createdAt: at, updatedAt: at,
       });
     }
     for (const c of fixtures.customers) {
       this.addCustomer({
         customerId: c.customerId, merchantId: c.merchantId, kind: 'consumer', referenceCustomerId: null,
         emailAddress: c.email, phoneNumber: null, givenName: null, middleName: null, familyName: null,
-        businessName: null, abn: null, address: null, createdAt: at, updatedAt: at,
+        businessName: null, abn: null, address: null, kycStatus: 'NotStarted', kycCheckedAt: null, createdAt: at, updatedAt: at,
       });
     }
     for (const t of fixtures.checkoutTokens ?? []) {

@@ -51,7 +51,7 @@ describe('current face authorisation', () => {
     expect((await sb.current(KEYS.soloSk).patch(`/transactions/${soloTx}`, { CreateRefund: { refundAmount: 1 } })).status).toBe(200);
   });
 
-  it('lets a public key create card tokens, agreements, PayTo tokens and orders, and nothing else', async () => {
+  it('lets a public key run the PayTo flow (create, poll, tokenise), create card tokens and orders, and nothing else (docs/decisions.md D-AUTH-1)', async () => {
     const pk = sb.current(KEYS.soloPk);
     expect((await pk.post('/orders', currentOrder())).status).toBe(200);
     const agreement = await pk.post('/payto/agreement', {
@@ -60,9 +60,10 @@ describe('current face authorisation', () => {
     expect(agreement.status).toBe(200);
     const token = await pk.post('/tokens', { CreatePayToToken: { amount: { minorCurrencyUnits: 100, currency: 'AUD' }, agreementToken: agreement.body.token } });
     expect(token.status).toBe(200);
+    expect((await pk.get(`/payto/agreement?token=${agreement.body.token}`)).status).toBe(200);
     for (const [method, path] of [
       ['GET', `/orders/${soloOrder}`], ['GET', `/transactions/${soloTx}`], ['GET', '/customers'], ['GET', '/sources'],
-      ['GET', `/payto/agreement?token=${agreement.body.token}`], ['GET', '/merchants/mcht_solo'],
+      ['GET', '/merchants/mcht_solo'], ['GET', '/payouts/summaries'], ['GET', '/beneficialowners'],
     ] as const) {
       const res = await pk.raw(method, path, {});
       expect(res.status, path).toBe(403);

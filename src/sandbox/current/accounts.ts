@@ -7,6 +7,7 @@ import { parseWith, pathId } from '../http.js';
 import { addBankAccount, createMerchant, getMerchant, setPrimaryBankAccount, updateBusinessProfile } from '../ops/merchants.js';
 import { listPayPlans, maxLoan, offerPayPlan } from '../ops/payplans.js';
 import { agreementStatus, createAgreement, findAgreement } from '../ops/payto.js';
+import { setIndustry } from '../ops/business.js';
 import type { Store } from '../store.js';
 import { authorise } from './context.js';
 import { merchantBody } from './render.js';
@@ -58,6 +59,7 @@ export function registerAccounts(app: FastifyInstance, store: Store): void {
       return merchantBody(updateBusinessProfile(store, actor, merchantId, body.UpdateMerchantBusinessProfile));
     if ('AddMerchantBankAccount' in body)
       return merchantBody(addBankAccount(store, actor, merchantId, body.AddMerchantBankAccount));
+    if ('SetMerchantIndustry' in body) return merchantBody(setIndustry(store, actor, merchantId, body.SetMerchantIndustry.industryCode));
     return merchantBody(
       setPrimaryBankAccount(store, actor, merchantId, body.SetMerchantPrimaryBankAccount.bankAccountId),
     );

@@ -3,6 +3,7 @@ import { customerActionRequest, customerQuery, upsertCustomerRequest } from '../
 import { requireCapability } from '../access.js';
 import { parseWith, pathId } from '../http.js';
 import { queryCustomers, signInCustomer, signInDelegateByReference, upsertCustomer } from '../ops/customers.js';
+import { kycCustomer } from '../ops/business.js';
 import type { Store } from '../store.js';
 import { authorise } from './context.js';
 import { customerListItem } from './render.js';
@@ -22,11 +23,17 @@ export function registerCustomers(app: FastifyInstance, store: Store): void {
     return { customerId: customer.customerId };
   });
 
-  // Customer actions: sign-in (a checkout auth token for the customer, valid one hour)
+  // Customer actions: sign-in (a checkout auth token for the customer, valid one hour) and KYC
   app.patch('/customers/:customerId', async (req) => {
-    const actor = authorise(store, req, 'customer:signin');
+    // the action named decides what the credential must be allowed (sign-in issues a credential)
+    const kyc = typeof req.body === 'object' && req.body !== null && 'KycCustomer' in req.body;
+    const actor = authorise(store, req, kyc ? 'customer:kyc' : 'customer:signin');
     const customerId = pathId('customer', req, 'customerId');
     const body = parseWith(customerActionRequest, req.body);
+    if ('KycCustomer' in body) {
+      const c = kycCustomer(store, actor, customerId, body.KycCustomer);
+      return { customerId: c.customerId, kycStatus: c.kycStatus, kycCheckedAt: c.kycCheckedAt };
+    }
     return { customToken: signInCustomer(store, actor, customerId, 'SignInConsumer' in body ? 'consumer' : 'organisation') };
   });
 

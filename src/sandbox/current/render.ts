@@ -65,6 +65,7 @@ export function cardPayBody(tx: Transaction) {
     transactionStatus: tx.status,
     amount: tx.amount,
     currency: tx.currency,
+    surchargeAmount: tx.surchargeAmount,
     payType: 'payinfull',
   };
 }
@@ -141,6 +142,9 @@ export function merchantBody(m: Merchant) {
     bankAccounts: m.bankAccounts,
     primaryBankAccountId: m.primaryBankAccountId,
     marketplaceId: m.marketplaceId,
+    slug: m.slug,
+    industryCode: m.industryCode,
+    surchargeRateBps: m.surchargeRateBps,
   };
 }
 

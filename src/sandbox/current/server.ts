@@ -6,6 +6,7 @@ import { createCardSource, createCardToken } from '../ops/cards.js';
 import { registerSandboxPages } from '../pages.js';
 import type { Store } from '../store.js';
 import { registerAccounts } from './accounts.js';
+import { registerBusiness } from './business.js';
 import { authorise } from './context.js';
 import { registerCustomers } from './customers.js';
 import { registerOrders } from './orders.js';
@@ -25,6 +26,7 @@ export function createCurrentFace(store: Store): FastifyInstance {
   registerCustomers(app, store);
   registerSources(app, store);
   registerAccounts(app, store);
+  registerBusiness(app, store);
   registerSandboxPages(app, store);
 
   app.post('/sandbox/card-tokens', async (req) => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { PaybridgeError } from '../../errors.js';
 import {
   blockedCardUpdateRequest, createSourceRequest, createTokenRequest, pageQuery, sourceQuery,
 } from '../../contract/current-requests.js';
@@ -6,6 +7,7 @@ import { parseWith, pathId } from '../http.js';
 import { listBlockedCards, unblockCard } from '../ops/cards.js';
 import { createPayToToken } from '../ops/payto.js';
 import { createPayToSource, createSourceToken, deleteSource, getSource, listSources } from '../ops/sources.js';
+import { createCardToken } from '../ops/cards.js';
 import type { Store } from '../store.js';
 import { actorFor, authorise, principalOf } from './context.js';
 import { blockedCardBody, payToTokenBody, sourceBody } from './render.js';
@@ -59,6 +61,16 @@ export function registerSources(app: FastifyInstance, store: Store): void {
     if ('CreatePayToToken' in body) {
       const actor = actorFor(store, req, principal, 'payto-token:create');
       return payToTokenBody(store, createPayToToken(store, actor, body.CreatePayToToken));
+    }
+    if ('CreateCardToken' in body) {
+      // the public card capture interface: a card token from raw card data, with the public key
+      const actor = actorFor(store, req, principal, 'card-token:create');
+      const { cardNumber, expiryMonth, expiryYear, amount } = body.CreateCardToken;
+      const now = new Date(store.clock());
+      if (expiryYear < now.getUTCFullYear() || (expiryYear === now.getUTCFullYear() && expiryMonth < now.getUTCMonth() + 1))
+        throw new PaybridgeError('invalid_request', 'CreateCardToken.expiryYear: the card has expired');
+      const token = createCardToken(store, actor, { cardNumber, amount });
+      return { CardToken: { paymentTokenId: token.paymentTokenId, amount: token.amount } };
     }
     const actor = actorFor(store, req, principal, 'source-token:create');
     const token = createSourceToken(store, actor, body.CardPaymentSourceId);

@@ -39,7 +39,7 @@ export function upsertCustomer(store: Store, actor: Actor, kind: Customer['kind'
     emailAddress: input.emailAddress, phoneNumber: input.phoneNumber ?? null, givenName: input.givenName ?? null,
     middleName: input.middleName ?? null, familyName: input.familyName ?? null,
     businessName: input.businessName ?? null, abn: input.abn ?? null, address: input.address ?? null,
-    createdAt: at, updatedAt: at,
+    kycStatus: 'NotStarted', kycCheckedAt: null, createdAt: at, updatedAt: at,
   };
   store.addCustomer(customer);
   store.stats.customersCreated++;

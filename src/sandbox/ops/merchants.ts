@@ -22,7 +22,7 @@ export function createMerchant(
     merchantId: newId('merchant'), marketplaceId: principal.marketplaceId, name: input.businessName, slug: input.slug,
     contactEmailAddress: input.contactEmailAddress, taxCountry: input.taxCountry, tradingCountry: input.tradingCountry,
     publicKey: `sandbox_pk_${secret()}`, secretKey: `sandbox_sk_${secret()}`, merchantToken: null, bankAccounts: [],
-    primaryBankAccountId: null, createdAt: at, updatedAt: at,
+    primaryBankAccountId: null, surchargeRateBps: 0, industryCode: null, createdAt: at, updatedAt: at,
   };
   store.addMerchant(merchant);
   store.stats.merchantsCreated++;

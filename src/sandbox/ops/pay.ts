@@ -3,6 +3,7 @@ import { PaybridgeError } from '../../errors.js';
 import type { Actor } from '../access.js';
 import type { Order, PaymentToken, ThreeDSAuthorisation, Transaction } from '../model.js';
 import type { Store } from '../store.js';
+import { surchargeFor } from './business.js';
 import { activeBlock, recordDecline, recordSuccess } from './cards.js';
 import { addTimeline, cardHint, sameMoney, serviceFees } from './common.js';
 import { getOrder } from './orders.js';
@@ -50,7 +51,8 @@ function completePayment(store: Store, order: Order, token: PaymentToken, author
     accountHint: token.card ? cardHint(token.card) : (store.agreements.get(token.agreementToken ?? '')?.accountIdentifierHint ?? ''),
     amount,
     currency: order.amount.currency,
-    surchargeAmount: token.surchargeAmount,
+    // a card payment carries the merchant's surcharge (Calculate Surcharge tells it beforehand)
+    surchargeAmount: token.method === 'card' ? surchargeFor(store.get(store.merchants, order.merchantId), 'card', amount) : token.surchargeAmount,
     refundedAmount: 0,
     status: authoriseOnly ? 'authorised' : 'paid',
     serviceFees: serviceFees(token.method, amount),
