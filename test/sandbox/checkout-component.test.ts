@@ -94,7 +94,7 @@ describe.skipIf(browserMissing)('the demo shop in headless Chromium, through the
     expect(await page.$('.lp-overlay')).toBeNull();
   });
 
-  it('declines in the page: the component calls back with the error and the order stays unpaid', async () => {
+  it('declines in the page (docs/decisions.md D-PAY-3): the component calls back with the error and the order stays unpaid', async () => {
     await openShop();
     await typeCard('#limepay-checkout', CARDS.threeDS);
     await page.click('#place-order');

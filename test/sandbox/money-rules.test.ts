@@ -21,7 +21,7 @@ async function alphaPayment(): Promise<string> {
   return (await api.post(`/orders/${order}/pay`, { PayByCard: { paymentTokenId: token } })).body.transactionId;
 }
 
-describe('refunds and transfers share one ceiling', () => {
+describe('refunds and transfers share one ceiling (docs/decisions.md D-TX-2)', () => {
   it('refuses a refund of money already transferred, and a transfer of money already refunded', async () => {
     const api = sb.current(KEYS.marketplace);
     const tx = await alphaPayment();
@@ -45,7 +45,7 @@ describe('refunds and transfers share one ceiling', () => {
   });
 });
 
-describe('filters and masks', () => {
+describe('filters and masks (D-LIM-1, D-PT-3)', () => {
   it('counts a repeated filter value once', async () => {
     await sb.current(KEYS.soloSk, { 'Customer-Id': 'cust_alice' }).post('/sandbox/card-sources', { cardNumber: CARDS.ok });
     const api = sb.current(KEYS.soloSk);

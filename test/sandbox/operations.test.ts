@@ -21,7 +21,7 @@ afterAll(() => sb.close());
 
 const owner = (share: number) => ({ givenName: 'Ana', familyName: 'Owner', dateOfBirth: '1980-02-03', ownershipPercentage: share });
 
-describe('merchants: query, files, industries', () => {
+describe('merchants: query, files, industries (docs/decisions.md D-MER-1, D-MER-2, D-MER-3)', () => {
   it('lists the merchants a credential may see, filters by slug, and refuses another marketplace merchant', async () => {
     const mk = sb.current(KEYS.marketplace);
     const all = merchantList.parse((await mk.get('/merchants')).body);
@@ -53,7 +53,7 @@ describe('merchants: query, files, industries', () => {
   });
 });
 
-describe('beneficial owners', () => {
+describe('beneficial owners (D-BO-1)', () => {
   it('creates, gets, lists, replaces and deletes, keeping the owners of a merchant at 100% or less', async () => {
     const mk = sb.current(KEYS.marketplace, { 'Merchant-Id': 'mcht_beta' });
     const created = beneficialOwnerResponse.parse((await mk.post('/beneficialowners', { CreateBeneficialOwner: owner(60) })).body);
@@ -72,7 +72,7 @@ describe('beneficial owners', () => {
   });
 });
 
-describe('KYC Customer', () => {
+describe('KYC Customer (D-CUS-3)', () => {
   it('verifies a document, rejects a failing one, and needs a server credential of the customer merchant', async () => {
     const sk = sb.current(KEYS.soloSk);
     const ok = kycResponse.parse((await sk.patch('/customers/cust_alice', { KycCustomer: { dateOfBirth: '1990-05-06', documentType: 'Passport', documentNumber: 'PA1234567' } })).body);
@@ -85,7 +85,7 @@ describe('KYC Customer', () => {
   });
 });
 
-describe('surcharge and the public card capture', () => {
+describe('surcharge and the public card capture (D-PAY-5, D-AUTH-1)', () => {
   it("tells a card payment's surcharge beforehand, and the payment carries it; PayTo carries none", async () => {
     const other = sb.current(KEYS.otherSk);
     expect(surchargeResponse.parse((await sb.current('sandbox_pk_other_public_key').post('/surcharges', { CalculateSurcharge: { amount: { minorCurrencyUnits: 10_000, currency: 'AUD' }, paymentMethodType: 'Card' } })).body))
@@ -103,7 +103,7 @@ describe('surcharge and the public card capture', () => {
   });
 });
 
-describe('PayTo: alias values, agreement controls, the sandbox clock', () => {
+describe('PayTo: alias values, agreement controls, the sandbox clock (D-PT-1, D-PT-2, D-CLK-1, D-CUS-2)', () => {
   const agreement = (identifier: object) => ({ customerName: 'Pat', customerAccIdentifier: identifier, terms: { AgreementRequestTermsOneOff: { amount: { amount: 500, currency: 'AUD' } } }, purpose: 'test' });
 
   it('checks an alias value against its type', async () => {
@@ -140,7 +140,7 @@ describe('PayTo: alias values, agreement controls, the sandbox clock', () => {
   });
 });
 
-describe('settlement adds up', () => {
+describe('settlement adds up (D-SET-1, D-ID-2)', () => {
   it('payout summaries add up to the settlement entries, which add up to the transactions, over a generated history', async () => {
     const history = fc.array(
       fc.record({ amount: fc.integer({ min: 100, max: 50_000 }), refund: fc.integer({ min: 0, max: 100 }), transfer: fc.integer({ min: 0, max: 100 }), reverse: fc.boolean() }),
@@ -191,7 +191,7 @@ describe('settlement adds up', () => {
   }, 60_000);
 });
 
-describe("the seed's three flows, with every credential type the seed allows for each step", () => {
+describe("the seed's three flows, with every credential type the seed allows for each step (D-AUTH-1)", () => {
   const money = { minorCurrencyUnits: 2_000, currency: 'AUD' };
   const agreementBody = (terms: object) => ({ customerName: 'Jo', customerAccIdentifier: { Bban: { value: '062-000-12345678' } }, terms, purpose: 'x' });
   // who may do a step of a solo merchant's flow (docs/decisions.md, the capability matrix)
