@@ -24,13 +24,13 @@ export type Capability =
   | 'order:read' | 'order:update' | 'transaction:read' | 'transaction:update' | 'customer:manage'
   | 'payplan:manage' | 'merchant:read' | 'merchant:update' | 'blockedcard:manage'
   | 'pay' | 'refund' | 'transfer' | 'merchant:create' | 'customer:signin'
-  | 'surcharge:calculate' | 'industry:read' | 'settlement:read' | 'customer:kyc' | 'owner:manage';
+  | 'surcharge:calculate' | 'industry:read' | 'payplan:offer' | 'settlement:read' | 'customer:kyc' | 'owner:manage';
 
 /**
  * A public key runs the seed's PayTo flow alone (create, poll, tokenise), captures raw cards, asks for
  * a pay plan maximum and a surcharge: the public interface (docs/decisions.md).
  */
-const PUBLIC: Capability[] = ['card-token:create', 'agreement:create', 'agreement:read', 'payto-token:create', 'order:create', 'payplan:max', 'surcharge:calculate', 'industry:read'];
+const PUBLIC: Capability[] = ['card-token:create', 'agreement:create', 'agreement:read', 'payto-token:create', 'order:create', 'payplan:max', 'payplan:offer', 'surcharge:calculate', 'industry:read'];
 const CUSTOMER: Capability[] = [...PUBLIC, 'source-token:create', 'source:manage'];
 const DASHBOARD: Capability[] = [
   ...CUSTOMER, 'order:read', 'order:update', 'transaction:read', 'transaction:update', 'customer:manage',

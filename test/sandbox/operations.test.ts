@@ -100,6 +100,14 @@ describe('surcharge and the public card capture (D-PAY-5, D-AUTH-1)', () => {
     expect(paid.body).toMatchObject({ transactionStatus: 'paid', amount: 10_000, surchargeAmount: 150 });
     expect((await sb.current('sandbox_pk_other_public_key').post('/tokens', { CreateCardToken: { cardNumber: CARDS.ok, expiryMonth: 1, expiryYear: 2001, cvc: '123' } })).body).toMatchObject({ statusCode: 400, detail: 'CreateCardToken.expiryYear: the card has expired' });
     expect((await client(sb.currentUrl).post('/surcharges', { CalculateSurcharge: {} })).status).toBe(401);
+    expect((await other.post('/surcharges', { CalculateSurcharge: { amount: { minorCurrencyUnits: 10_000, currency: 'AUD' } } })).body).toMatchObject({ statusCode: 400, detail: expect.stringMatching(/^CalculateSurcharge\.paymentMethodType/) });
+  });
+
+  it('offers a pay plan to a checkout holding only the public key (D-PP-2)', async () => {
+    const offer = await sb.current(KEYS.soloPk).post('/payplans/offer', { customerId: 'cust_alice', amount: { minorCurrencyUnits: 40_000, currency: 'AUD' }, initialPayment: 10_000, payPlanVariant: 'Fortnightly4' });
+    expect(offer.status, JSON.stringify(offer.body)).toBe(200);
+    expect((await sb.current(KEYS.soloPk).post('/payplans/offer', { customerId: 'cust_olga', amount: { minorCurrencyUnits: 40_000, currency: 'AUD' }, initialPayment: 0, payPlanVariant: 'Fortnightly4' })).status).toBe(404);
+    expect((await sb.current(KEYS.soloPk).get('/payplans')).status).toBe(403);
   });
 });
 

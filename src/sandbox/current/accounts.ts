@@ -25,8 +25,9 @@ export function registerAccounts(app: FastifyInstance, store: Store): void {
     return { status: agreementStatus(store, findAgreement(store, actor, token, 'token')) };
   });
 
+  // the public pay plan interface: a checkout (public key) asks for an offer for its customer
   app.post('/payplans/offer', async (req) => {
-    const actor = authorise(store, req, 'payplan:manage');
+    const actor = authorise(store, req, 'payplan:offer');
     return offerPayPlan(store, actor, parseWith(payPlanOfferRequest, req.body));
   });
 
