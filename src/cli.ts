@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-/** paybridge serve | sandbox | report | translate | routes */
+/** paybridge serve | sandbox | report | translate | routes | openapi */
+import { OPENAPI_USAGE, runOpenapi } from './cli/openapi.js';
 import { REPORT_USAGE, runReport } from './cli/report.js';
 import { runSandbox, SANDBOX_USAGE } from './cli/sandbox.js';
 import { runServe, SERVE_USAGE } from './cli/serve.js';
@@ -11,6 +12,7 @@ const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise
   translate: { usage: TRANSLATE_USAGE, run: runTranslate },
   routes: { usage: ROUTES_USAGE, run: runRoutes },
   report: { usage: REPORT_USAGE, run: runReport },
+  openapi: { usage: OPENAPI_USAGE, run: runOpenapi },
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -36,10 +36,13 @@ type ActionOf<T extends Record<string, z.ZodType>> = {
  * A wrapper object whose single key (the discriminator) names the action, as the current API's
  * `{"CreateRefund": {...}}`. An unknown or missing key names the allowed ones in the error.
  */
+/** The variants of each action wrapper, for documents that describe it (OpenAPI). */
+export const ACTION_VARIANTS = new WeakMap<z.ZodType, Record<string, z.ZodType>>();
+
 export function actionWrapper<T extends Record<string, z.ZodType>>(variants: T) {
   const names = Object.keys(variants);
   const expected = `expected an object with exactly one of ${names.join(', ')}`;
-  return z.unknown().transform((input, ctx): ActionOf<T> => {
+  const schema = z.unknown().transform((input, ctx): ActionOf<T> => {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       ctx.addIssue({ code: 'custom', message: expected, input });
       return z.NEVER;
@@ -65,6 +68,8 @@ export function actionWrapper<T extends Record<string, z.ZodType>>(variants: T) 
     }
     return { [key]: result.data } as ActionOf<T>;
   });
+  ACTION_VARIANTS.set(schema, variants);
+  return schema;
 }
 
 /** `a.b[2].c: message` for the first issue: the field the caller must fix. */

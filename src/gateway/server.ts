@@ -12,6 +12,7 @@ import { foreignScheme, isLegacyRequest } from '../translate/credentials.js';
 import { createTranslator, type Translator } from '../translate/index.js';
 import type { CurrentRequest, CurrentResponse, LegacyResponse } from '../translate/engine.js';
 import type { Shadow } from '../shadow/engine.js';
+import { currentDocument, legacyDocument, packageVersion } from '../openapi/documents.js';
 import { registerOperatorRoutes } from './operator.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { scrub } from '../observability/redact.js';
@@ -296,6 +297,15 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       sendError(request, reply, error);
     });
   }
+
+  // both generations described for tools (OpenAPI 3.1), derived from the schemas and mappings
+  let documents: { legacy: object; current: object } | undefined;
+  app.get('/_paybridge/openapi/:generation', async (request, reply) => {
+    const which = (request.params as { generation: string }).generation.replace(/\.json$/, '');
+    if (which !== 'legacy' && which !== 'current') return reply.code(404).send({ statusCode: 404, errorCode: 'not_found', message: 'legacy.json or current.json' });
+    documents ??= { legacy: legacyDocument(translator.routes, packageVersion()), current: currentDocument(packageVersion()) };
+    return documents[which];
+  });
 
   registerOperatorRoutes(app, { token: config.operatorToken, report: () => shadow.ledger.report(), find: (id) => shadow.ledger.find(id) });
 

@@ -1,0 +1,14 @@
+import { createTranslator } from '../translate/index.js';
+import { currentDocument, legacyDocument, packageVersion } from '../openapi/documents.js';
+
+export const OPENAPI_USAGE = `paybridge openapi legacy|current
+  Prints the OpenAPI 3.1 document of one generation, derived from the zod schemas: the legacy routes
+  L1-L31 as the gateway accepts them (each with its route id and description), or the current API as
+  the sandbox serves it. The gateway serves the same at GET /_paybridge/openapi/{legacy,current}.json.`;
+
+export async function runOpenapi(argv: string[]): Promise<void> {
+  const [which, ...rest] = argv;
+  if ((which !== 'legacy' && which !== 'current') || rest.length > 0) throw new Error('openapi: name one generation, legacy or current');
+  const doc = which === 'legacy' ? legacyDocument(createTranslator().routes, packageVersion()) : currentDocument(packageVersion());
+  process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+}

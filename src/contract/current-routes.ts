@@ -1,0 +1,58 @@
+/**
+ * The current API's operations as data: method, path, what they take and answer, as the sandbox's
+ * current face serves them. The OpenAPI document of the current generation is derived from it.
+ */
+import type { z } from 'zod';
+import * as req from './current-requests.js';
+import * as res from './current-responses.js';
+
+export interface CurrentRoute {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** With `{param}` segments. */
+  path: string;
+  summary: string;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Answer schemas (HTTP 200 unless `noContent`), several when the action decides. */
+  answers?: z.ZodType[];
+  noContent?: true;
+}
+
+export const CURRENT_ROUTES: readonly CurrentRoute[] = [
+  { method: 'POST', path: '/payto/agreement', summary: 'Create a PayTo agreement', body: req.agreementRequest, answers: [res.agreementCreated] },
+  { method: 'GET', path: '/payto/agreement', summary: 'Poll a PayTo agreement', query: req.agreementQuery, answers: [res.agreementStatusResponse] },
+  { method: 'POST', path: '/tokens', summary: 'Create a payment token (PayTo, saved card, raw card capture)', body: req.createTokenRequest, answers: [res.payToTokenResponse, res.cardTokenResponse] },
+  { method: 'POST', path: '/orders', summary: 'Create an order (online or pay-by-link)', body: req.createOrderRequest, answers: [res.orderResponse, res.payByLinkOrderResponse] },
+  { method: 'GET', path: '/orders/{orderId}', summary: 'Get an order', answers: [res.orderResponse] },
+  { method: 'PATCH', path: '/orders/{orderId}', summary: 'Update or cancel an order', body: req.updateOrderRequest, answers: [res.orderResponse] },
+  { method: 'POST', path: '/orders/{orderId}/pay', summary: 'Pay an order (card, PayTo, 3DS completion)', body: req.payOrderRequest, answers: [res.cardPayResponse, res.threeDSRequiredResponse, res.payToPayResponse] },
+  { method: 'GET', path: '/transactions/{transactionId}', summary: 'Get a transaction', answers: [res.transactionDetail] },
+  { method: 'GET', path: '/transactions', summary: 'Query transactions', query: req.transactionQuery, answers: [res.transactionList] },
+  { method: 'PATCH', path: '/transactions/{transactionId}', summary: 'Refund, capture, cancel an authorisation, transfer or reverse a transfer', body: req.transactionActionRequest, answers: [res.transactionDetail] },
+  { method: 'POST', path: '/surcharges', summary: 'Calculate a surcharge', body: req.surchargeRequest, answers: [res.surchargeResponse] },
+  { method: 'POST', path: '/sources', summary: 'Save a payment source', body: req.createSourceRequest, answers: [res.paymentSource] },
+  { method: 'GET', path: '/sources', summary: 'List payment sources', query: req.sourceQuery, answers: [res.paymentSourceList] },
+  { method: 'GET', path: '/sources/{sourceId}', summary: 'Get a payment source', answers: [res.paymentSource] },
+  { method: 'DELETE', path: '/sources/{sourceId}', summary: 'Delete a payment source', noContent: true },
+  { method: 'GET', path: '/sources/blockedcards', summary: 'List blocked cards', query: req.pageQuery, answers: [res.blockedCardList] },
+  { method: 'PATCH', path: '/sources/blockedcards/{cardBlockId}', summary: 'Unblock a card', body: req.blockedCardUpdateRequest, answers: [res.blockedCard] },
+  { method: 'POST', path: '/customers', summary: 'Upsert a customer, or sign an organisation delegate in by reference', body: req.upsertCustomerRequest, answers: [res.customerCreated, res.customTokenResponse] },
+  { method: 'PATCH', path: '/customers/{customerId}', summary: 'Sign a customer in, or KYC a customer', body: req.customerActionRequest, answers: [res.customTokenResponse, res.kycResponse] },
+  { method: 'GET', path: '/customers', summary: 'Query customers', query: req.customerQuery, answers: [res.customerList] },
+  { method: 'POST', path: '/payplans/offer', summary: 'Offer a pay plan', body: req.payPlanOfferRequest, answers: [res.payPlan] },
+  { method: 'GET', path: '/payplans', summary: 'List pay plans', query: req.payPlanQuery, answers: [res.payPlanList] },
+  { method: 'POST', path: '/payplans/max', summary: 'Calculate the pay plan maximum loan', body: req.payPlanMaxRequest, answers: [res.payPlanMaxResponse] },
+  { method: 'POST', path: '/merchants', summary: 'Create a merchant', body: req.merchantCreateRequest, answers: [res.merchantCreated] },
+  { method: 'GET', path: '/merchants', summary: 'Query merchants', query: req.merchantQuery, answers: [res.merchantList] },
+  { method: 'GET', path: '/merchants/{merchantId}', summary: 'Get a merchant', answers: [res.merchantResponse] },
+  { method: 'PATCH', path: '/merchants/{merchantId}', summary: 'Update a merchant', body: req.merchantUpdateRequest, answers: [res.merchantResponse] },
+  { method: 'POST', path: '/merchants/{merchantId}/files', summary: 'Upload a merchant file', body: req.merchantFileRequest, answers: [res.merchantFileResponse] },
+  { method: 'GET', path: '/industries', summary: 'Get industries', answers: [res.industryList] },
+  { method: 'POST', path: '/beneficialowners', summary: 'Create a beneficial owner', body: req.beneficialOwnerCreateRequest, answers: [res.beneficialOwnerResponse] },
+  { method: 'GET', path: '/beneficialowners', summary: 'List beneficial owners', query: req.beneficialOwnerQuery, answers: [res.beneficialOwnerList] },
+  { method: 'GET', path: '/beneficialowners/{beneficialOwnerId}', summary: 'Get a beneficial owner', answers: [res.beneficialOwnerResponse] },
+  { method: 'PATCH', path: '/beneficialowners/{beneficialOwnerId}', summary: 'Replace a beneficial owner', body: req.beneficialOwnerUpdateRequest, answers: [res.beneficialOwnerResponse] },
+  { method: 'DELETE', path: '/beneficialowners/{beneficialOwnerId}', summary: 'Delete a beneficial owner', noContent: true },
+  { method: 'GET', path: '/payouts/summaries', summary: 'Query payout summaries', query: req.settlementQuery, answers: [res.payoutSummaryList] },
+  { method: 'GET', path: '/settlements/entries', summary: 'Report settlement entries', query: req.settlementQuery, answers: [res.settlementEntryList] },
+];
