@@ -101,7 +101,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       logger: { warn: (obj, msg) => app.log.warn(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
       onDroppedFields: (route, fields) => metrics.droppedFields.inc({ route }, fields.length),
     });
-  metrics.gauge('paybridge_merchant_key_lookups', 'Get Merchant calls made to resolve merchant tokens (cache misses).', () => translator.merchantKeys?.lookups ?? 0);
+  metrics.total('paybridge_merchant_key_lookups_total', 'Get Merchant calls made to resolve merchant tokens (cache misses).', () => translator.merchantKeys?.lookups ?? 0);
 
   let draining = false;
   const defaultEnvironment: Environment =
@@ -174,7 +174,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     if (draining) return reply.code(503).send({ status: 'draining' });
     return { status: 'ready' };
   });
-  app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(metrics.render()));
+  app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.render()));
 
   /** Decides what happens to a request; a refusal (no upstream for the credential) is thrown. */
   function classify(request: FastifyRequest): void {

@@ -102,9 +102,9 @@ export function createShadow(deps: ShadowDeps) {
     ...(settings.log ? { file: settings.log } : {}),
     log: (record) => deps.log.info({ shadowRecord: record }, `shadow ${record.type}`),
   });
-  const compared = metrics.counter('paybridge_shadow_comparisons_total', 'Shadow/canary comparisons, by route id and outcome (match, mismatch): readiness across replicas in PromQL.');
-  const skipped = metrics.counter('paybridge_shadow_skipped_total', 'Sampled exchanges not compared, by route id and reason.');
-  const dropped = metrics.counter('paybridge_shadow_dropped_total', 'Comparisons dropped because the queue was full, by route id and bound (count, bytes).');
+  const compared = metrics.counter('paybridge_shadow_comparisons_total', 'Shadow/canary comparisons, by route id and outcome (match, mismatch): readiness across replicas in PromQL.', ['route', 'outcome']);
+  const skipped = metrics.counter('paybridge_shadow_skipped_total', 'Sampled exchanges not compared, by route id and reason.', ['route', 'reason']);
+  const dropped = metrics.counter('paybridge_shadow_dropped_total', 'Comparisons dropped because the queue was full, by route id and bound (count, bytes).', ['route', 'reason']);
   const queue: Exchange[] = [];
   let queuedBytes = 0;
   let running = 0;

@@ -77,7 +77,7 @@ describe('gateway in front of an unchanged legacy integration', () => {
     for (const a of answers) expect(a.body.merchantId).toBe('mcht_alpha');
     await api.post('/orders', legacyOrder());
     const metrics = (await client(gw.url).get('/metrics')).text;
-    expect(metrics).toMatch(/^paybridge_merchant_key_lookups 1$/m);
+    expect(metrics).toMatch(/^paybridge_merchant_key_lookups_total 1$/m);
   });
 
   it('forwards current-generation calls unchanged and routes in legacy mode to the legacy upstream', async () => {
@@ -90,7 +90,7 @@ describe('gateway in front of an unchanged legacy integration', () => {
     const metrics = (await client(gw.url).get('/metrics')).text;
     expect(metrics).toMatch(/paybridge_requests_total\{route="L22",mode="legacy",status="200"\} 1/);
     expect(metrics).toMatch(/paybridge_requests_total\{route="current",mode="passthrough",status="200"\} \d+/);
-    expect(metrics).toMatch(/paybridge_request_duration_seconds_bucket\{route="L1",mode="current",le="\+Inf"\} \d+/);
+    expect(metrics).toMatch(/paybridge_request_duration_seconds_bucket\{le="\+Inf",route="L1",mode="current"\} \d+/);
   });
 
   it('refuses a live_ key when no live upstream is configured, with a legacy 401', async () => {

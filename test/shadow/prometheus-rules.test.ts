@@ -7,6 +7,7 @@ import { client } from '../helpers/http.js';
 import { KEYS, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const RULES = new URL('../../deploy/prometheus/paybridge-rules.yml', import.meta.url);
+const DASHBOARD = new URL('../../deploy/grafana/paybridge-dashboard.json', import.meta.url);
 
 let sb: TestSandbox;
 let gw: Awaited<ReturnType<typeof startGateway>>;
@@ -19,8 +20,8 @@ afterAll(async () => {
   await sb.close();
 });
 
-describe('Prometheus rules', () => {
-  it('parse as rule groups whose every metric is one the gateway exports', async () => {
+describe('Prometheus rules and the Grafana dashboard', () => {
+  it('parse, and every metric they name is one the gateway exports or the rules record', async () => {
     const doc = parse(readFileSync(RULES, 'utf8')) as { groups: { name: string; rules: { record?: string; alert?: string; expr: string }[] }[] };
     expect(doc.groups.length).toBeGreaterThan(0);
     const rules = doc.groups.flatMap((g) => g.rules);
@@ -33,6 +34,12 @@ describe('Prometheus rules', () => {
     const named = new Set(rules.flatMap((r) => [...r.expr.matchAll(/\b(paybridge[:_][A-Za-z0-9_:]+)/g)].map((m) => m[1]!)));
     for (const name of named) expect(exported.has(name) || recorded.has(name), name).toBe(true);
     expect(named.has('paybridge_shadow_comparisons_total')).toBe(true);
+    // the Grafana dashboard names only exported or recorded metrics (histograms by their series)
+    const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { panels: { targets: { expr: string }[] }[] };
+    const exprs = dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr));
+    expect(exprs.length).toBeGreaterThan(5);
+    for (const name of new Set(exprs.flatMap((e) => [...e.matchAll(/\b(paybridge[:_][A-Za-z0-9_:]+)/g)].map((m) => m[1]!))))
+      expect(exported.has(name.replace(/_(bucket|sum|count)$/, '')) || recorded.has(name), `dashboard: ${name}`).toBe(true);
     // the readiness rule is by route and outcome
     expect((await client(gw.url).get('/metrics')).text).toMatch(/^paybridge_shadow_comparisons_total\{route="L6",outcome="match"\} 1$/m);
   });
