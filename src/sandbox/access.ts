@@ -56,7 +56,7 @@ const CAPABILITIES: Record<PrincipalKind, ReadonlySet<Capability>> = {
 const KEY_PREFIX = /^(sandbox|live)_(pk|sk|api)_/;
 
 /** The principal behind a credential, or 401. The sandbox refuses every `live_` credential. */
-export function authenticate(store: Store, credential: string): Principal {
+export async function authenticate(store: Store, credential: string): Promise<Principal> {
   if (credential.startsWith('live_'))
     throw new PaybridgeError('unauthenticated', 'live credentials are not accepted by the sandbox environment');
   const key = store.keys.get(credential);
@@ -65,7 +65,7 @@ export function authenticate(store: Store, credential: string): Principal {
     return { kind: key.kind, merchantId: key.id };
   }
   if (KEY_PREFIX.test(credential)) throw new PaybridgeError('unauthenticated', 'the key is not known');
-  const claims = verifyJwt(credential, store.jwtSecret, Math.floor(store.clock() / 1000));
+  const claims = await verifyJwt(credential, store.jwtSecret, Math.floor(store.clock() / 1000));
   if (claims) {
     if (claims.kind === 'customer') {
       const customer = store.customers.get(claims.sub);

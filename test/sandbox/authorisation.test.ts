@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signJwt } from '../../src/contract/jwt.js';
+import { DEFAULT_FIXTURES } from '../../src/sandbox/fixtures.js';
 import { CARDS, currentOrder, jwt, KEYS, legacyOrder, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -116,6 +118,18 @@ describe('current face authorisation', () => {
     }
     const none = await fetch(`${sb.currentUrl}/orders/${soloOrder}`);
     expect(none.status).toBe(401);
+  });
+
+  it('verifies JWTs with jose: an expired token, alg none, or a kind the sandbox does not know is refused (D-AUTH-2)', async () => {
+    const secret = DEFAULT_FIXTURES.jwtSecret;
+    const now = Math.floor(Date.now() / 1000);
+    const expired = signJwt({ sub: 'mcht_solo', kind: 'merchant', exp: now - 60 }, secret);
+    const fresh = signJwt({ sub: 'mcht_solo', kind: 'merchant', exp: now + 600 }, secret);
+    const body = Buffer.from(JSON.stringify({ sub: 'mcht_solo', kind: 'merchant' })).toString('base64url');
+    const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${body}.`;
+    const admin = signJwt({ sub: 'mcht_solo', kind: 'admin' as 'merchant' }, secret);
+    expect((await sb.current(fresh).get(`/orders/${soloOrder}`)).status).toBe(200);
+    for (const token of [expired, none, `${none}x`, admin]) expect((await sb.current(token).get(`/orders/${soloOrder}`)).status, token.slice(0, 20)).toBe(401);
   });
 });
 

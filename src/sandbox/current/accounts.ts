@@ -15,45 +15,45 @@ import { merchantBody } from './render.js';
 /** PayTo agreements, pay plans and merchants. */
 export function registerAccounts(app: FastifyInstance, store: Store): void {
   app.post('/payto/agreement', async (req) => {
-    const actor = authorise(store, req, 'agreement:create');
+    const actor = await authorise(store, req, 'agreement:create');
     return { token: createAgreement(store, actor, parseWith(agreementRequest, req.body)).token };
   });
 
   app.get('/payto/agreement', async (req) => {
-    const actor = authorise(store, req, 'agreement:read');
+    const actor = await authorise(store, req, 'agreement:read');
     const { token } = parseWith(agreementQuery, req.query, 'query');
     return { status: agreementStatus(store, findAgreement(store, actor, token, 'token')) };
   });
 
   // the public pay plan interface: a checkout (public key) asks for an offer for its customer
   app.post('/payplans/offer', async (req) => {
-    const actor = authorise(store, req, 'payplan:offer');
+    const actor = await authorise(store, req, 'payplan:offer');
     return offerPayPlan(store, actor, parseWith(payPlanOfferRequest, req.body));
   });
 
   app.get('/payplans', async (req) => {
-    const actor = authorise(store, req, 'payplan:manage');
+    const actor = await authorise(store, req, 'payplan:manage');
     return listPayPlans(store, actor, parseWith(payPlanQuery, req.query, 'query'));
   });
 
   app.post('/payplans/max', async (req) => {
-    const actor = authorise(store, req, 'payplan:max');
+    const actor = await authorise(store, req, 'payplan:max');
     return maxLoan(store, actor, parseWith(payPlanMaxRequest, req.body).payPlanVariant);
   });
 
   app.post('/merchants', async (req) => {
-    const actor = authorise(store, req, 'merchant:create');
+    const actor = await authorise(store, req, 'merchant:create');
     const { CreateMerchant: input } = parseWith(merchantCreateRequest, req.body);
     return { merchantId: createMerchant(store, actor, input).merchantId };
   });
 
   app.get('/merchants/:merchantId', async (req) => {
-    const actor = authorise(store, req, 'merchant:read');
+    const actor = await authorise(store, req, 'merchant:read');
     return merchantBody(getMerchant(store, actor, pathId('merchant', req, 'merchantId')));
   });
 
   app.patch('/merchants/:merchantId', async (req) => {
-    const actor = authorise(store, req, 'merchant:update');
+    const actor = await authorise(store, req, 'merchant:update');
     const merchantId = pathId('merchant', req, 'merchantId');
     const body = parseWith(merchantUpdateRequest, req.body);
     if ('UpdateMerchantBusinessProfile' in body)

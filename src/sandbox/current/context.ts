@@ -8,7 +8,7 @@ import type { Store } from '../store.js';
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
 /** The principal behind `Authorization: Bearer`, or 401. A repeated Authorization header is a 400. */
-export function principalOf(store: Store, req: Req): Principal {
+export async function principalOf(store: Store, req: Req): Promise<Principal> {
   let count = 0;
   const raw = req.raw.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') count++;
@@ -39,6 +39,6 @@ export function actorFor(store: Store, req: Req, principal: Principal, capabilit
 }
 
 /** Authenticates and authorises in one step, for calls whose capability does not depend on the body. */
-export function authorise(store: Store, req: Req, capability: Capability): Actor {
-  return actorFor(store, req, principalOf(store, req), capability);
+export async function authorise(store: Store, req: Req, capability: Capability): Promise<Actor> {
+  return actorFor(store, req, await principalOf(store, req), capability);
 }

@@ -10,7 +10,7 @@ import { customerListItem } from './render.js';
 
 export function registerCustomers(app: FastifyInstance, store: Store): void {
   app.post('/customers', async (req) => {
-    const actor = authorise(store, req, 'customer:manage');
+    const actor = await authorise(store, req, 'customer:manage');
     const body = parseWith(upsertCustomerRequest, req.body);
     if ('SignInDelegateByReferenceId' in body) {
       requireCapability(actor.principal, 'customer:signin');
@@ -27,7 +27,7 @@ export function registerCustomers(app: FastifyInstance, store: Store): void {
   app.patch('/customers/:customerId', async (req) => {
     // the action named decides what the credential must be allowed (sign-in issues a credential)
     const kyc = typeof req.body === 'object' && req.body !== null && 'KycCustomer' in req.body;
-    const actor = authorise(store, req, kyc ? 'customer:kyc' : 'customer:signin');
+    const actor = await authorise(store, req, kyc ? 'customer:kyc' : 'customer:signin');
     const customerId = pathId('customer', req, 'customerId');
     const body = parseWith(customerActionRequest, req.body);
     if ('KycCustomer' in body) {
@@ -38,7 +38,7 @@ export function registerCustomers(app: FastifyInstance, store: Store): void {
   });
 
   app.get('/customers', async (req) => {
-    const actor = authorise(store, req, 'customer:manage');
+    const actor = await authorise(store, req, 'customer:manage');
     const result = queryCustomers(store, actor, parseWith(customerQuery, req.query, 'query'));
     return { items: result.items.map(customerListItem), nextCursor: result.nextCursor };
   });

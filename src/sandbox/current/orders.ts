@@ -9,7 +9,7 @@ import { cardPayBody, orderBody, payToPayBody, threeDSBody } from './render.js';
 
 export function registerOrders(app: FastifyInstance, store: Store): void {
   app.post('/orders', async (req) => {
-    const actor = authorise(store, req, 'order:create');
+    const actor = await authorise(store, req, 'order:create');
     const body = parseWith(createOrderRequest, req.body);
     if ('CreateOnlineOrder' in body) return orderBody(createOrder(store, actor, body.CreateOnlineOrder, 'online'));
     const link = createPayByLinkOrder(store, actor, body.CreatePayByLinkOrder, `${req.protocol}://${req.host}`);
@@ -17,12 +17,12 @@ export function registerOrders(app: FastifyInstance, store: Store): void {
   });
 
   app.get('/orders/:orderId', async (req) => {
-    const actor = authorise(store, req, 'order:read');
+    const actor = await authorise(store, req, 'order:read');
     return orderBody(getOrder(store, actor, pathId('order', req, 'orderId')));
   });
 
   app.patch('/orders/:orderId', async (req) => {
-    const actor = authorise(store, req, 'order:update');
+    const actor = await authorise(store, req, 'order:update');
     const orderId = pathId('order', req, 'orderId');
     const body = parseWith(updateOrderRequest, req.body);
     if ('UpdateReferenceOrderId' in body)
@@ -31,7 +31,7 @@ export function registerOrders(app: FastifyInstance, store: Store): void {
   });
 
   app.post('/orders/:orderId/pay', async (req) => {
-    const actor = authorise(store, req, 'pay');
+    const actor = await authorise(store, req, 'pay');
     const orderId = pathId('order', req, 'orderId');
     const body = parseWith(payOrderRequest, req.body);
     const outcome: PayOutcome =

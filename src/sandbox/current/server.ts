@@ -30,12 +30,12 @@ export function createCurrentFace(store: Store): FastifyInstance {
   registerSandboxPages(app, store);
 
   app.post('/sandbox/card-tokens', async (req) => {
-    const actor = authorise(store, req, 'card-token:create');
+    const actor = await authorise(store, req, 'card-token:create');
     return { paymentTokenId: createCardToken(store, actor, parseWith(sandboxCardTokenRequest, req.body)).paymentTokenId };
   });
 
   app.post('/sandbox/card-sources', async (req) => {
-    const actor = authorise(store, req, 'source:manage');
+    const actor = await authorise(store, req, 'source:manage');
     return sourceBody(createCardSource(store, actor, parseWith(sandboxCardSourceRequest, req.body)));
   });
   return app;

@@ -15,7 +15,7 @@ import { blockedCardBody, payToTokenBody, sourceBody } from './render.js';
 /** Payment sources, blocked cards and payment tokens. */
 export function registerSources(app: FastifyInstance, store: Store): void {
   app.post('/sources', async (req) => {
-    const actor = authorise(store, req, 'source:manage');
+    const actor = await authorise(store, req, 'source:manage');
     const { CreateSavedPaymentSource: input } = parseWith(createSourceRequest, req.body);
     return sourceBody(
       createPayToSource(store, actor, {
@@ -26,37 +26,37 @@ export function registerSources(app: FastifyInstance, store: Store): void {
   });
 
   app.get('/sources', async (req) => {
-    const actor = authorise(store, req, 'source:manage');
+    const actor = await authorise(store, req, 'source:manage');
     const result = listSources(store, actor, parseWith(sourceQuery, req.query, 'query'));
     return { items: result.items.map(sourceBody), nextCursor: result.nextCursor };
   });
 
   app.get('/sources/blockedcards', async (req) => {
-    const actor = authorise(store, req, 'blockedcard:manage');
+    const actor = await authorise(store, req, 'blockedcard:manage');
     const result = listBlockedCards(store, actor, parseWith(pageQuery, req.query, 'query'));
     return { items: result.items.map(blockedCardBody), nextCursor: result.nextCursor };
   });
 
   app.patch('/sources/blockedcards/:cardBlockId', async (req) => {
-    const actor = authorise(store, req, 'blockedcard:manage');
+    const actor = await authorise(store, req, 'blockedcard:manage');
     const cardBlockId = pathId('cardBlock', req, 'cardBlockId');
     parseWith(blockedCardUpdateRequest, req.body);
     return blockedCardBody(unblockCard(store, actor, cardBlockId));
   });
 
   app.get('/sources/:sourceId', async (req) => {
-    const actor = authorise(store, req, 'source:manage');
+    const actor = await authorise(store, req, 'source:manage');
     return sourceBody(getSource(store, actor, pathId('paymentSource', req, 'sourceId')));
   });
 
   app.delete('/sources/:sourceId', async (req, reply) => {
-    const actor = authorise(store, req, 'source:manage');
+    const actor = await authorise(store, req, 'source:manage');
     deleteSource(store, actor, pathId('paymentSource', req, 'sourceId'));
     return reply.code(204).send();
   });
 
   app.post('/tokens', async (req) => {
-    const principal = principalOf(store, req);
+    const principal = await principalOf(store, req);
     const body = parseWith(createTokenRequest, req.body);
     if ('CreatePayToToken' in body) {
       const actor = actorFor(store, req, principal, 'payto-token:create');

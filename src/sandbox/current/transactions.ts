@@ -10,19 +10,19 @@ import { transactionBody } from './render.js';
 
 export function registerTransactions(app: FastifyInstance, store: Store): void {
   app.get('/transactions/:transactionId', async (req) => {
-    const actor = authorise(store, req, 'transaction:read');
+    const actor = await authorise(store, req, 'transaction:read');
     return transactionBody(store, getTransaction(store, actor, pathId('transaction', req, 'transactionId')));
   });
 
   app.get('/transactions', async (req) => {
-    const actor = authorise(store, req, 'transaction:read');
+    const actor = await authorise(store, req, 'transaction:read');
     const query = parseWith(transactionQuery, req.query, 'query');
     const result = queryTransactions(store, actor, query);
     return { items: result.items.map((tx) => transactionBody(store, tx)), nextCursor: result.nextCursor };
   });
 
   app.patch('/transactions/:transactionId', async (req) => {
-    const principal = principalOf(store, req);
+    const principal = await principalOf(store, req);
     const transactionId = pathId('transaction', req, 'transactionId');
     const body = parseWith(transactionActionRequest, req.body);
     if ('CreateRefund' in body) {

@@ -76,14 +76,14 @@ export function legacyCredential(req: Req): LegacyCredential {
 }
 
 /** The principal behind the credential: a merchant token acts as its merchant's public key. */
-export function legacyPrincipal(store: Store, credential: LegacyCredential): Principal {
+export async function legacyPrincipal(store: Store, credential: LegacyCredential): Promise<Principal> {
   const { rule, value } = credential;
   if (rule.principal === 'merchantToken') {
     const merchantId = store.merchantTokens.get(value);
     if (!merchantId) throw new PaybridgeError('unauthenticated', `${rule.name}: the merchant token is not known`);
     return { kind: 'publicKey', merchantId };
   }
-  const principal = authenticate(store, value);
+  const principal = await authenticate(store, value);
   if (principal.kind !== rule.principal)
     throw new PaybridgeError('unauthenticated', `${rule.name}: the value is not ${rule.describe}`);
   return principal;

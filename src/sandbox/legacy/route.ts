@@ -46,7 +46,7 @@ export function legacyRoute<B extends z.ZodType | undefined, Q extends z.ZodType
     }
     const query = (spec.query ? parseWith(spec.query, req.query, 'query') : undefined) as Out<Q>;
     const body = (spec.body ? parseWith(spec.body, req.body) : undefined) as Out<B>;
-    const principal = legacyPrincipal(store, credential);
+    const principal = await legacyPrincipal(store, credential);
     requireCapability(principal, spec.capability);
     const actor = resolveActor(store, principal, spec.claim ? spec.claim(params, body as never) : {});
     return run({ actor, store, params, body, query, req, reply });
