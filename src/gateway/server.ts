@@ -10,7 +10,7 @@ import { stringifyJson } from '../contract/json.js';
 import { currentErrorBody, legacyErrorBody, PaybridgeError } from '../errors.js';
 import { foreignScheme, isLegacyRequest } from '../translate/credentials.js';
 import { createTranslator, type Translator } from '../translate/index.js';
-import type { CurrentRequest, CurrentResponse, LegacyResponse } from '../translate/engine.js';
+import { traceIdOf, type CurrentRequest, type CurrentResponse, type LegacyResponse } from '../translate/engine.js';
 import type { Shadow } from '../shadow/engine.js';
 import { currentDocument, legacyDocument, packageVersion } from '../openapi/documents.js';
 import { registerOperatorRoutes } from './operator.js';
@@ -155,7 +155,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     const seconds = reply.elapsedTime / 1000;
     metrics.requests.inc({ route, mode, status: String(reply.statusCode) });
     metrics.latency.observe({ route, mode }, seconds);
-    request.log.info({ route, mode, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    const traceId = traceIdOf(decision.headers);
+    request.log.info({ route, mode, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(seconds * 1e4) / 10, ...(traceId ? { traceId } : {}) }, 'request');
     done();
   });
   app.setErrorHandler((err, request, reply) => {

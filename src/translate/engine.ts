@@ -177,6 +177,9 @@ export function createEngine(options: EngineOptions) {
 
     const bearer = credential.merchantToken ? await merchantKey(credential.value) : credential.value;
     headers.authorization = `Bearer ${bearer}`;
+    // W3C trace context crosses the translation: the current call continues the caller's trace
+    const trace = traceContext(request.headers);
+    if (trace) Object.assign(headers, trace);
     if (dropped.length > 0) options.onDroppedFields?.(mapping.route, dropped);
 
     const body = buildBody(compiled, legacyBody, bodyValues);
@@ -248,6 +251,19 @@ export function createEngine(options: EngineOptions) {
 
   return { toCurrent, toLegacy, checkPreflight };
 }
+
+const TRACEPARENT = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/;
+
+/** The request's W3C trace context (`traceparent`, and `tracestate` beside it), when well-formed. */
+export function traceContext(headers: Headers): Record<string, string> | undefined {
+  const parent = headers.traceparent;
+  if (typeof parent !== 'string' || !TRACEPARENT.test(parent.trim().toLowerCase()) || /^[\da-f]{2}-0{32}-/.test(parent.trim())) return undefined;
+  const state = headers.tracestate;
+  return { traceparent: parent.trim().toLowerCase(), ...(typeof state === 'string' && state.length <= 512 ? { tracestate: state } : {}) };
+}
+
+/** The trace id of a request's `traceparent`, for its log lines. */
+export const traceIdOf = (headers: Headers): string | undefined => traceContext(headers)?.traceparent?.slice(3, 35);
 
 /** Header names in lower case (the same object when they already are); a name given twice in two spellings becomes a list. */
 function lowerCaseNames(headers: Headers): Headers {
