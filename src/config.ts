@@ -192,33 +192,36 @@ interface Setting {
   env: string;
   path: string;
   kind: 'string' | 'int' | 'number' | 'file' | 'modes';
+  /** For `paybridge serve --help`: what it sets, and its default. */
+  describe: string;
+  default: string;
 }
 
 export const SETTINGS: readonly Setting[] = [
-  { flag: 'host', env: 'PAYBRIDGE_HOST', path: 'listen.host', kind: 'string' },
-  { flag: 'port', env: 'PAYBRIDGE_PORT', path: 'listen.port', kind: 'int' },
-  { flag: 'current-url', env: 'PAYBRIDGE_CURRENT_URL', path: 'upstreams.sandbox.current', kind: 'string' },
-  { flag: 'legacy-url', env: 'PAYBRIDGE_LEGACY_URL', path: 'upstreams.sandbox.legacy', kind: 'string' },
-  { flag: 'live-current-url', env: 'PAYBRIDGE_LIVE_CURRENT_URL', path: 'upstreams.live.current', kind: 'string' },
-  { flag: 'live-legacy-url', env: 'PAYBRIDGE_LIVE_LEGACY_URL', path: 'upstreams.live.legacy', kind: 'string' },
-  { flag: 'default-environment', env: 'PAYBRIDGE_DEFAULT_ENVIRONMENT', path: 'defaultEnvironment', kind: 'string' },
-  { flag: 'merchant-tokens', env: 'PAYBRIDGE_MERCHANT_TOKENS', path: 'merchantTokens', kind: 'file' },
-  { flag: 'service-key', env: 'PAYBRIDGE_SERVICE_KEY', path: 'serviceKey', kind: 'string' },
-  { flag: 'mode', env: 'PAYBRIDGE_MODE', path: 'routes', kind: 'modes' },
-  { flag: 'unmapped-routes', env: 'PAYBRIDGE_UNMAPPED_ROUTES', path: 'unmappedRoutes', kind: 'string' },
-  { flag: 'connect-timeout-ms', env: 'PAYBRIDGE_CONNECT_TIMEOUT_MS', path: 'timeouts.connectMs', kind: 'int' },
-  { flag: 'headers-timeout-ms', env: 'PAYBRIDGE_HEADERS_TIMEOUT_MS', path: 'timeouts.headersMs', kind: 'int' },
-  { flag: 'body-timeout-ms', env: 'PAYBRIDGE_BODY_TIMEOUT_MS', path: 'timeouts.bodyMs', kind: 'int' },
-  { flag: 'request-timeout-ms', env: 'PAYBRIDGE_REQUEST_TIMEOUT_MS', path: 'timeouts.requestMs', kind: 'int' },
-  { flag: 'shutdown-timeout-ms', env: 'PAYBRIDGE_SHUTDOWN_TIMEOUT_MS', path: 'timeouts.shutdownMs', kind: 'int' },
-  { flag: 'client-headers-timeout-ms', env: 'PAYBRIDGE_CLIENT_HEADERS_TIMEOUT_MS', path: 'client.headersMs', kind: 'int' },
-  { flag: 'client-request-timeout-ms', env: 'PAYBRIDGE_CLIENT_REQUEST_TIMEOUT_MS', path: 'client.requestMs', kind: 'int' },
-  { flag: 'max-connections', env: 'PAYBRIDGE_MAX_CONNECTIONS', path: 'client.maxConnections', kind: 'int' },
-  { flag: 'body-limit', env: 'PAYBRIDGE_BODY_LIMIT', path: 'bodyLimitBytes', kind: 'int' },
-  { flag: 'log-level', env: 'PAYBRIDGE_LOG_LEVEL', path: 'logLevel', kind: 'string' },
-  { flag: 'shadow-log', env: 'PAYBRIDGE_SHADOW_LOG', path: 'shadow.log', kind: 'string' },
-  { flag: 'shadow-sample', env: 'PAYBRIDGE_SHADOW_SAMPLE', path: 'shadow.sample.*', kind: 'number' },
-  { flag: 'operator-token', env: 'PAYBRIDGE_OPERATOR_TOKEN', path: 'operatorToken', kind: 'string' },
+  { flag: 'host', env: 'PAYBRIDGE_HOST', path: 'listen.host', kind: 'string', describe: 'address to listen on', default: '127.0.0.1' },
+  { flag: 'port', env: 'PAYBRIDGE_PORT', path: 'listen.port', kind: 'int', describe: 'port to listen on (0: any free one)', default: '8080' },
+  { flag: 'current-url', env: 'PAYBRIDGE_CURRENT_URL', path: 'upstreams.sandbox.current', kind: 'string', describe: 'current API base URL of the sandbox environment', default: 'the embedded sandbox' },
+  { flag: 'legacy-url', env: 'PAYBRIDGE_LEGACY_URL', path: 'upstreams.sandbox.legacy', kind: 'string', describe: 'legacy API base URL of the sandbox environment', default: 'the embedded sandbox' },
+  { flag: 'live-current-url', env: 'PAYBRIDGE_LIVE_CURRENT_URL', path: 'upstreams.live.current', kind: 'string', describe: 'current API base URL of the live environment', default: 'none' },
+  { flag: 'live-legacy-url', env: 'PAYBRIDGE_LIVE_LEGACY_URL', path: 'upstreams.live.legacy', kind: 'string', describe: 'legacy API base URL of the live environment', default: 'none' },
+  { flag: 'default-environment', env: 'PAYBRIDGE_DEFAULT_ENVIRONMENT', path: 'defaultEnvironment', kind: 'string', describe: 'environment of credentials without a sandbox_/live_ prefix (sandbox, live)', default: 'the configured one' },
+  { flag: 'merchant-tokens', env: 'PAYBRIDGE_MERCHANT_TOKENS', path: 'merchantTokens', kind: 'file', describe: 'JSON file: legacy merchant token -> mcht_ id', default: 'none' },
+  { flag: 'service-key', env: 'PAYBRIDGE_SERVICE_KEY', path: 'serviceKey', kind: 'string', describe: "marketplace API key the gateway reads merchants' public keys with", default: 'none' },
+  { flag: 'mode', env: 'PAYBRIDGE_MODE', path: 'routes', kind: 'modes', describe: 'ROUTE=MODE, repeatable: current, legacy, shadow or canary per route id or *', default: '*=current' },
+  { flag: 'unmapped-routes', env: 'PAYBRIDGE_UNMAPPED_ROUTES', path: 'unmappedRoutes', kind: 'string', describe: 'a path outside the route table: reject (404) or legacy (pass through)', default: 'reject' },
+  { flag: 'connect-timeout-ms', env: 'PAYBRIDGE_CONNECT_TIMEOUT_MS', path: 'timeouts.connectMs', kind: 'int', describe: 'upstream connect timeout', default: '2000' },
+  { flag: 'headers-timeout-ms', env: 'PAYBRIDGE_HEADERS_TIMEOUT_MS', path: 'timeouts.headersMs', kind: 'int', describe: 'upstream headers timeout', default: '15000' },
+  { flag: 'body-timeout-ms', env: 'PAYBRIDGE_BODY_TIMEOUT_MS', path: 'timeouts.bodyMs', kind: 'int', describe: 'upstream gap between body chunks', default: '15000' },
+  { flag: 'request-timeout-ms', env: 'PAYBRIDGE_REQUEST_TIMEOUT_MS', path: 'timeouts.requestMs', kind: 'int', describe: 'one deadline per request, every upstream call of it included', default: '30000' },
+  { flag: 'shutdown-timeout-ms', env: 'PAYBRIDGE_SHUTDOWN_TIMEOUT_MS', path: 'timeouts.shutdownMs', kind: 'int', describe: 'how long SIGTERM waits for in-flight requests', default: 'client + request timeouts + 5000' },
+  { flag: 'client-headers-timeout-ms', env: 'PAYBRIDGE_CLIENT_HEADERS_TIMEOUT_MS', path: 'client.headersMs', kind: 'int', describe: "a client's headers must arrive within this (else a legacy 408)", default: '10000' },
+  { flag: 'client-request-timeout-ms', env: 'PAYBRIDGE_CLIENT_REQUEST_TIMEOUT_MS', path: 'client.requestMs', kind: 'int', describe: "a client's whole request must arrive within this (else a legacy 408)", default: '30000' },
+  { flag: 'max-connections', env: 'PAYBRIDGE_MAX_CONNECTIONS', path: 'client.maxConnections', kind: 'int', describe: 'client connections at most', default: '10000' },
+  { flag: 'body-limit', env: 'PAYBRIDGE_BODY_LIMIT', path: 'bodyLimitBytes', kind: 'int', describe: 'largest request body in bytes (413 beyond)', default: '1048576' },
+  { flag: 'log-level', env: 'PAYBRIDGE_LOG_LEVEL', path: 'logLevel', kind: 'string', describe: 'fatal, error, warn, info, debug, trace or silent', default: 'info' },
+  { flag: 'shadow-log', env: 'PAYBRIDGE_SHADOW_LOG', path: 'shadow.log', kind: 'string', describe: 'file the shadow comparison records are appended to (JSON lines)', default: 'the log stream' },
+  { flag: 'shadow-sample', env: 'PAYBRIDGE_SHADOW_SAMPLE', path: 'shadow.sample.*', kind: 'number', describe: 'share of requests compared in shadow and canary modes, 0-1', default: '1' },
+  { flag: 'operator-token', env: 'PAYBRIDGE_OPERATOR_TOKEN', path: 'operatorToken', kind: 'string', describe: 'bearer token of /_paybridge/ (the shadow report), 16+ characters', default: 'none: report off' },
 ];
 
 /** PAYBRIDGE_* variables that are not settings but choose how settings are read. */

@@ -5,12 +5,13 @@ import { createSandbox, type Fixtures } from '../sandbox/index.js';
 import { onShutdown } from './util.js';
 import { PaybridgeError } from '../errors.js';
 
-export const SERVE_USAGE = `paybridge serve [--config FILE] [--port P] [--host H] [--current-url URL] [--legacy-url URL]
-    [--live-current-url URL] [--live-legacy-url URL] [--merchant-tokens FILE] [--service-key KEY]
-    [--mode ROUTE=MODE]... [--log-level LEVEL] [...]
+export const SERVE_USAGE = `paybridge serve [--config FILE] [flags]
   Runs the gateway. Settings come from --config FILE (or PAYBRIDGE_CONFIG), PAYBRIDGE_* variables and
   flags, later winning. With no upstream configured it embeds the sandbox and prints a curl command
-  for a legacy call. Flags: ${SETTINGS.map((s) => `--${s.flag}`).join(' ')}`;
+  for a legacy call and the demo shop's address.
+
+  --config FILE                         a JSON config file (the schema of src/config.ts)
+${SETTINGS.map((s) => `  --${`${s.flag} ${s.kind === 'modes' ? 'ROUTE=MODE' : s.kind === 'file' ? 'FILE' : s.kind === 'string' ? 'VALUE' : 'N'}`.padEnd(36)}${s.describe} (default: ${s.default}; ${s.env})`).join('\n')}`;
 
 /** The embedded sandbox's URLs, merchant tokens and marketplace key as the gateway's sandbox upstream. */
 function withSandbox(config: Config, urls: { currentUrl: string; legacyUrl: string }, fixtures: Fixtures): Config {
