@@ -108,6 +108,8 @@ export const configSchema = z.strictObject({
       instance: z.string().min(1).optional(),
     })
     .prefault({}),
+  /** OTLP/HTTP endpoint (`http://collector:4318`) spans are exported to; off without one. */
+  otlpEndpoint: url.optional(),
   /** Bearer token for /_paybridge/ (the shadow report); the report is off without one. */
   operatorToken: z.string().min(16, 'expected at least 16 characters').optional(),
 }).transform((config) => ({
@@ -221,6 +223,7 @@ export const SETTINGS: readonly Setting[] = [
   { flag: 'log-level', env: 'PAYBRIDGE_LOG_LEVEL', path: 'logLevel', kind: 'string', describe: 'fatal, error, warn, info, debug, trace or silent', default: 'info' },
   { flag: 'shadow-log', env: 'PAYBRIDGE_SHADOW_LOG', path: 'shadow.log', kind: 'string', describe: 'file the shadow comparison records are appended to (JSON lines)', default: 'the log stream' },
   { flag: 'shadow-sample', env: 'PAYBRIDGE_SHADOW_SAMPLE', path: 'shadow.sample.*', kind: 'number', describe: 'share of requests compared in shadow and canary modes, 0-1', default: '1' },
+  { flag: 'otlp-endpoint', env: 'PAYBRIDGE_OTLP_ENDPOINT', path: 'otlpEndpoint', kind: 'string', describe: 'OTLP/HTTP endpoint OpenTelemetry spans are exported to (http://collector:4318)', default: 'none: tracing off' },
   { flag: 'operator-token', env: 'PAYBRIDGE_OPERATOR_TOKEN', path: 'operatorToken', kind: 'string', describe: 'bearer token of /_paybridge/ (the shadow report), 16+ characters', default: 'none: report off' },
 ];
 

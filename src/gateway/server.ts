@@ -16,6 +16,7 @@ import { currentDocument, legacyDocument, packageVersion } from '../openapi/docu
 import { registerOperatorRoutes } from './operator.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { scrub } from '../observability/redact.js';
+import { createTracing, type Tracing } from '../observability/tracing.js';
 import { gatewayLogging } from './logging.js';
 import { forwardedHeaders, headerRecord, requestIdOf, soleCredential, type Decision } from './requests.js';
 import { createShadowServing } from './shadow-serve.js';
@@ -33,6 +34,8 @@ declare module 'fastify' {
     deadlineTimer?: NodeJS.Timeout;
     /** The upstream answer a proxied request is reading. */
     upstreamAnswer?: { destroy(err?: Error): void };
+    /** The span of a proxied request, when tracing is on. */
+    span?: ReturnType<Tracing['start']>;
   }
 }
 
@@ -65,6 +68,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const logging = gatewayLogging(config.logLevel, options.logStream);
   const metrics = createMetrics();
   const upstream = createUpstream(config.timeouts);
+  const tracing = createTracing({ otlpEndpoint: config.otlpEndpoint, serviceName: 'paybridge' });
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : (logging.options as object),
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
@@ -144,10 +148,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   app.decorateRequest('decision', undefined);
   app.decorateRequest('deadlineTimer', undefined);
   app.decorateRequest('upstreamAnswer', undefined);
+  app.decorateRequest('span', undefined);
   // One hook per request: metrics and the access line. Headers are set where answers are sent.
   app.addHook('onResponse', (request, reply, done) => {
     const decision = request.decision;
     clearTimeout(request.deadlineTimer);
+    request.span?.end(reply.statusCode);
     // the gateway's own paths (health, metrics, the operator page, favicon) are not traffic
     if (!decision) return done();
     const route = decision.route;
@@ -250,14 +256,30 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     const decision = request.decision!;
     const requestId = String(request.id);
     const forwarded = forwardedHeaders(request.raw);
-    const answer = await translator.execute(
-      { method: request.method, path: request.url, headers: decision.headers, ...(body !== undefined ? { body } : {}), requestId },
-      (current) => callCurrent(current, requestId, decision.route, forwarded, deadline),
-    );
+    const legacyRequest = { method: request.method, path: request.url, headers: decision.headers, ...(body !== undefined ? { body } : {}), requestId };
+    const answer = tracing.enabled
+      ? await tracedExecute(legacyRequest, decision.route, (current, headers) => callCurrent(current, requestId, decision.route, { ...forwarded, ...headers }, deadline))
+      : await translator.execute(legacyRequest, (current) => callCurrent(current, requestId, decision.route, forwarded, deadline));
     const sent = sendLegacy(reply, answer);
     if (decision.sampled)
       compareLater(request, 'canary', body, { status: answer.status, body: answer.body, latencyMs: performance.now() - started }, answer.body === undefined ? 0 : stringifyJson(answer.body).length);
     return sent;
+  }
+
+  /** The translated exchange in spans: the gateway hop, the translation, and each upstream call with its own traceparent. */
+  function tracedExecute(
+    legacyRequest: Parameters<Translator['execute']>[0],
+    route: string,
+    send: (current: CurrentRequest, headers: Record<string, string>) => Promise<CurrentResponse>,
+  ): Promise<LegacyResponse> {
+    const parent = typeof legacyRequest.headers.traceparent === 'string' ? legacyRequest.headers.traceparent : undefined;
+    const attributes = { 'paybridge.route': route, 'http.request.method': legacyRequest.method };
+    return tracing.span(`paybridge ${route}`, parent, attributes, (hop) =>
+      tracing.span(`translate ${route}`, hop, attributes, (translation) =>
+        translator.execute(legacyRequest, (current) =>
+          tracing.span(`upstream ${current.method}`, translation, { 'http.request.method': current.method, 'url.path': current.path.split('?')[0]! }, (call) => send(current, tracing.headersOf(call)), 'client'),
+        ),
+      ), 'server');
   }
 
   /** A proxied request's deadline: past it, a 504 upstream_timeout if nothing was sent yet, and the upstream answer dropped. */
@@ -317,7 +339,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
       classify(request);
       const decision = request.decision!;
-      if (decision.upstream) return armDeadline(request, reply);
+      if (decision.upstream) {
+        if (tracing.enabled) request.span = tracing.start(`paybridge ${decision.route}`, typeof decision.headers.traceparent === 'string' ? decision.headers.traceparent : undefined, { 'paybridge.route': decision.route, 'http.request.method': request.method });
+        return armDeadline(request, reply);
+      }
       return decision.mode === 'shadow' ? serveShadow(request, reply) : translate(request, reply);
     },
     replyOptions: {
@@ -325,6 +350,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       rewriteRequestHeaders: (request: FastifyRequest, headers: Record<string, string>) => ({
         ...headers,
         ...forwardedHeaders(request.raw),
+        ...tracing.headersOf(request.span?.ctx),
         'x-request-id': String(request.id),
       }),
       rewriteHeaders: (headers: Record<string, string>, request: FastifyRequest) => ({
@@ -363,6 +389,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await app.close();
       await shadow.close();
       await upstream.close();
+      await tracing.close();
       logging.close();
     },
     flushLogs() {

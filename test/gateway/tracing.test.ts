@@ -61,3 +61,42 @@ describe('trace context', () => {
     expect(current.seen.slice(before).every((c) => c.traceparent === undefined)).toBe(true);
   });
 });
+
+describe('OpenTelemetry spans, with an OTLP endpoint', () => {
+  it('exports the gateway hop, the translation and the upstream call in the client\'s trace, the upstream carrying its own span', async () => {
+    const exported: string[] = [];
+    const collector: Server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c));
+      req.on('end', () => {
+        if (req.url === '/v1/traces') exported.push(text);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
+    const up = await echo();
+    const traced = await startGateway({
+      upstreams: { sandbox: { current: up.url, legacy: up.url } },
+      routes: { L3: 'legacy', '*': 'current' },
+      otlpEndpoint: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+    });
+    try {
+      await client(traced.url, { 'Limepay-SecretKey': KEYS.soloSk, traceparent: PARENT }).get('/transactions/tran_s1');
+      await client(traced.url, { 'Limepay-SecretKey': KEYS.soloSk, traceparent: PARENT }).get('/orders/ordr_s2');
+    } finally {
+      await traced.close();
+      await new Promise((r) => collector.close(r));
+      await up.close();
+    }
+    const spans = exported.flatMap((body) => (JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: { traceId: string; spanId: string; parentSpanId?: string; name: string }[] }[] }[] }).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
+    const names = spans.map((s) => s.name).sort();
+    expect(names).toEqual(['paybridge L3', 'paybridge L6', 'translate L6', 'upstream GET'].sort());
+    expect(spans.every((s) => s.traceId === TRACE)).toBe(true);
+    const hop = spans.find((s) => s.name === 'paybridge L6')!;
+    expect(hop.parentSpanId).toBe('00f067aa0ba902b7');
+    // each upstream call carried the traceparent of its own span, in the client's trace
+    const call = spans.find((s) => s.name === 'upstream GET')!;
+    expect(up.seen.find((c) => c.url === '/transactions/tran_s1')!.traceparent).toBe(`00-${TRACE}-${call.spanId}-01`);
+    expect(up.seen.find((c) => c.url === '/orders/ordr_s2')!.traceparent).toBe(`00-${TRACE}-${spans.find((s) => s.name === 'paybridge L3')!.spanId}-01`);
+  });
+});
