@@ -113,28 +113,28 @@ export const getOrder = defineMapping({
   response: orderResponse,
 });
 
-export const updateInternalOrderId = defineMapping({
-  route: 'L11',
-  description: 'Change internalOrderId: a PATCH on the order with the UpdateReferenceOrderId action.',
-  legacy: 'PUT /orders/{merchantOrderId}/internalOrderId',
+/** L11 and L30: a new internalOrderId for the order on the path, as the UpdateReferenceOrderId action. */
+const updateReference = {
   current: 'PATCH /orders/{orderId}',
   params: { merchantOrderId: toPath('orderId', 'order') },
   body: z.object({ internalOrderId: legacyReference }),
   request: { wrap: 'UpdateReferenceOrderId' },
   response: orderResponse,
-  readback: ({ params }) => `/orders/${params.merchantOrderId}`,
+  readback: ({ params }: WriteOutcome) => `/orders/${params.merchantOrderId}`,
+} as const;
+
+export const updateInternalOrderId = defineMapping({
+  route: 'L11',
+  description: 'Change internalOrderId: a PATCH on the order with the UpdateReferenceOrderId action.',
+  legacy: 'PUT /orders/{merchantOrderId}/internalOrderId',
+  ...updateReference,
 });
 
 export const patchInternalOrderId = defineMapping({
   route: 'L30',
   description: 'Change internalOrderId as the .NET SDK does (PATCH on the order): the UpdateReferenceOrderId action, as L11.',
   legacy: 'PATCH /orders/{merchantOrderId}',
-  current: 'PATCH /orders/{orderId}',
-  params: { merchantOrderId: toPath('orderId', 'order') },
-  body: z.object({ internalOrderId: legacyReference }),
-  request: { wrap: 'UpdateReferenceOrderId' },
-  response: orderResponse,
-  readback: ({ params }) => `/orders/${params.merchantOrderId}`,
+  ...updateReference,
 });
 
 const legacyOrder = compileShape(LEGACY_ORDER);
