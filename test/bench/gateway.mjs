@@ -1,61 +1,70 @@
-// The gateway against a plain passthrough proxy, in one run, upstream included:
-//   (a) the sandbox directly, (b) @fastify/http-proxy in front of it, (c) the gateway translating
-//   L6 GET transaction and L1 create order. Prints req/s, p50, p99, the ratios c/b, and the gateway's
-//   added CPU per request next to JSON.parse + JSON.stringify of that request's bodies.
-// Targets (2 cores, 50 connections): c/b >= 0.75 req/s, p99(c) <= p99(b) + 2 ms, added CPU <= 2x the JSON floor.
+// The gateway against the floor of a Node proxy, in one run (issue 14's method):
+//   - every server in its own process; with taskset, the sandbox and the load generator (autocannon,
+//     its own process) on core 0 and the server under test alone on core 1;
+//   - baselines: the sandbox directly, a minimal node:http + undici Pool proxy (pool.stream), a plain
+//     @fastify/http-proxy;
+//   - the gateway: L6 translated, current-generation passthrough, `legacy` mode, shadow at sample 0.1
+//     and 1.0 (L6), L1 create translated;
+//   - configurations rotated over BENCH_ROUNDS (>= 3) rounds after a warm-up; each figure is the median
+//     of the rounds, each ratio the median of the per-round ratios against the minimal proxy measured in
+//     that round; CPU per request from /proc of the server under test; gateway RSS before and after.
+// Targets (issue 14): translated L6 and L1 >= 0.85x the minimal proxy's req/s, p99 within +1 ms, CPU
+// <= 1.3x; passthrough and legacy mode >= 0.95x; shadow 0.1 >= 0.9x legacy mode; a shadow comparison
+// costs at most the CPU of the call it shadows; gateway RSS within +50 MB of start.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { CONNECTIONS, cpuSeconds, DURATION, json, measure, printRows, spawnBin, spawnSandbox } from './lib.mjs';
+import { CONNECTIONS, cpuSeconds, DURATION, json, median, pinned, rssMb, spawnBin, spawnNode, spawnSandbox, TASKSET } from './lib.mjs';
 
+const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS ?? 3));
+const LOAD_CPU = 0;
+const SERVER_CPU = 1;
+const server = (name) => fileURLToPath(new URL(`./servers/${name}.mjs`, import.meta.url));
 
-function spawnProxy(upstream) {
-  const file = fileURLToPath(new URL('./servers/passthrough-proxy.mjs', import.meta.url));
-  const child = spawn(process.execPath, [file, upstream], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** One autocannon run in its own process pinned beside the upstream; throws over failed requests. */
+function load(options) {
+  const [command, argv] = pinned(LOAD_CPU, [server('load'), JSON.stringify({ connections: CONNECTIONS, duration: DURATION, ...options })]);
   return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/passthrough listening (\S+)/);
-      if (m) resolve({ url: m[1], pid: child.pid, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) });
+    child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited ${code}`));
+      const r = JSON.parse(out.trim().split('\n').pop());
+      const failed = r.errors + r.timeouts + r.non2xx;
+      if (failed > 0) return reject(new Error(`${options.url}: ${failed} failed requests ${JSON.stringify(r.statusCodeStats)}`));
+      resolve(r);
     });
-    child.once('exit', (code) => reject(new Error(`proxy exited ${code}`)));
   });
 }
 
-/** Runs autocannon and measures the CPU the server process spent per request meanwhile. */
-async function measureWithCpu(label, pid, options) {
-  const before = cpuSeconds(pid);
-  const row = await measure(label, options);
-  row.cpuUsPerRequest = ((cpuSeconds(pid) - before) / row.requests) * 1e6;
-  return row;
+async function measure(target, call) {
+  const before = cpuSeconds(target.pid);
+  const r = await load({ url: target.url + call.path, ...call });
+  return { rps: r.rps, p99: r.p99, requests: r.requests, cpuUs: ((cpuSeconds(target.pid) - before) / r.requests) * 1e6 };
 }
 
-/** Microseconds of JSON.parse + JSON.stringify for the bodies one translated request handles. */
-function jsonFloorUs(toParse, toStringify) {
-  const texts = toParse.map((b) => JSON.stringify(b));
-  const run = (n) => {
-    for (let i = 0; i < n; i++) {
-      for (const t of texts) JSON.parse(t);
-      for (const b of toStringify) JSON.stringify(b);
-    }
-  };
-  run(20_000);
-  const n = 200_000;
-  const start = process.hrtime.bigint();
-  run(n);
-  return Number(process.hrtime.bigint() - start) / 1e3 / n;
-}
-
-const sandbox = await spawnSandbox();
+const sandbox = await spawnSandbox(LOAD_CPU);
 const sk = sandbox.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
 const bearer = { authorization: `Bearer ${sk}` };
-const proxy = await spawnProxy(sandbox.currentUrl);
-const gateway = await spawnBin(
-  ['serve', '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, '--log-level', process.env.BENCH_LOG_LEVEL ?? 'info'],
-  /listening on (http:\/\/\S+)/,
-);
-const gatewayUrl = gateway.match[1];
 const legacyHeaders = { 'limepay-secretkey': sk };
+const LISTENING = /listening on (http:\/\/\S+)/;
+const gatewayArgs = ['serve', '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, '--log-level', process.env.BENCH_LOG_LEVEL ?? 'info'];
+const started = [];
+const start = async (name, promise, urlOf) => {
+  const proc = await promise;
+  const target = { name, pid: proc.pid, url: urlOf(proc), stop: proc.stop };
+  started.push(target);
+  return target;
+};
+const onCore = { cpu: SERVER_CPU };
+const minimal = await start('minimal proxy', spawnNode([server('minimal-proxy'), sandbox.currentUrl], /minimal listening (\S+)/, onCore), (p) => p.match[1]);
+const minimalLegacy = await start('minimal proxy (legacy upstream)', spawnNode([server('minimal-proxy'), sandbox.legacyUrl], /minimal listening (\S+)/, onCore), (p) => p.match[1]);
+const fastifyProxy = await start('@fastify/http-proxy', spawnNode([server('passthrough-proxy'), sandbox.currentUrl], /proxy listening (\S+)/, onCore), (p) => p.match[1]);
+const gateway = await start('gateway', spawnBin(gatewayArgs, LISTENING, onCore), (p) => p.match[1]);
+const legacyMode = await start('gateway legacy mode', spawnBin([...gatewayArgs, '--mode', '*=legacy'], LISTENING, onCore), (p) => p.match[1]);
+const shadowLow = await start('gateway shadow 0.1', spawnBin([...gatewayArgs, '--mode', '*=shadow', '--shadow-sample', '0.1', '--shadow-log', '/dev/null'], LISTENING, onCore), (p) => p.match[1]);
+const shadowAll = await start('gateway shadow 1.0', spawnBin([...gatewayArgs, '--mode', '*=shadow', '--shadow-sample', '1', '--shadow-log', '/dev/null'], LISTENING, onCore), (p) => p.match[1]);
+const direct = { name: 'sandbox', pid: sandbox.pid, url: sandbox.currentUrl };
 
 const ORDER_CURRENT = {
   CreateOnlineOrder: {
@@ -74,75 +83,90 @@ const ORDER_LEGACY = {
   metadata: { cart: { id: 42 } },
 };
 
+/** Sum of a counter's samples in a gateway's /metrics whose labels contain `match`. */
+async function counter(target, name, match = '') {
+  const text = await (await fetch(`${target.url}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split('\n'))
+    if (line.startsWith(name) && line.includes(match)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return sum;
+}
+
 try {
-  // one paid, partly refunded transaction to read
   const order = await json(`${sandbox.currentUrl}/orders`, { method: 'POST', headers: bearer, body: ORDER_CURRENT });
   const token = await json(`${sandbox.currentUrl}/sandbox/card-tokens`, { method: 'POST', headers: bearer, body: { cardNumber: '4242424242424242' } });
-  const orderId = order.OnlineOrder.order.orderId;
-  const paid = await json(`${sandbox.currentUrl}/orders/${orderId}/pay`, { method: 'POST', headers: bearer, body: { PayByCard: { paymentTokenId: token.paymentTokenId } } });
+  const paid = await json(`${sandbox.currentUrl}/orders/${order.OnlineOrder.order.orderId}/pay`, { method: 'POST', headers: bearer, body: { PayByCard: { paymentTokenId: token.paymentTokenId } } });
   const tx = paid.transactionId;
   await json(`${sandbox.currentUrl}/transactions/${tx}`, { method: 'PATCH', headers: bearer, body: { CreateRefund: { refundAmount: 1000 } } });
 
-  const post = (body) => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-  const runs = [
-    ['L6 GET transaction', { path: `/transactions/${tx}`, headers: bearer }, { path: `/transactions/${tx}`, headers: legacyHeaders }],
-    ['L1 create order', { path: '/orders', ...post(ORDER_CURRENT), headers: { ...bearer, 'content-type': 'application/json' } }, { path: '/orders', ...post(ORDER_LEGACY), headers: { ...legacyHeaders, 'content-type': 'application/json' } }],
+  const post = (headers, body) => ({ path: '/orders', method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const getCurrent = { path: `/transactions/${tx}`, headers: bearer };
+  const getLegacy = { path: `/transactions/${tx}`, headers: legacyHeaders };
+  // [row, target, call, baseline row (ratios), targets]
+  const configs = [
+    ['direct to the sandbox (GET transaction)', direct, getCurrent],
+    ['minimal proxy, GET transaction', minimal, getCurrent],
+    ['minimal proxy, legacy GET transaction', minimalLegacy, getLegacy],
+    ['@fastify/http-proxy, GET transaction', fastifyProxy, getCurrent, 'minimal proxy, GET transaction'],
+    ['gateway, L6 translated', gateway, getLegacy, 'minimal proxy, GET transaction', { rps: 0.85, p99: 1, cpu: 1.3 }],
+    ['gateway, current passthrough', gateway, getCurrent, 'minimal proxy, GET transaction', { rps: 0.95 }],
+    ['gateway, legacy mode (L6)', legacyMode, getLegacy, 'minimal proxy, legacy GET transaction', { rps: 0.95 }],
+    ['gateway, shadow 0.1 (L6)', shadowLow, getLegacy, 'gateway, legacy mode (L6)', { rps: 0.9 }],
+    ['gateway, shadow 1.0 (L6)', shadowAll, getLegacy, 'gateway, legacy mode (L6)'],
+    ['minimal proxy, POST order', minimal, post(bearer, ORDER_CURRENT)],
+    ['gateway, L1 create', gateway, post(legacyHeaders, ORDER_LEGACY), 'minimal proxy, POST order', { rps: 0.85, p99: 1, cpu: 1.3 }],
   ];
-  const rows = [];
-  const summary = [];
-  const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-  const average = (list, label) => ({
-    label,
-    rps: Math.round(list.reduce((s, r) => s + r.rps, 0) / list.length),
-    p50: list.reduce((s, r) => s + r.p50, 0) / list.length,
-    p99: list.reduce((s, r) => s + r.p99, 0) / list.length,
-    requests: list.reduce((s, r) => s + r.requests, 0),
-    cpuUsPerRequest: list.reduce((s, r) => s + (r.cpuUsPerRequest ?? 0), 0) / list.length,
-  });
-  for (const [name, currentCall, legacyCall] of runs) {
-    const a = await measure(`(a) sandbox        ${name}`, { url: sandbox.currentUrl + currentCall.path, ...currentCall });
-    // warm both up (JIT, connection pools), then alternate b and c so drift hits both alike
-    await measure('warm-up b', { url: proxy.url + currentCall.path, ...currentCall, duration: 3 });
-    await measure('warm-up c', { url: gatewayUrl + legacyCall.path, ...legacyCall, duration: 3 });
-    const bs = [];
-    const cs = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      bs.push(await measureWithCpu('b', proxy.pid, { url: proxy.url + currentCall.path, ...currentCall }));
-      cs.push(await measureWithCpu('c', gateway.pid, { url: gatewayUrl + legacyCall.path, ...legacyCall }));
+
+  for (const [, target, call] of configs) await load({ url: target.url + call.path, ...call, duration: 3 });
+  const rssStart = rssMb(gateway.pid);
+  const shadowBefore = { compared: await counter(shadowAll, 'paybridge_shadow_comparisons_total'), dropped: await counter(shadowAll, 'paybridge_shadow_dropped_total'), skipped: await counter(shadowAll, 'paybridge_shadow_skipped_total') };
+  const rounds = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    // rotate the order each round so drift of this shared machine does not favour one configuration
+    const order = configs.map((_, i) => (i + round * 3) % configs.length);
+    const figures = {};
+    for (const i of order) {
+      const [name, target, call] = configs[i];
+      figures[name] = await measure(target, call);
     }
-    const b = average(bs, `(b) passthrough    ${name}`);
-    const c = average(cs, `(c) gateway        ${name}`);
-    rows.push(a, b, c);
-    summary.push({ name, a, b, c });
+    rounds.push(figures);
+    console.log(`  round ${round + 1}/${ROUNDS} done`);
   }
-  printRows(`gateway benchmark, ${CONNECTIONS} connections, ${DURATION}s per run (b and c: mean of ${ROUNDS} alternating runs after warm-up), upstream included`, rows);
+  const rssEnd = rssMb(gateway.pid);
+  const shadowAfter = { compared: await counter(shadowAll, 'paybridge_shadow_comparisons_total'), dropped: await counter(shadowAll, 'paybridge_shadow_dropped_total'), skipped: await counter(shadowAll, 'paybridge_shadow_skipped_total') };
+  const shadowRequests = rounds.reduce((s, r) => s + r['gateway, shadow 1.0 (L6)'].requests, 0);
 
-  // the floor no translating proxy can go below: parse and serialise each body once per direction
-  const currentTx = await json(`${sandbox.currentUrl}/transactions/${tx}`, { headers: bearer });
-  const legacyTx = await json(`${gatewayUrl}/transactions/${tx}`, { headers: legacyHeaders });
-  const currentOrder = await json(`${sandbox.currentUrl}/orders/${orderId}`, { headers: bearer });
-  const legacyOrder = await json(`${gatewayUrl}/orders/${orderId}`, { headers: legacyHeaders });
-  const floors = {
-    'L6 GET transaction': jsonFloorUs([currentTx], [legacyTx]),
-    'L1 create order': jsonFloorUs([ORDER_LEGACY, currentOrder], [ORDER_CURRENT, legacyOrder]),
-  };
-
-  console.log('\n  ratios and cost per request                 c/b req/s   p99 c-b ms   added CPU us   JSON floor us   added/floor');
+  console.log(`\ngateway benchmark: ${CONNECTIONS} connections, ${DURATION} s runs, ${ROUNDS} rounds rotated, ${TASKSET ? 'pinned (sandbox + load on core 0, server under test on core 1)' : 'NOT pinned (no taskset)'}; medians`);
+  console.log('  path'.padEnd(46) + 'req/s'.padStart(8) + 'p99 ms'.padStart(8) + 'CPU us/req'.padStart(12) + '   vs'.padEnd(44) + 'req/s x'.padStart(8) + 'p99 +ms'.padStart(9) + 'CPU x'.padStart(7));
   let ok = true;
-  for (const { name, b, c } of summary) {
-    const ratio = c.rps / b.rps;
-    const p99 = c.p99 - b.p99;
-    const added = c.cpuUsPerRequest - b.cpuUsPerRequest;
-    const floor = floors[name];
-    const meets = ratio >= 0.75 && p99 <= 2 && added <= 2 * floor;
-    ok &&= meets;
-    console.log(`  ${name.padEnd(42)} ${ratio.toFixed(2).padStart(10)} ${p99.toFixed(1).padStart(12)} ${added.toFixed(1).padStart(14)} ${floor.toFixed(1).padStart(15)} ${(added / floor).toFixed(2).padStart(13)}  ${meets ? 'meets targets' : 'MISSES a target'}`);
-    console.log(`    CPU per request: passthrough ${b.cpuUsPerRequest.toFixed(1)} us, gateway ${c.cpuUsPerRequest.toFixed(1)} us`);
+  const fig = (name, key) => median(rounds.map((r) => r[name][key]));
+  for (const [name, , , base, goal] of configs) {
+    let line = `  ${name}`.padEnd(46) + Math.round(fig(name, 'rps')).toLocaleString('en').padStart(8) + fig(name, 'p99').toFixed(1).padStart(8) + fig(name, 'cpuUs').toFixed(0).padStart(12);
+    if (base) {
+      const rps = median(rounds.map((r) => r[name].rps / r[base].rps));
+      const p99 = median(rounds.map((r) => r[name].p99 - r[base].p99));
+      const cpu = median(rounds.map((r) => r[name].cpuUs / r[base].cpuUs));
+      line += `   ${base}`.padEnd(44) + rps.toFixed(2).padStart(8) + p99.toFixed(1).padStart(9) + cpu.toFixed(2).padStart(7);
+      if (goal) {
+        const misses = [goal.rps !== undefined && rps < goal.rps && `req/s < ${goal.rps}x`, goal.p99 !== undefined && p99 > goal.p99 && `p99 > +${goal.p99} ms`, goal.cpu !== undefined && cpu > goal.cpu && `CPU > ${goal.cpu}x`].filter(Boolean);
+        line += misses.length ? `  MISSES ${misses.join(', ')}` : '  meets';
+        ok &&= misses.length === 0;
+      }
+    }
+    console.log(line);
   }
-  console.log('  targets: c/b >= 0.75, p99 c-b <= 2 ms, added CPU <= 2x the JSON floor');
+  const compared = shadowAfter.compared - shadowBefore.compared;
+  const share = compared / shadowRequests;
+  const primaryUs = fig('gateway, legacy mode (L6)', 'cpuUs');
+  const perComparisonUs = ((fig('gateway, shadow 1.0 (L6)', 'cpuUs') - primaryUs) * shadowRequests) / Math.max(1, compared);
+  console.log(`\n  shadow 1.0: ${compared} of ${shadowRequests} requests compared (${(share * 100).toFixed(1)}%), ${shadowAfter.dropped - shadowBefore.dropped} dropped (queue full), ${shadowAfter.skipped - shadowBefore.skipped} skipped`);
+  const cheap = perComparisonUs <= primaryUs;
+  console.log(`  a comparison costs ${perComparisonUs.toFixed(0)} us of gateway CPU; the call it shadows ${primaryUs.toFixed(0)} us  ${cheap ? 'meets' : 'MISSES (comparison > primary)'}`);
+  const rssOk = rssEnd - rssStart <= 50;
+  console.log(`  gateway RSS: ${rssStart.toFixed(0)} MB after warm-up, ${rssEnd.toFixed(0)} MB after ${ROUNDS * 3 * DURATION} s of load (${(rssEnd - rssStart).toFixed(0)} MB)  ${rssOk ? 'meets' : 'MISSES +50 MB'}`);
+  ok &&= cheap && rssOk;
   if (!ok) process.exitCode = 1;
 } finally {
-  await gateway.stop();
-  await proxy.stop();
+  for (const target of started) await target.stop();
   await sandbox.stop();
 }

@@ -1,5 +1,5 @@
 // Shared helpers of the benchmarks: spawn servers from the built bin, run autocannon, print figures.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -8,9 +8,18 @@ export const BIN = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.ur
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
-/** Starts `paybridge <args>` in its own process and resolves once stdout or stderr matches `ready`. */
-export function spawnBin(args, ready, env = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+/** Whether `taskset` exists here: then servers are pinned to cores (see pinned). */
+export const TASKSET = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/** [command, args] running `node <args>`, pinned to `cpu` with taskset when it exists and cpu is given. */
+export function pinned(cpu, args) {
+  return TASKSET && cpu !== undefined ? ['taskset', ['-c', String(cpu), process.execPath, ...args]] : [process.execPath, args];
+}
+
+/** Starts `node <script args>` in its own process (pinned to `cpu`) and resolves once stdout or stderr matches `ready`. */
+export function spawnNode(args, ready, { env = {}, cpu } = {}) {
+  const [command, argv] = pinned(cpu, args);
+  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   return new Promise((resolve, reject) => {
     let resolved = false;
@@ -29,9 +38,14 @@ export function spawnBin(args, ready, env = {}) {
   });
 }
 
+/** Starts `paybridge <args>` in its own process and resolves once stdout or stderr matches `ready`. */
+export function spawnBin(args, ready, options = {}) {
+  return spawnNode([BIN, ...args], ready, options);
+}
+
 /** The sandbox bin on free ports; resolves with its URLs and seeded credentials. */
-export async function spawnSandbox() {
-  const proc = await spawnBin(['sandbox', '--port', '0', '--legacy-port', '0', '--agreement-delay-ms', '0', '--json'], /^\{.*\}\n/);
+export async function spawnSandbox(cpu) {
+  const proc = await spawnBin(['sandbox', '--port', '0', '--legacy-port', '0', '--agreement-delay-ms', '0', '--json'], /^\{.*\}\n/, { cpu });
   return { ...JSON.parse(proc.match[0]), stop: proc.stop, pid: proc.pid };
 }
 
@@ -90,6 +104,18 @@ export const ORDER_BODY = {
     description: 'bench order',
     metadata: { cart: { id: 1 } },
   },
+};
+
+/** Resident set size of a process in MB, from /proc/<pid>/status. */
+export function rssMb(pid) {
+  const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+  return Number(m[1]) / 1024;
+}
+
+export const median = (list) => {
+  const sorted = [...list].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
 /** CPU seconds (user + system) a process has used, from /proc/<pid>/stat (USER_HZ = 100). */
