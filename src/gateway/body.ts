@@ -1,36 +1,47 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { PaybridgeError } from '../errors.js';
 
 /** An oversized body is read and discarded up to this many bytes (or four times the limit) before the 413. */
 const DRAIN_BYTES = 8 * 1024 * 1024;
 
+/** Whether a request declares a body at all (a length, or chunked). */
+export const hasBody = (req: IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
 /**
- * The raw body of a legacy request, read once, as text: the translator parses it once, as JSON,
+ * The raw body of a request, read once, as bytes: a legacy body is then parsed once, as JSON,
  * whatever Content-Type the client declared (deployed clients declare form-urlencoded, text/plain
- * or a charset; legacy-api.md section 0). Larger than the limit: 413.
+ * or a charset; legacy-api.md section 0); a passthrough sends it on as it came. Larger than the
+ * limit: 413, after reading (and discarding) the rest up to a bound, so the client can read the
+ * answer instead of a broken pipe; past the bound the connection is closed.
  */
-export async function readBody(request: FastifyRequest, limit: number): Promise<string | undefined> {
-  const stream = request.body as NodeJS.ReadableStream | undefined;
-  if (stream === undefined || stream === null) return undefined;
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  if (!hasBody(req)) return Promise.resolve(undefined);
   const tooLarge = () => new PaybridgeError('payload_too_large', `body: exceeds ${limit} bytes`);
-  const declared = Number(request.headers['content-length'] ?? NaN);
-  // read (and discard) the rest of an oversized body up to a bound, so the client can read the 413
-  // instead of a broken pipe; past the bound the connection is closed
+  const declared = Number(req.headers['content-length'] ?? NaN);
   const drainUpTo = Math.max(limit * 4, DRAIN_BYTES);
-  if (declared > drainUpTo) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let over = declared > limit;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) over = true;
-    if (over) {
-      if (size > drainUpTo) throw tooLarge();
-      continue;
+  if (declared > drainUpTo) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = declared > limit;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) over = true;
+      if (!over) chunks.push(chunk);
+      else if (size > drainUpTo) finish(tooLarge());
+    };
+    const onEnd = () => {
+      if (over) return finish(tooLarge());
+      finish(null, size === 0 ? undefined : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => finish(err);
+    const onClose = () => finish(new PaybridgeError('invalid_request', 'body: the client closed the connection before sending it all'));
+    function finish(err: Error | null, body?: Buffer): void {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (err) reject(err);
+      else resolve(body);
     }
-    chunks.push(chunk);
-  }
-  if (over) throw tooLarge();
-  if (size === 0) return undefined;
-  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
 }

@@ -21,17 +21,13 @@ export interface Decision {
   upstream?: string;
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    decision?: Decision;
-  }
-}
-
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
+type HeaderValues = Readonly<Record<string, string | string[] | undefined>>;
+
 /** The caller's x-request-id when it is a sane id, else a fresh UUID: the tracer of every error. */
-export function requestIdOf(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
+export function requestIdOf(headers: HeaderValues): string {
+  const given = headers['x-request-id'];
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
@@ -108,9 +104,9 @@ const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
  * through the gateway's own address): a TLS terminator's X-Forwarded-Proto/-Host when present, else
  * the connection and Host. Values that are not a scheme or a host name are ignored.
  */
-export function forwardedHeaders(req: IncomingMessage): Record<string, string> {
-  const proto = first(req.headers['x-forwarded-proto'])?.toLowerCase();
-  const host = first(req.headers['x-forwarded-host']) ?? req.headers.host;
+export function forwardedHeaders(headers: HeaderValues, req: IncomingMessage): Record<string, string> {
+  const proto = first(headers['x-forwarded-proto'])?.toLowerCase();
+  const host = first(headers['x-forwarded-host']) ?? first(headers.host);
   const out: Record<string, string> = {
     'x-forwarded-proto': proto === 'https' || proto === 'http' ? proto : (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http',
   };

@@ -28,6 +28,16 @@ const FIELD_RULES: Readonly<Record<string, 'redact' | 'email'>> = Object.fromEnt
 
 const normalise = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
 
+/** The rule of a field name; names seen are remembered (log lines and answers repeat a few hundred names). */
+const ruleCache = new Map<string, 'redact' | 'email' | undefined>();
+function ruleOf(key: string): 'redact' | 'email' | undefined {
+  if (ruleCache.has(key)) return ruleCache.get(key);
+  const rule = FIELD_RULES[normalise(key)];
+  if (ruleCache.size >= 10_000) ruleCache.clear();
+  ruleCache.set(key, rule);
+  return rule;
+}
+
 /** Query parameters whose values are secrets, whatever the URL. */
 const SECRET_QUERY = /([?&](?:token|checkoutToken|merchantToken|customToken|key|apiKey|api_key|secret|card|cardNumber|pan|cvc|cvv|cvv2|securityCode|password)=)[^&\s"#]*/gi;
 
@@ -92,7 +102,7 @@ export function redactValue(value: unknown): unknown {
   let out: Record<string, unknown> | undefined;
   for (const key in value) {
     const v = (value as Record<string, unknown>)[key];
-    const rule = FIELD_RULES[normalise(key)];
+    const rule = ruleOf(key);
     const next = rule === 'redact' ? (v === undefined || v === null ? v : REDACTED) : rule === 'email' ? maskEmail(v) : redactValue(v);
     if (next !== v) (out ??= { ...(value as Record<string, unknown>) })[key] = next;
   }
@@ -102,7 +112,7 @@ export function redactValue(value: unknown): unknown {
 /** A difference of two answers at a JSON path: its values redacted by the field the path ends in, then as text. */
 export function redactAt<T extends { path: string; primary?: unknown; candidate?: unknown }>(d: T): T {
   const field = /([^.[\]]+)(\[\d+\])*$/.exec(d.path)?.[1] ?? '';
-  const rule = FIELD_RULES[normalise(field)];
+  const rule = ruleOf(field);
   const apply = (v: unknown) => (rule === 'redact' ? (v === undefined || v === null ? v : REDACTED) : rule === 'email' ? maskEmail(v) : redactValue(v));
   const out = { ...d };
   if ('primary' in d) out.primary = apply(d.primary);

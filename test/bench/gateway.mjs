@@ -16,6 +16,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ORDER_CURRENT, ORDER_LEGACY } from './orders.mjs';
 import { CONNECTIONS, cpuSeconds, DURATION, json, median, pinned, rssMb, spawnBin, spawnNode, spawnSandbox, TASKSET } from './lib.mjs';
 
 const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -72,23 +73,6 @@ const legacyMode = await start('gateway legacy mode', spawnBin([...gatewayArgs, 
 const shadowLow = await start('gateway shadow 0.1', spawnBin([...gatewayArgs, '--mode', '*=shadow', '--shadow-sample', '0.1', '--shadow-log', '/dev/null'], LISTENING, onCore), (p) => p.match[1]);
 const shadowAll = await start('gateway shadow 1.0', spawnBin([...gatewayArgs, '--mode', '*=shadow', '--shadow-sample', '1', '--shadow-log', '/dev/null'], LISTENING, onCore), (p) => p.match[1]);
 const direct = { name: 'sandbox', pid: sandbox.pid, url: sandbox.currentUrl };
-
-const ORDER_CURRENT = {
-  CreateOnlineOrder: {
-    referenceOrderId: 'bench-1', amount: { minorCurrencyUnits: 10_000, currency: 'AUD' }, description: 'bench order',
-    customerEmailAddress: 'bench@example.com', customerPhoneNumber: '+61400000001',
-    items: [{ description: 'Book', quantity: 2, amount: { minorCurrencyUnits: 5000, currency: 'AUD' }, sku: 'BK-1' }],
-    billing: { name: 'Jo', emailAddress: 'jo@example.com', phoneNumber: '+61400000002' },
-    metadata: { cart: { id: 42 } },
-  },
-};
-const ORDER_LEGACY = {
-  internalOrderId: 'bench-1', paymentAmount: { amount: 10_000, currency: 'AUD' }, description: 'bench order',
-  customerEmail: 'bench@example.com', phoneNo: '+61400000001',
-  items: [{ description: 'Book', quantity: 2, amount: 5000, currency: 'AUD', sku: 'BK-1' }],
-  billing: { name: 'Jo', email: 'jo@example.com', phone: '+61400000002' },
-  metadata: { cart: { id: 42 } },
-};
 
 /** Sum of a counter's samples in a gateway's /metrics whose labels contain `match`. */
 async function counter(target, name, match = '') {
