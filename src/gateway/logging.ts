@@ -13,6 +13,8 @@ import { redactValue, scrub } from '../observability/redact.js';
 /** The fields of one access line. */
 export interface AccessFields {
   requestId: string;
+  /** The id came from the client (scrubbed like any client text); else the gateway made it. */
+  clientRequestId: boolean;
   route: string;
   mode: string;
   method: string;
@@ -71,11 +73,11 @@ export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
       },
       stream: out,
     },
-    /** One request's access line (`"msg":"request"`), at info level; the client's strings scrubbed. */
+    /** One request's access line (`"msg":"request"`), at info level; the client's strings scrubbed (a method is one of the HTTP parser's tokens). */
     access(f: AccessFields): void {
       if (!accessOn) return;
       out.write(
-        `${prefix}${Date.now()}${base},"requestId":${JSON.stringify(scrub(f.requestId))},"route":${JSON.stringify(f.route)},"mode":"${f.mode}","method":${JSON.stringify(scrub(f.method))},"url":${JSON.stringify(scrub(f.url))},"status":${f.status},"ms":${f.ms}${f.traceId ? `,"traceId":"${f.traceId}"` : ''},"msg":"request"}\n`,
+        `${prefix}${Date.now()}${base},"requestId":${JSON.stringify(f.clientRequestId ? scrub(f.requestId) : f.requestId)},"route":${JSON.stringify(f.route)},"mode":"${f.mode}","method":${JSON.stringify(f.method)},"url":${JSON.stringify(scrub(f.url))},"status":${f.status},"ms":${f.ms}${f.traceId ? `,"traceId":"${f.traceId}"` : ''},"msg":"request"}\n`,
       );
     },
     flush(): void {

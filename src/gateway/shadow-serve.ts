@@ -5,7 +5,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import { createShadow } from '../shadow/engine.js';
+import { createShadow, type Answer, type RawAnswer as RawPrimary } from '../shadow/engine.js';
 import { answerBody } from '../translate/engine.js';
 import type { CurrentRequest, CurrentResponse, LegacyRequest, Translator } from '../translate/index.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -48,9 +48,7 @@ export function createShadowServing(deps: ShadowServingDeps) {
   });
 
   /** Queues the comparison of an exchange the client already has the answer to. */
-  function compareLater(
-    x: Exchange, mode: 'shadow' | 'canary', body: string | undefined, primary: { status: number; body: unknown; latencyMs: number }, primaryBytes: number,
-  ): void {
+  function compareLater(x: Exchange, mode: 'shadow' | 'canary', body: string | undefined, primary: Answer | RawPrimary, primaryBytes: number): void {
     const decision = x.decision!;
     shadow.enqueue({
       bytes: (body?.length ?? 0) + primaryBytes,
@@ -65,7 +63,7 @@ export function createShadowServing(deps: ShadowServingDeps) {
   }
 
   /** The primary call of a sampled shadow exchange: forwarded to the legacy upstream, its answer whole (served, then compared). */
-  async function primary(x: Exchange, body: string | undefined): Promise<RawAnswer & { body: unknown }> {
+  async function primary(x: Exchange, body: string | undefined): Promise<RawAnswer> {
     const decision = x.decision!;
     const answer = await upstream.forward(upstreamFor(soleCredential(decision.headers), 'legacy'), {
       method: x.method,
@@ -73,7 +71,7 @@ export function createShadowServing(deps: ShadowServingDeps) {
       headers: { ...decision.headers, 'x-request-id': x.id },
       ...(body !== undefined ? { body } : {}),
     });
-    return { ...answer, body: answerBody(answer.text, answer.headers['content-type']) };
+    return answer;
   }
 
   return { shadow, compareLater, primary };

@@ -73,7 +73,7 @@ export function createTraffic(deps: TrafficDeps) {
     if (!decision) return;
     const ms = performance.now() - x.started;
     metrics.answered(decision.route, decision.mode, status, ms / 1000);
-    deps.access({ requestId: x.id, route: decision.route, mode: decision.mode, method: x.method, url: x.url, status, ms: Math.round(ms * 10) / 10, traceId: traceIdOf(decision.headers) });
+    deps.access({ requestId: x.id, clientRequestId: x.id === decision.headers['x-request-id'], route: decision.route, mode: decision.mode, method: x.method, url: x.url, status, ms: Math.round(ms * 10) / 10, traceId: traceIdOf(decision.headers) });
   }
 
   function sendError(x: Exchange, err: unknown): void {
@@ -100,9 +100,10 @@ export function createTraffic(deps: TrafficDeps) {
 
   /** One translated current call for this request, counted and logged when it fails. */
   async function callCurrent(current: CurrentRequest, requestId: string, route: string, forwarded?: Record<string, string>, deadline?: number): Promise<CurrentResponse> {
-    const base = classifier.upstreamFor(/^Bearer (.+)$/.exec(current.headers.authorization ?? '')?.[1], 'current');
+    const authorization = current.headers.authorization;
+    const base = classifier.upstreamFor(authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined, 'current');
     try {
-      return await upstream.call(base, forwarded ? { ...current, headers: { ...current.headers, ...forwarded } } : current, requestId, deadline);
+      return await upstream.call(base, current, requestId, deadline, forwarded);
     } catch (err) {
       const error = toPaybridgeError(err);
       metrics.upstreamErrors.inc({ route, code: error.code, status: String(error.status) });
@@ -175,7 +176,7 @@ export function createTraffic(deps: TrafficDeps) {
     }
     const latencyMs = performance.now() - x.started;
     write(x, answer.status, answer.headers, answer.text === '' ? undefined : answer.text);
-    shadowServing.compareLater(x, 'shadow', body, { status: answer.status, body: answer.body, latencyMs }, answer.text.length);
+    shadowServing.compareLater(x, 'shadow', body, { status: answer.status, text: answer.text, contentType: answer.headers['content-type'], latencyMs }, answer.text.length);
   }
 
   let shadowServing: ReturnType<typeof createShadowServing>;

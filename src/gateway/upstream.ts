@@ -251,16 +251,16 @@ export function createUpstream(options: UpstreamOptions) {
   /**
    * One current call; throws PaybridgeError on failure. `deadline` (epoch ms) is the request's, shared
    * by every call it makes (a refund's preflight read and the refund); default: requestMs from now.
+   * `extraHeaders` (forwarding, trace context) go beside the translated ones.
    */
-  async function call(baseUrl: string, current: CurrentRequest, requestId: string, deadline = Date.now() + options.requestMs): Promise<CurrentResponse> {
+  async function call(
+    baseUrl: string, current: CurrentRequest, requestId: string, deadline = Date.now() + options.requestMs, extraHeaders?: Record<string, string>,
+  ): Promise<CurrentResponse> {
+    const headers: Record<string, string | string[]> = Object.assign({}, current.headers, extraHeaders);
+    headers['x-request-id'] = requestId;
     const answer = await exchange(
       baseUrl,
-      {
-        method: current.method,
-        path: current.path,
-        headers: { ...current.headers, 'x-request-id': requestId },
-        ...(current.body === undefined ? {} : { body: stringifyJson(current.body) }),
-      },
+      { method: current.method, path: current.path, headers, ...(current.body === undefined ? {} : { body: stringifyJson(current.body) }) },
       deadline,
     );
     return { status: answer.status, body: answerBody(answer.body.toString('utf8'), answer.headers['content-type']) };

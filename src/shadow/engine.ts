@@ -12,6 +12,7 @@ import { legacyErrorBody, PaybridgeError } from '../errors.js';
 import type { Metrics } from '../observability/metrics.js';
 import { redactAt, redactValue, scrub } from '../observability/redact.js';
 import type { CurrentRequest, CurrentResponse, LegacyRequest, Translator } from '../translate/index.js';
+import { answerBody } from '../translate/engine.js';
 import type { CompiledMapping } from '../translate/router.js';
 import { LEGACY_CREDENTIAL_HEADERS } from '../translate/credentials.js';
 import { compareAnswers, type Difference } from './diff.js';
@@ -40,6 +41,22 @@ export interface Exchange {
   /** Size of the bodies the exchange holds (request and answer), for the queue's byte bound. */
   bytes: number;
 }
+
+/** A legacy answer as it came: parsed only when its comparison runs (a dropped one never is). */
+export interface RawAnswer {
+  status: number;
+  text: string;
+  contentType: unknown;
+  latencyMs: number;
+}
+
+/** An exchange as queued: a shadow primary's body may still be text. */
+export type QueuedExchange = Omit<Exchange, 'primary'> & { primary: Answer | RawAnswer };
+
+const parsed = (ex: QueuedExchange): Exchange =>
+  'text' in ex.primary
+    ? { ...ex, primary: { status: ex.primary.status, body: answerBody(ex.primary.text, ex.primary.contentType), latencyMs: ex.primary.latencyMs } }
+    : (ex as Exchange);
 
 export interface ShadowDeps {
   config: Config;
@@ -105,7 +122,7 @@ export function createShadow(deps: ShadowDeps) {
   const compared = metrics.counter('paybridge_shadow_comparisons_total', 'Shadow/canary comparisons, by route id and outcome (match, mismatch): readiness across replicas in PromQL.', ['route', 'outcome']);
   const skipped = metrics.counter('paybridge_shadow_skipped_total', 'Sampled exchanges not compared, by route id and reason.', ['route', 'reason']);
   const dropped = metrics.counter('paybridge_shadow_dropped_total', 'Comparisons dropped because the queue was full, by route id and bound (count, bytes).', ['route', 'reason']);
-  const queue: Exchange[] = [];
+  const queue: QueuedExchange[] = [];
   let queuedBytes = 0;
   let running = 0;
   let idleWaiters: (() => void)[] = [];
@@ -310,7 +327,8 @@ export function createShadow(deps: ShadowDeps) {
       const ex = queue.shift()!;
       queuedBytes -= ex.bytes;
       running++;
-      run(ex)
+      Promise.resolve()
+        .then(() => run(parsed(ex)))
         .catch((err: unknown) => deps.log.warn({ err, route: ex.route, requestId: ex.requestId }, 'shadow comparison failed'))
         .finally(() => {
           running--;
@@ -327,7 +345,7 @@ export function createShadow(deps: ShadowDeps) {
   return {
     ledger,
     /** Queues a comparison; false (and counted) when the queue is full. Never waits. */
-    enqueue(ex: Exchange): boolean {
+    enqueue(ex: QueuedExchange): boolean {
       if (queue.length >= settings.queueSize || queuedBytes + ex.bytes > settings.queueBytes) {
         dropped.inc({ route: ex.route, reason: queue.length >= settings.queueSize ? 'count' : 'bytes' });
         ledger.dropped++;

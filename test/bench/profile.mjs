@@ -82,4 +82,6 @@ const perReq = (us) => ((us / (r.requests.total || 1))).toFixed(1);
 console.log(`busy ${(total / 1e6).toFixed(2)} s over ${r.requests.total} requests: ${perReq(total)} us/request`);
 for (const [a, us] of [...areas].sort((x, y) => y[1] - x[1])) console.log(`  ${a.padEnd(14)} ${(100 * us / total).toFixed(1).padStart(5)}%  ${perReq(us)} us/req`);
 const top = Number(process.env.TOP ?? 45);
+// PROFILE_OUT=file.json: us per request by function, to compare two runs (diff them with jq or a line of node)
+if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(Object.fromEntries([...self].map(([k, us]) => [k, us / (r.requests.total || 1)]))));
 for (const [k, us] of [...self].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`${(100 * us / total).toFixed(2).padStart(6)}%  ${perReq(us).padStart(5)} us  ${k}`);
