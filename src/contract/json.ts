@@ -40,34 +40,45 @@ export function stringifyJson(value: unknown): string {
 /** Deeper bodies are refused: nothing in either API nests this deep, and JSON.stringify would overflow. */
 export const MAX_JSON_DEPTH = 64;
 
-/** The deepest bracket nesting of a JSON text, strings skipped; stops counting past the limit. */
-function depthOf(text: string, limit: number): number {
+/**
+ * One pass over a JSON text, strings skipped: its deepest bracket nesting (counting stops past the
+ * limit) and whether a number has sixteen digits or more in a row (the only numbers a double may
+ * not hold; ids inside strings do not count, so most bodies skip the exact second parse).
+ */
+function scan(text: string, limit: number): { depth: number; longNumber: boolean } {
   let depth = 0;
   let max = 0;
   let inString = false;
+  let run = 0;
+  let longNumber = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
       if (c === 92) i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
+    } else if (c >= 48 && c <= 57) {
+      if (++run >= 16) longNumber = true;
+      continue;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {
       if (++depth > max) max = depth;
-      if (max > limit) return max;
+      if (max > limit) return { depth: max, longNumber };
     } else if (c === 125 || c === 93) depth--;
+    run = 0;
   }
-  return max;
+  return { depth: max, longNumber };
 }
 
 /** The parsed body, undefined for an empty one, or a PaybridgeError (400 invalid_request). */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
-  if (depthOf(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+  const { depth, longNumber } = scan(text, MAX_JSON_DEPTH);
+  if (depth > MAX_JSON_DEPTH)
     throw new PaybridgeError('invalid_request', `body: nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     const value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
-    // valid and safe: parsed again, exactly, only when it may hold a number a double cannot
-    return LONG_DIGITS.test(text) ? parseJsonValue(text) : value;
+    // valid and safe: parsed again, exactly, only when it holds a number a double may not
+    return longNumber ? parseJsonValue(text) : value;
   } catch (err) {
     if (/prototype/i.test((err as Error).message))
       throw new PaybridgeError('invalid_request', 'body: keys __proto__ and constructor.prototype are not allowed');

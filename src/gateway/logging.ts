@@ -1,5 +1,5 @@
 /**
- * The gateway's pino logger: JSON lines, secrets redacted per line, buffered 32 KiB at a time (one
+ * The gateway's pino logger: JSON lines, secrets redacted per line, buffered 64 KiB at a time (one
  * write per line would be a syscall per request) and flushed every second and on close. The access
  * line of each request, the one line written per request, is built here in pino's own format
  * (level, time, pid, hostname, fields, msg) and written to the same destination: pino's general
@@ -55,8 +55,8 @@ class TurnBatcher {
 }
 
 export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
-  // one write(2) costs ~40 us whatever its size up to tens of KiB: lines go out 32 KiB at a time (and every second)
-  const destination = stream ? undefined : pino.destination({ dest: 1, sync: false, minLength: 32 * 1024, maxWrite: 64 * 1024 });
+  // one write(2) costs ~40 us whatever its size up to tens of KiB: lines go out 64 KiB at a time (and every second)
+  const destination = stream ? undefined : pino.destination({ dest: 1, sync: false, minLength: 64 * 1024, maxWrite: 128 * 1024 });
   const batcher = destination ? new TurnBatcher(destination) : undefined;
   const out = (stream ?? batcher)!;
   const timer = destination ? setInterval(() => destination.flush(), 1000).unref() : undefined;

@@ -14,7 +14,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { Tracing } from '../observability/tracing.js';
 import { traceIdOf, type CurrentRequest, type CurrentResponse, type LegacyResponse } from '../translate/engine.js';
 import type { Translator } from '../translate/index.js';
-import { readBody } from './body.js';
+import { hasBody, readBody } from './body.js';
 import type { AccessFields } from './logging.js';
 import type { createClassifier } from './classify.js';
 import { forwardedHeaders, headerRecord, requestIdOf, type Decision } from './requests.js';
@@ -115,7 +115,7 @@ export function createTraffic(deps: TrafficDeps) {
   /** A passthrough: the request forwarded as it came, the answer read whole and sent as it came. */
   async function passthrough(x: Exchange, decision: Decision & { upstream: string }): Promise<void> {
     const deadline = Date.now() + config.timeouts.requestMs;
-    const body = await readBody(x.req, config.bodyLimitBytes);
+    const body = hasBody(x.req) ? await readBody(x.req, config.bodyLimitBytes) : undefined;
     if (tracing.enabled)
       x.span = tracing.start(`paybridge ${decision.route}`, typeof decision.headers.traceparent === 'string' ? decision.headers.traceparent : undefined, { 'paybridge.route': decision.route, 'http.request.method': x.method });
     const headers: Record<string, string | string[]> = {};
@@ -138,7 +138,7 @@ export function createTraffic(deps: TrafficDeps) {
   async function translate(x: Exchange, decision: Decision): Promise<void> {
     // one deadline for every upstream call of this request (a refund's read and the refund)
     const deadline = Date.now() + config.timeouts.requestMs;
-    const body = (await readBody(x.req, config.bodyLimitBytes))?.toString('utf8');
+    const body = hasBody(x.req) ? (await readBody(x.req, config.bodyLimitBytes))?.toString('utf8') : undefined;
     const forwarded = forwardedHeaders(decision.headers, x.req);
     const legacyRequest = { method: x.method, path: x.url, headers: decision.headers, ...(body !== undefined ? { body } : {}), requestId: x.id };
     const answer = tracing.enabled
@@ -167,7 +167,7 @@ export function createTraffic(deps: TrafficDeps) {
 
   /** A sampled shadow exchange: the legacy upstream answers the client; the comparison runs afterwards. */
   async function shadowed(x: Exchange): Promise<void> {
-    const body = (await readBody(x.req, config.bodyLimitBytes))?.toString('utf8');
+    const body = hasBody(x.req) ? (await readBody(x.req, config.bodyLimitBytes))?.toString('utf8') : undefined;
     let answer;
     try {
       answer = await shadowServing.primary(x, body);
