@@ -11,7 +11,7 @@ import { parseJsonBody } from '../contract/json.js';
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
 import type { Metrics } from '../observability/metrics.js';
 import { redactAt, redactValue, scrub } from '../observability/redact.js';
-import type { CurrentRequest, CurrentResponse, LegacyRequest, Translator } from '../translate/index.js';
+import type { CurrentRequest, CurrentResponse, LegacyRequest, TranslatedRequest, Translator } from '../translate/index.js';
 import { answerBody } from '../translate/engine.js';
 import type { CompiledMapping } from '../translate/router.js';
 import { LEGACY_CREDENTIAL_HEADERS } from '../translate/credentials.js';
@@ -171,9 +171,11 @@ export function createShadow(deps: ShadowDeps) {
     skipped.inc({ route: ex.route, reason });
   }
 
-  async function translated(request: LegacyRequest): Promise<Answer> {
+  /** The translated side; `done` is the translation of this very request when the job already made it. */
+  async function translated(request: LegacyRequest, done?: TranslatedRequest): Promise<Answer> {
     const start = now();
-    const answer = await translator.execute(request, (current) => deps.callCurrent(current, request.requestId ?? ''));
+    const send = (current: CurrentRequest) => deps.callCurrent(current, request.requestId ?? '');
+    const answer = done ? await translator.complete(done, send) : await translator.execute(request, send);
     return { status: answer.status, body: answer.body, latencyMs: elapsed(start) };
   }
 
@@ -200,8 +202,9 @@ export function createShadow(deps: ShadowDeps) {
     requestId: `${ex.requestId}:${suffix}`,
   });
 
-  async function compareRead(ex: Exchange): Promise<void> {
-    const candidate = await candidateSide(ex)(asLegacyRequest(ex, 'candidate'));
+  async function compareRead(ex: Exchange, current: TranslatedRequest | undefined): Promise<void> {
+    const request = asLegacyRequest(ex, 'candidate');
+    const candidate = ex.mode === 'shadow' ? await translated(request, current) : await legacy(request);
     comparison(ex, 'compare', ex.primary, candidate, compareAnswers(ex.primary, candidate));
     if (Math.random() < settings.learnSample) {
       const again = await primarySide(ex)(asLegacyRequest(ex, 'noise'));
@@ -287,9 +290,10 @@ export function createShadow(deps: ShadowDeps) {
   }
 
   /** The translator's verdict on the request the primary answered: the current request, or its refusal. */
-  async function translation(ex: Exchange): Promise<{ current?: CurrentRequest; refused?: PaybridgeError }> {
+  async function translation(ex: Exchange): Promise<{ current?: TranslatedRequest; refused?: PaybridgeError }> {
     try {
-      return { current: await translator.toCurrent(asLegacyRequest(ex, 'translate')) };
+      // with the candidate's request id: a read's candidate call sends this very translation
+      return { current: await translator.toCurrent(asLegacyRequest(ex, 'candidate')) };
     } catch (err) {
       if (err instanceof PaybridgeError) return { refused: err };
       throw err;
@@ -319,7 +323,7 @@ export function createShadow(deps: ShadowDeps) {
     if (mismatch) return comparison(ex, 'translate', ex.primary, null, [mismatch]);
     const write = !mapping.legacy.startsWith('GET ') && mapping.readOnly !== true;
     if (write) await compareWrite(ex, verdict.current);
-    else await compareRead(ex);
+    else await compareRead(ex, verdict.current);
   }
 
   function pump(): void {

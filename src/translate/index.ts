@@ -48,6 +48,8 @@ export interface Translator {
    * current call; every failure becomes a legacy error answer.
    */
   execute(request: LegacyRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse>;
+  /** The rest of execute for a request toCurrent already translated: preflight, send, translate back. */
+  complete(translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse>;
   readonly routes: ReturnType<typeof compileRouter>;
   /** Dropped (unknown) legacy fields seen so far: route id -> field path -> count. */
   droppedFields(): Record<string, Record<string, number>>;
@@ -101,6 +103,30 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
     }
   }
 
+  function failed(err: unknown, requestId: string): LegacyResponse {
+    if (!(err instanceof PaybridgeError)) options.logger?.error?.({ err, requestId }, 'translation failed');
+    return errorResponse(err, requestId);
+  }
+
+  async function complete(translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse> {
+    const { context } = translated;
+    try {
+      const exchange = async () => {
+        if (context.preflight) {
+          const stop = engine.checkPreflight(await send(context.preflight), context);
+          if (stop) return stop;
+        }
+        return engine.toLegacy(await send(stripContext(translated)), context);
+      };
+      const preflight = context.preflight;
+      return preflight && context.compiled.mapping.preflight?.exclusive
+        ? await oneAtATime(`${preflight.method} ${preflight.path}`, exchange)
+        : await exchange();
+    } catch (err) {
+      return failed(err, context.requestId);
+    }
+  }
+
   return {
     toCurrent: engine.toCurrent,
     toLegacy: engine.toLegacy,
@@ -111,25 +137,15 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
       Object.fromEntries([...dropped].map(([route, counts]) => [route, Object.fromEntries(counts)])),
     async execute(request, send) {
       const requestId = request.requestId ?? randomUUID();
+      let translated: TranslatedRequest;
       try {
-        const translated = await engine.toCurrent({ ...request, requestId });
-        const { context } = translated;
-        const exchange = async () => {
-          if (context.preflight) {
-            const stop = engine.checkPreflight(await send(context.preflight), context);
-            if (stop) return stop;
-          }
-          return engine.toLegacy(await send(stripContext(translated)), context);
-        };
-        const preflight = context.preflight;
-        return preflight && context.compiled.mapping.preflight?.exclusive
-          ? await oneAtATime(`${preflight.method} ${preflight.path}`, exchange)
-          : await exchange();
+        translated = await engine.toCurrent({ ...request, requestId });
       } catch (err) {
-        if (!(err instanceof PaybridgeError)) options.logger?.error?.({ err, requestId }, 'translation failed');
-        return errorResponse(err, requestId);
+        return failed(err, requestId);
       }
+      return complete(translated, send);
     },
+    complete,
   };
 }
 
