@@ -360,10 +360,10 @@ export function createShadow(deps: ShadowDeps) {
       setImmediate(pump);
       return true;
     },
-    /** Resolves once every queued comparison has run. */
-    idle(): Promise<void> {
-      if (running === 0 && queue.length === 0) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
+    /** Resolves once every queued comparison has run and its record is written. */
+    async idle(): Promise<void> {
+      if (running > 0 || queue.length > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      await recorder.flush();
     },
     async close(): Promise<void> {
       await this.idle();
