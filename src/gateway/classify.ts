@@ -11,7 +11,11 @@ import { soleCredential, type Decision } from './requests.js';
 
 type Mode = 'current' | 'legacy' | 'shadow' | 'canary';
 
-export function createClassifier(config: Config, translator: Translator) {
+/**
+ * `admit(route)`: whether a sampled shadow exchange can be compared (room in the comparison queue);
+ * one that cannot is served as an unsampled one.
+ */
+export function createClassifier(config: Config, translator: Translator, admit: (route: string) => boolean = () => true) {
   const defaultEnvironment: Environment =
     config.defaultEnvironment ?? (config.upstreams.sandbox.current || config.upstreams.sandbox.legacy ? 'sandbox' : 'live');
   const modeOf = (route: string): Mode => (config.routes[route] ?? config.routes['*'] ?? 'current') as Mode;
@@ -66,7 +70,7 @@ export function createClassifier(config: Config, translator: Translator) {
       const mode = match ? modeOf(route) : config.unmappedRoutes === 'legacy' ? 'legacy' : 'current';
       const decision: Decision = { generation: 'legacy', headers, route, mode, ...(match ? { match } : {}) };
       onDecision(decision);
-      if (mode === 'shadow' || mode === 'canary') decision.sampled = Math.random() < sampleOf(route);
+      if (mode === 'shadow' || mode === 'canary') decision.sampled = Math.random() < sampleOf(route) && (mode === 'canary' || admit(route));
       // legacy mode, and shadow exchanges not sampled, go straight through
       if (mode === 'legacy' || (mode === 'shadow' && !decision.sampled)) decision.upstream = upstreamFor(credential, 'legacy');
       return decision;

@@ -99,11 +99,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     });
   metrics.total('paybridge_merchant_key_lookups_total', 'Get Merchant calls made to resolve merchant tokens (cache misses).', () => translator.merchantKeys?.lookups ?? 0);
 
-  const classifier = createClassifier(config, translator);
+  // bound once the shadow side exists (it needs the traffic handler's current calls)
+  let admit = (_route: string) => true;
+  const classifier = createClassifier(config, translator, (route) => admit(route));
   traffic = createTraffic({ config, translator, classifier, upstream, metrics, tracing, log: app.log, access: logging.access, draining: () => draining });
   const serving = createShadowServing({ config, translator, metrics, upstream, log: app.log, upstreamFor: classifier.upstreamFor, callCurrent: traffic.callCurrent });
   traffic.useShadow(serving);
   const { shadow } = serving;
+  admit = (route) => shadow.admit(route);
 
   function sendOwnError(reply: FastifyReply, error: PaybridgeError): FastifyReply {
     return reply.code(error.status).header('x-request-id', reply.request.id).type('application/json; charset=utf-8').send(legacyErrorBody(error.code, error.detail, String(reply.request.id)));

@@ -348,6 +348,16 @@ export function createShadow(deps: ShadowDeps) {
 
   return {
     ledger,
+    /**
+     * Whether a sampled shadow exchange will find room in the queue; when not, the drop is counted
+     * now and the exchange is served as a plain passthrough (its answer need not be kept).
+     */
+    admit(route: string): boolean {
+      if (queue.length < settings.queueSize) return true;
+      dropped.inc({ route, reason: 'count' });
+      ledger.dropped++;
+      return false;
+    },
     /** Queues a comparison; false (and counted) when the queue is full. Never waits. */
     enqueue(ex: QueuedExchange): boolean {
       if (queue.length >= settings.queueSize || queuedBytes + ex.bytes > settings.queueBytes) {
