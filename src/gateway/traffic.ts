@@ -143,7 +143,7 @@ export function createTraffic(deps: TrafficDeps) {
     const legacyRequest = { method: x.method, path: x.url, headers: decision.headers, ...(body !== undefined ? { body } : {}), requestId: x.id };
     const answer = tracing.enabled
       ? await tracedExecute(legacyRequest, decision.route, (current, headers) => callCurrent(current, x.id, decision.route, { ...forwarded, ...headers }, deadline))
-      : await translator.execute(legacyRequest, (current) => callCurrent(current, x.id, decision.route, forwarded, deadline));
+      : await translator.execute(legacyRequest, (current) => callCurrent(current, x.id, decision.route, forwarded, deadline), decision.match);
     sendLegacy(x, answer);
     if (decision.sampled)
       shadowServing.compareLater(x, 'canary', body, { status: answer.status, body: answer.body, latencyMs: performance.now() - x.started }, answer.body === undefined ? 0 : stringifyJson(answer.body).length);

@@ -232,20 +232,15 @@ export function createUpstream(options: UpstreamOptions) {
    * One exchange, the answer whole. A GET whose connection was reset before an answer is sent once
    * more; nothing else is ever sent twice.
    */
-  async function exchange(baseUrl: string, request: RawRequest, deadline: number): Promise<Answer> {
+  function exchange(baseUrl: string, request: RawRequest, deadline: number): Promise<Answer> {
     const base = baseOf(baseUrl);
-    try {
-      return await once(base, request, deadline);
-    } catch (err) {
-      if (request.method === 'GET' && !(err instanceof PaybridgeError) && RESET_CODES.has((err as { code?: string }).code ?? '')) {
-        try {
-          return await once(base, request, deadline);
-        } catch (again) {
+    return once(base, request, deadline).catch((err: unknown) => {
+      if (request.method === 'GET' && !(err instanceof PaybridgeError) && RESET_CODES.has((err as { code?: string }).code ?? ''))
+        return once(base, request, deadline).catch((again: unknown) => {
           throw toPaybridgeError(again);
-        }
-      }
+        });
       throw toPaybridgeError(err);
-    }
+    });
   }
 
   /**
@@ -253,17 +248,16 @@ export function createUpstream(options: UpstreamOptions) {
    * by every call it makes (a refund's preflight read and the refund); default: requestMs from now.
    * `extraHeaders` (forwarding, trace context) go beside the translated ones.
    */
-  async function call(
+  function call(
     baseUrl: string, current: CurrentRequest, requestId: string, deadline = Date.now() + options.requestMs, extraHeaders?: Record<string, string>,
   ): Promise<CurrentResponse> {
     const headers: Record<string, string | string[]> = Object.assign({}, current.headers, extraHeaders);
     headers['x-request-id'] = requestId;
-    const answer = await exchange(
-      baseUrl,
-      { method: current.method, path: current.path, headers, ...(current.body === undefined ? {} : { body: stringifyJson(current.body) }) },
-      deadline,
-    );
-    return { status: answer.status, body: answerBody(answer.body.toString('utf8'), answer.headers['content-type']) };
+    const request = { method: current.method, path: current.path, headers, ...(current.body === undefined ? {} : { body: stringifyJson(current.body) }) };
+    return exchange(baseUrl, request, deadline).then((answer) => ({
+      status: answer.status,
+      body: answerBody(answer.body.toString('utf8'), answer.headers['content-type']),
+    }));
   }
 
   /**

@@ -8,7 +8,7 @@ import { describeIssues } from '../contract/zod-helpers.js';
 import { legacyErrorBody, PaybridgeError, type LegacyErrorBody } from '../errors.js';
 import { legacyCredential, type Headers, type MerchantKeyResolver } from './credentials.js';
 import { LegacyAnswer, type ParamTarget } from './define.js';
-import type { CompiledMapping, Router } from './router.js';
+import type { CompiledMapping, RouteMatch, Router } from './router.js';
 import type { Obj } from './shape.js';
 import { unknownFields } from './unknown-fields.js';
 import { toCurrentKey } from './vocabulary.js';
@@ -117,13 +117,18 @@ function decodeSegment(name: string, raw: string): string {
 export function createEngine(options: EngineOptions) {
   const { router } = options;
 
-  async function toCurrent(input: LegacyRequest): Promise<TranslatedRequest> {
+  /**
+   * The current request for a legacy one, synchronously unless a merchant token must be resolved
+   * first (a look-up): the gateway's hot path awaits nothing it does not have to. `matched` is the
+   * route the caller already matched for this very method and path.
+   */
+  function translate(input: LegacyRequest, matched?: RouteMatch): TranslatedRequest | Promise<TranslatedRequest> {
     const request = { ...input, headers: lowerCaseNames(input.headers) };
     const requestId = request.requestId ?? options.newRequestId();
     const q = request.path.indexOf('?');
     const pathname = q < 0 ? request.path : request.path.slice(0, q);
     const method = request.method.toUpperCase();
-    const match = router.match(method, pathname);
+    const match = matched ?? router.match(method, pathname);
     if (!match) throw new PaybridgeError('route_not_mapped', `${method} ${pathname} is not a legacy route`);
     const alternate = match.compiled.alternate;
     const compiled =
@@ -175,34 +180,39 @@ export function createEngine(options: EngineOptions) {
     for (const [field, target] of Object.entries(mapping.request?.move ?? {}))
       place(target, checkId(field, target, (legacyBody as Obj)[field]));
 
-    const bearer = credential.merchantToken ? await merchantKey(credential.value) : credential.value;
-    headers.authorization = `Bearer ${bearer}`;
-    // W3C trace context crosses the translation: the current call continues the caller's trace
-    const trace = traceContext(request.headers);
-    if (trace) Object.assign(headers, trace);
-    if (dropped.length > 0) options.onDroppedFields?.(mapping.route, dropped);
+    return credential.merchantToken
+      ? merchantKey(credential.value).then((key) => finish(key))
+      : finish(credential.value);
 
-    const body = buildBody(compiled, legacyBody, bodyValues);
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const preflight = compiled.preflight && {
-      method: compiled.preflight.method,
-      path: fill(compiled.preflight.path, pathValues),
-      headers: withoutContentType(headers),
-    };
-    return {
-      method: compiled.currentMethod,
-      path: appendQuery(fill(compiled.currentPath, pathValues), query),
-      headers,
-      ...(body !== undefined ? { body } : {}),
-      context: {
-        routeId: mapping.route,
-        compiled,
-        legacyBody,
-        requestId,
-        droppedFields: dropped,
-        ...(preflight ? { preflight } : {}),
-      },
-    };
+    function finish(bearer: string): TranslatedRequest {
+      headers.authorization = `Bearer ${bearer}`;
+      // W3C trace context crosses the translation: the current call continues the caller's trace
+      const trace = traceContext(request.headers);
+      if (trace) Object.assign(headers, trace);
+      if (dropped.length > 0) options.onDroppedFields?.(mapping.route, dropped);
+
+      const body = buildBody(compiled, legacyBody, bodyValues);
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const preflight = compiled.preflight && {
+        method: compiled.preflight.method,
+        path: fill(compiled.preflight.path, pathValues),
+        headers: withoutContentType(headers),
+      };
+      return {
+        method: compiled.currentMethod,
+        path: appendQuery(fill(compiled.currentPath, pathValues), query),
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        context: {
+          routeId: mapping.route,
+          compiled,
+          legacyBody,
+          requestId,
+          droppedFields: dropped,
+          ...(preflight ? { preflight } : {}),
+        },
+      };
+    }
   }
 
   async function merchantKey(token: string): Promise<string> {
@@ -249,7 +259,10 @@ export function createEngine(options: EngineOptions) {
     }
   }
 
-  return { toCurrent, toLegacy, checkPreflight };
+  /** The current request for a legacy one; rejects with a PaybridgeError (a legacy error) when it cannot. */
+  const toCurrent = async (input: LegacyRequest): Promise<TranslatedRequest> => translate(input);
+
+  return { toCurrent, translate, toLegacy, checkPreflight };
 }
 
 const TRACEPARENT = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/;

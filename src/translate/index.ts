@@ -12,7 +12,7 @@ import {
   type TranslatedRequest, type TranslationContext,
 } from './engine.js';
 import { merchantKeyLookup } from './merchant-lookup.js';
-import { compileRouter } from './router.js';
+import { compileRouter, type RouteMatch } from './router.js';
 
 export interface Logger {
   warn(obj: object, msg?: string): void;
@@ -45,9 +45,10 @@ export interface Translator {
   checkPreflight(response: CurrentResponse, context: TranslationContext): LegacyResponse | null;
   /**
    * The whole exchange: translate, run the preflight if any, send, translate back. `send` performs one
-   * current call; every failure becomes a legacy error answer.
+   * current call; every failure becomes a legacy error answer. `matched`: the route the caller already
+   * matched for this request's method and path (routes.match), so it is not matched twice.
    */
-  execute(request: LegacyRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse>;
+  execute(request: LegacyRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>, matched?: RouteMatch): Promise<LegacyResponse>;
   /** The rest of execute for a request toCurrent already translated: preflight, send, translate back. */
   complete(translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse>;
   readonly routes: ReturnType<typeof compileRouter>;
@@ -111,6 +112,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
   async function complete(translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse> {
     const { context } = translated;
     try {
+      if (!context.preflight) return engine.toLegacy(await send(stripContext(translated)), context);
       const exchange = async () => {
         if (context.preflight) {
           const stop = engine.checkPreflight(await send(context.preflight), context);
@@ -135,11 +137,13 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
     merchantKeys,
     droppedFields: () =>
       Object.fromEntries([...dropped].map(([route, counts]) => [route, Object.fromEntries(counts)])),
-    async execute(request, send) {
+    async execute(request, send, matched) {
       const requestId = request.requestId ?? randomUUID();
       let translated: TranslatedRequest;
       try {
-        translated = await engine.toCurrent({ ...request, requestId });
+        // synchronous unless a merchant token is looked up
+        const pending = engine.translate(request.requestId === undefined ? { ...request, requestId } : request, matched);
+        translated = pending instanceof Promise ? await pending : pending;
       } catch (err) {
         return failed(err, requestId);
       }

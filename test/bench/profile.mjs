@@ -82,6 +82,21 @@ const perReq = (us) => ((us / (r.requests.total || 1))).toFixed(1);
 console.log(`busy ${(total / 1e6).toFixed(2)} s over ${r.requests.total} requests: ${perReq(total)} us/request`);
 for (const [a, us] of [...areas].sort((x, y) => y[1] - x[1])) console.log(`  ${a.padEnd(14)} ${(100 * us / total).toFixed(1).padStart(5)}%  ${perReq(us)} us/req`);
 const top = Number(process.env.TOP ?? 45);
+// INCLUSIVE=name,name: time in each named function and everything it calls (a name counted once per stack)
+if (process.env.INCLUSIVE) {
+  const names = new Set(process.env.INCLUSIVE.split(','));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const inclusive = new Map();
+  for (const [id, us] of dt) {
+    const seen = new Set();
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+      const name = byId.get(cur).callFrame.functionName;
+      if (names.has(name) && !seen.has(name)) { seen.add(name); inclusive.set(name, (inclusive.get(name) ?? 0) + us); }
+    }
+  }
+  for (const [name, us] of [...inclusive].sort((a, b) => b[1] - a[1])) console.log(`  inclusive ${name.padEnd(20)} ${perReq(us).padStart(6)} us/req`);
+}
 // PROFILE_OUT=file.json: us per request by function, to compare two runs (diff them with jq or a line of node)
 if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(Object.fromEntries([...self].map(([k, us]) => [k, us / (r.requests.total || 1)]))));
 for (const [k, us] of [...self].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`${(100 * us / total).toFixed(2).padStart(6)}%  ${perReq(us).padStart(5)} us  ${k}`);
