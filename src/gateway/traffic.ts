@@ -195,9 +195,15 @@ export function createTraffic(deps: TrafficDeps) {
           ? shadowed(x)
           : translate(x, decision);
     } catch (err) {
-      return sendError(x, err);
+      work = Promise.reject(err);
     }
-    work.catch((err) => sendError(x, err));
+    work.catch((err) => sendError(x, err)).catch((err) => lastResort(x, err));
+  }
+
+  /** An answer that could not even be written as an error: logged, and the connection closed. */
+  function lastResort(x: Exchange, err: unknown): void {
+    log.error({ requestId: x.id, err }, 'request failed and its error answer could not be written');
+    x.res.destroy();
   }
 
   return {
