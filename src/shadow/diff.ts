@@ -9,12 +9,16 @@ export interface Difference {
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
 
-/** Every JSON path at which the two values differ; objects and arrays are walked, leaves compared. */
+/**
+ * Every JSON path at which the two values differ; objects and arrays are walked, leaves compared.
+ * Equal leaves are skipped before their path is built: most of two matching answers is equal leaves.
+ */
 export function diff(primary: unknown, candidate: unknown, path = '', out: Difference[] = []): Difference[] {
   if (primary === candidate) return out;
   if (Array.isArray(primary) && Array.isArray(candidate)) {
     const n = Math.max(primary.length, candidate.length);
     for (let i = 0; i < n; i++) {
+      if (i < primary.length && i < candidate.length && primary[i] === candidate[i]) continue;
       const at = `${path}[${i}]`;
       if (i >= primary.length) out.push({ path: at, candidate: candidate[i] });
       else if (i >= candidate.length) out.push({ path: at, primary: primary[i] });
@@ -24,8 +28,9 @@ export function diff(primary: unknown, candidate: unknown, path = '', out: Diffe
   }
   if (isObj(primary) && isObj(candidate)) {
     for (const key of Object.keys(primary)) {
-      if (!Object.hasOwn(candidate, key)) out.push({ path: join(path, key), primary: primary[key] });
-      else diff(primary[key], candidate[key], join(path, key), out);
+      const value = primary[key];
+      if (!Object.hasOwn(candidate, key)) out.push({ path: join(path, key), primary: value });
+      else if (value !== candidate[key]) diff(value, candidate[key], join(path, key), out);
     }
     for (const key of Object.keys(candidate))
       if (!Object.hasOwn(primary, key)) out.push({ path: join(path, key), candidate: candidate[key] });
