@@ -3,8 +3,8 @@
  * PAYBRIDGE_* environment variables, then flags (later wins). Parsed once and frozen; an invalid or
  * unknown setting stops start-up with a message naming it.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { ConfigError, mergeSources, type ConfigSources } from './config-sources.js';
 import { describeIssues } from './contract/zod-helpers.js';
 
 export const DEFAULTS = {
@@ -142,143 +142,11 @@ function longestRequestMs(config: { timeouts: { requestMs: number }; client: { r
 export type Config = Readonly<z.output<typeof configSchema>>;
 export type ConfigInput = z.input<typeof configSchema>;
 
-/** A configuration problem, naming the setting (`timeouts.headersMs`, `PAYBRIDGE_PORT`, `--port`). */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(`invalid configuration: ${message}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Json = Record<string, unknown>;
-
-/** Sets a dotted path of a plain object, creating the objects on the way. */
-function setPath(target: Json, path: string, value: unknown): void {
-  const parts = path.split('.');
-  let at = target;
-  for (const part of parts.slice(0, -1)) {
-    if (typeof at[part] !== 'object' || at[part] === null) at[part] = {};
-    at = at[part] as Json;
-  }
-  at[parts.at(-1)!] = value;
-}
-
-const intValue = (name: string, value: string): number => {
-  if (!/^\d+$/.test(value)) throw new ConfigError(`${name}: expected a non-negative integer, got ${JSON.stringify(value)}`);
-  return Number(value);
-};
-
-/** `L7=shadow,*=current` or repeated flags -> {L7: 'shadow', '*': 'current'}. */
-export function parseModes(name: string, values: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const item of values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)) {
-    const at = item.indexOf('=');
-    if (at <= 0) throw new ConfigError(`${name}: expected ROUTE=MODE, got ${JSON.stringify(item)}`);
-    out[item.slice(0, at)] = item.slice(at + 1);
-  }
-  return out;
-}
-
-/** Reads a JSON file of the operator's, naming the setting it came from when it cannot. */
-export function readJsonFile(setting: string, file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new ConfigError(`${setting}: cannot read ${file}: ${(err as Error).message}`);
-  }
-}
-
-/** How each flag and environment variable lands in the schema. */
-interface Setting {
-  flag: string;
-  env: string;
-  path: string;
-  kind: 'string' | 'int' | 'number' | 'file' | 'modes';
-  /** For `paybridge serve --help`: what it sets, and its default. */
-  describe: string;
-  default: string;
-}
-
-export const SETTINGS: readonly Setting[] = [
-  { flag: 'host', env: 'PAYBRIDGE_HOST', path: 'listen.host', kind: 'string', describe: 'address to listen on', default: '127.0.0.1' },
-  { flag: 'port', env: 'PAYBRIDGE_PORT', path: 'listen.port', kind: 'int', describe: 'port to listen on (0: any free one)', default: '8080' },
-  { flag: 'current-url', env: 'PAYBRIDGE_CURRENT_URL', path: 'upstreams.sandbox.current', kind: 'string', describe: 'current API base URL of the sandbox environment', default: 'the embedded sandbox' },
-  { flag: 'legacy-url', env: 'PAYBRIDGE_LEGACY_URL', path: 'upstreams.sandbox.legacy', kind: 'string', describe: 'legacy API base URL of the sandbox environment', default: 'the embedded sandbox' },
-  { flag: 'live-current-url', env: 'PAYBRIDGE_LIVE_CURRENT_URL', path: 'upstreams.live.current', kind: 'string', describe: 'current API base URL of the live environment', default: 'none' },
-  { flag: 'live-legacy-url', env: 'PAYBRIDGE_LIVE_LEGACY_URL', path: 'upstreams.live.legacy', kind: 'string', describe: 'legacy API base URL of the live environment', default: 'none' },
-  { flag: 'default-environment', env: 'PAYBRIDGE_DEFAULT_ENVIRONMENT', path: 'defaultEnvironment', kind: 'string', describe: 'environment of credentials without a sandbox_/live_ prefix (sandbox, live)', default: 'the configured one' },
-  { flag: 'merchant-tokens', env: 'PAYBRIDGE_MERCHANT_TOKENS', path: 'merchantTokens', kind: 'file', describe: 'JSON file: legacy merchant token -> mcht_ id', default: 'none' },
-  { flag: 'service-key', env: 'PAYBRIDGE_SERVICE_KEY', path: 'serviceKey', kind: 'string', describe: "marketplace API key the gateway reads merchants' public keys with", default: 'none' },
-  { flag: 'mode', env: 'PAYBRIDGE_MODE', path: 'routes', kind: 'modes', describe: 'ROUTE=MODE, repeatable: current, legacy, shadow or canary per route id or *', default: '*=current' },
-  { flag: 'unmapped-routes', env: 'PAYBRIDGE_UNMAPPED_ROUTES', path: 'unmappedRoutes', kind: 'string', describe: 'a path outside the route table: reject (404) or legacy (pass through)', default: 'reject' },
-  { flag: 'connect-timeout-ms', env: 'PAYBRIDGE_CONNECT_TIMEOUT_MS', path: 'timeouts.connectMs', kind: 'int', describe: 'upstream connect timeout', default: '2000' },
-  { flag: 'headers-timeout-ms', env: 'PAYBRIDGE_HEADERS_TIMEOUT_MS', path: 'timeouts.headersMs', kind: 'int', describe: 'upstream headers timeout', default: '15000' },
-  { flag: 'body-timeout-ms', env: 'PAYBRIDGE_BODY_TIMEOUT_MS', path: 'timeouts.bodyMs', kind: 'int', describe: 'upstream gap between body chunks', default: '15000' },
-  { flag: 'request-timeout-ms', env: 'PAYBRIDGE_REQUEST_TIMEOUT_MS', path: 'timeouts.requestMs', kind: 'int', describe: 'one deadline per request, every upstream call of it included', default: '30000' },
-  { flag: 'shutdown-timeout-ms', env: 'PAYBRIDGE_SHUTDOWN_TIMEOUT_MS', path: 'timeouts.shutdownMs', kind: 'int', describe: 'how long SIGTERM waits for in-flight requests', default: 'client + request timeouts + 5000' },
-  { flag: 'client-headers-timeout-ms', env: 'PAYBRIDGE_CLIENT_HEADERS_TIMEOUT_MS', path: 'client.headersMs', kind: 'int', describe: "a client's headers must arrive within this (else a legacy 408)", default: '10000' },
-  { flag: 'client-request-timeout-ms', env: 'PAYBRIDGE_CLIENT_REQUEST_TIMEOUT_MS', path: 'client.requestMs', kind: 'int', describe: "a client's whole request must arrive within this (else a legacy 408)", default: '30000' },
-  { flag: 'max-connections', env: 'PAYBRIDGE_MAX_CONNECTIONS', path: 'client.maxConnections', kind: 'int', describe: 'client connections at most', default: '10000' },
-  { flag: 'body-limit', env: 'PAYBRIDGE_BODY_LIMIT', path: 'bodyLimitBytes', kind: 'int', describe: 'largest request body in bytes (413 beyond)', default: '1048576' },
-  { flag: 'log-level', env: 'PAYBRIDGE_LOG_LEVEL', path: 'logLevel', kind: 'string', describe: 'fatal, error, warn, info, debug, trace or silent', default: 'info' },
-  { flag: 'shadow-log', env: 'PAYBRIDGE_SHADOW_LOG', path: 'shadow.log', kind: 'string', describe: 'file the shadow comparison records are appended to (JSON lines)', default: 'the log stream' },
-  { flag: 'shadow-sample', env: 'PAYBRIDGE_SHADOW_SAMPLE', path: 'shadow.sample.*', kind: 'number', describe: 'share of requests compared in shadow and canary modes, 0-1', default: '1' },
-  { flag: 'otlp-endpoint', env: 'PAYBRIDGE_OTLP_ENDPOINT', path: 'otlpEndpoint', kind: 'string', describe: 'OTLP/HTTP endpoint OpenTelemetry spans are exported to (http://collector:4318)', default: 'none: tracing off' },
-  { flag: 'operator-token', env: 'PAYBRIDGE_OPERATOR_TOKEN', path: 'operatorToken', kind: 'string', describe: 'bearer token of /_paybridge/ (the shadow report), 16+ characters', default: 'none: report off' },
-];
-
-/** PAYBRIDGE_* variables that are not settings but choose how settings are read. */
-const NON_SETTING_ENV = new Set(['PAYBRIDGE_CONFIG']);
-
-export interface ConfigSources {
-  /** Contents of --config (already read), or undefined. */
-  file?: unknown;
-  fileName?: string;
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Flag values by flag name (without --); `mode` may repeat. */
-  flags?: Readonly<Record<string, string | string[] | undefined>>;
-}
-
-function apply(target: Json, setting: Setting, name: string, raw: string | readonly string[]): void {
-  const values = typeof raw === 'string' ? [raw] : raw;
-  const last = values.at(-1)!;
-  switch (setting.kind) {
-    case 'int':
-      return setPath(target, setting.path, intValue(name, last));
-    case 'number': {
-      if (!/^\d+(\.\d+)?$/.test(last)) throw new ConfigError(`${name}: expected a number, got ${JSON.stringify(last)}`);
-      return setPath(target, setting.path, Number(last));
-    }
-    case 'file':
-      return setPath(target, setting.path, readJsonFile(name, last));
-    case 'modes': {
-      const existing = (target.routes ?? {}) as Json;
-      return setPath(target, setting.path, { ...existing, ...parseModes(name, values) });
-    }
-    default:
-      return setPath(target, setting.path, last);
-  }
-}
+export { ConfigError, readJsonFile, SETTINGS, type ConfigSources } from './config-sources.js';
 
 /** The one configuration: file, then environment, then flags; validated by the schema and frozen. */
 export function loadConfig(sources: ConfigSources): Config {
-  const merged: Json = structuredClone((sources.file ?? {}) as Json);
-  if (typeof merged !== 'object' || merged === null || Array.isArray(merged))
-    throw new ConfigError(`${sources.fileName ?? 'config file'}: expected a JSON object`);
-  const env = sources.env ?? {};
-  for (const name of Object.keys(env)) {
-    if (!name.startsWith('PAYBRIDGE_') || NON_SETTING_ENV.has(name) || env[name] === undefined) continue;
-    const setting = SETTINGS.find((s) => s.env === name);
-    if (!setting) throw new ConfigError(`${name}: unknown setting (known: ${SETTINGS.map((s) => s.env).join(', ')})`);
-    apply(merged, setting, name, env[name]!);
-  }
-  for (const [flag, value] of Object.entries(sources.flags ?? {})) {
-    if (value === undefined) continue;
-    const setting = SETTINGS.find((s) => s.flag === flag);
-    if (!setting) throw new ConfigError(`--${flag}: unknown option`);
-    apply(merged, setting, `--${flag}`, value);
-  }
-  const parsed = configSchema.safeParse(merged);
+  const parsed = configSchema.safeParse(mergeSources(sources));
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
   return deepFreeze(parsed.data);
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
-import { errorResponse } from '../translate/engine.js';
+import { errorResponse } from '../translate/answers.js';
 import { createTranslator } from '../translate/index.js';
 import { LEGACY_ROUTES } from '../translate/legacy-routes.js';
 

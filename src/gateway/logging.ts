@@ -7,6 +7,7 @@
  * proxied request.
  */
 import { hostname } from 'node:os';
+import { pino } from 'pino';
 import { lineWriter } from '../observability/lines.js';
 import { redactValue, scrub } from '../observability/redact.js';
 
@@ -24,14 +25,12 @@ export interface AccessFields {
   traceId?: string | undefined;
 }
 
-const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
-
 export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
   const stdout = stream ? undefined : lineWriter(1);
   const out = (stream ?? stdout)!;
   const prefix = `{"level":30,"time":`;
   const base = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
-  const accessOn = (LEVELS[level] ?? 30) <= 30;
+  const accessOn = level !== 'silent' && (pino.levels.values[level] ?? pino.levels.values.info!) <= pino.levels.values.info!;
   return {
     options: {
       level,

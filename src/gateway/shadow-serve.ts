@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import { createShadow, type Answer, type RawAnswer as RawPrimary } from '../shadow/engine.js';
-import { answerBody } from '../translate/engine.js';
+import { answerBody } from '../translate/answers.js';
 import type { CurrentRequest, CurrentResponse, LegacyRequest, Translator } from '../translate/index.js';
 import type { Metrics } from '../observability/metrics.js';
 import { paramsOf, soleCredential } from './requests.js';

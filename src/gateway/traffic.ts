@@ -12,14 +12,15 @@ import { stringifyJson } from '../contract/json.js';
 import { currentErrorBody, legacyErrorBody, PaybridgeError } from '../errors.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Tracing } from '../observability/tracing.js';
-import { traceIdOf, type CurrentRequest, type CurrentResponse, type LegacyResponse } from '../translate/engine.js';
+import type { CurrentRequest, CurrentResponse, LegacyResponse } from '../translate/engine.js';
+import { traceIdOf } from '../translate/trace-context.js';
 import type { Translator } from '../translate/index.js';
 import { hasBody, readBody } from './body.js';
 import type { AccessFields } from './logging.js';
 import type { createClassifier } from './classify.js';
 import { forwardedHeaders, headerRecord, requestIdOf, type Decision } from './requests.js';
 import type { createShadowServing } from './shadow-serve.js';
-import { answerHeaders, HOP_BY_HOP, toPaybridgeError, type Upstream } from './upstream.js';
+import { endToEnd, toPaybridgeError, type Upstream } from './upstream.js';
 
 /** One request in flight through the gateway. */
 export interface Exchange {
@@ -91,10 +92,11 @@ export function createTraffic(deps: TrafficDeps) {
     else write(x, answer.status, { 'content-type': JSON_TYPE }, stringifyJson(answer.body));
   }
 
-  function upstreamFailed(x: Exchange, err: unknown, message: string): PaybridgeError {
+  /** A failed upstream call as the PaybridgeError to answer with, counted and logged. */
+  function upstreamFailed(route: string, requestId: string, err: unknown, message: string): PaybridgeError {
     const error = toPaybridgeError(err);
-    metrics.upstreamErrors.inc({ route: x.decision?.route ?? 'unknown', code: error.code, status: String(error.status) });
-    log.warn({ requestId: x.id, route: x.decision?.route, err: error }, message);
+    metrics.upstreamErrors.inc({ route, code: error.code, status: String(error.status) });
+    log.warn({ requestId, route, err: error }, message);
     return error;
   }
 
@@ -105,10 +107,7 @@ export function createTraffic(deps: TrafficDeps) {
     try {
       return await upstream.call(base, current, requestId, deadline, forwarded);
     } catch (err) {
-      const error = toPaybridgeError(err);
-      metrics.upstreamErrors.inc({ route, code: error.code, status: String(error.status) });
-      log.warn({ err: error, route, requestId }, 'upstream call failed');
-      throw error;
+      throw upstreamFailed(route, requestId, err, 'upstream call failed');
     }
   }
 
@@ -118,17 +117,15 @@ export function createTraffic(deps: TrafficDeps) {
     const body = hasBody(x.req) ? await readBody(x.req, config.bodyLimitBytes) : undefined;
     if (tracing.enabled)
       x.span = tracing.start(`paybridge ${decision.route}`, typeof decision.headers.traceparent === 'string' ? decision.headers.traceparent : undefined, { 'paybridge.route': decision.route, 'http.request.method': x.method });
-    const headers: Record<string, string | string[]> = {};
-    for (const name in decision.headers) if (!HOP_BY_HOP.has(name)) headers[name] = decision.headers[name]!;
-    Object.assign(headers, forwardedHeaders(decision.headers, x.req), tracing.headersOf(x.span?.ctx));
+    const headers = Object.assign(endToEnd(decision.headers), forwardedHeaders(decision.headers, x.req), tracing.headersOf(x.span?.ctx));
     headers['x-request-id'] = x.id;
     let answer;
     try {
       answer = await upstream.exchange(decision.upstream, { method: x.method, path: x.url, headers, ...(body ? { body } : {}) }, deadline);
     } catch (err) {
-      throw upstreamFailed(x, err, 'passthrough upstream call failed');
+      throw upstreamFailed(decision.route, x.id, err, 'passthrough upstream call failed');
     }
-    const out: OutgoingHttpHeaders = answerHeaders(answer.headers);
+    const out: OutgoingHttpHeaders = endToEnd(answer.headers);
     const bodiless = x.method === 'HEAD' || answer.status === 204 || answer.status === 304;
     if (bodiless && answer.headers['content-length'] !== undefined) out['content-length'] = answer.headers['content-length'];
     write(x, answer.status, out, bodiless ? undefined : answer.body);
@@ -172,7 +169,7 @@ export function createTraffic(deps: TrafficDeps) {
     try {
       answer = await shadowServing.primary(x, body);
     } catch (err) {
-      throw upstreamFailed(x, err, 'shadow primary call failed');
+      throw upstreamFailed(x.decision!.route, x.id, err, 'shadow primary call failed');
     }
     const latencyMs = performance.now() - x.started;
     write(x, answer.status, answer.headers, answer.text === '' ? undefined : answer.text);

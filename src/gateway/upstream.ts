@@ -8,7 +8,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
 import { stringifyJson } from '../contract/json.js';
 import { PaybridgeError } from '../errors.js';
-import { answerBody, type CurrentRequest, type CurrentResponse } from '../translate/engine.js';
+import { answerBody } from '../translate/answers.js';
+import type { CurrentRequest, CurrentResponse } from '../translate/engine.js';
 
 export interface UpstreamOptions {
   connectMs: number;
@@ -24,7 +25,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET']);
 
 /** Headers of one connection, never forwarded (RFC 9110 section 7.6.1), plus those recomputed. */
-export const HOP_BY_HOP = new Set([
+const HOP_BY_HOP = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
   'transfer-encoding', 'upgrade', 'host', 'content-length',
 ]);
@@ -265,10 +266,8 @@ export function createUpstream(options: UpstreamOptions) {
    * primary call of a sampled shadow exchange, whose answer is both served and compared.
    */
   async function forward(baseUrl: string, request: RawRequest, deadline = Date.now() + options.requestMs): Promise<RawAnswer> {
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(request.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
-    const answer = await exchange(baseUrl, { ...request, headers }, deadline);
-    return { status: answer.status, headers: answerHeaders(answer.headers), text: answer.body.toString('utf8') };
+    const answer = await exchange(baseUrl, { ...request, headers: endToEnd(request.headers) }, deadline);
+    return { status: answer.status, headers: endToEnd(answer.headers), text: answer.body.toString('utf8') };
   }
 
   async function close(): Promise<void> {
@@ -279,8 +278,8 @@ export function createUpstream(options: UpstreamOptions) {
   return { call, forward, exchange, close };
 }
 
-/** An upstream answer's headers without the hop-by-hop ones (the gateway sets its own length). */
-export function answerHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+/** Headers (lower-case names) without the hop-by-hop ones: what goes on to the next hop (the gateway sets its own length). */
+export function endToEnd(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const name in headers) {
     const value = headers[name];

@@ -12,12 +12,13 @@ import { legacyErrorBody, PaybridgeError } from '../errors.js';
 import type { Metrics } from '../observability/metrics.js';
 import { redactAt, redactValue, scrub } from '../observability/redact.js';
 import type { CurrentRequest, CurrentResponse, LegacyRequest, TranslatedRequest, Translator } from '../translate/index.js';
-import { answerBody } from '../translate/engine.js';
+import { answerBody } from '../translate/answers.js';
 import type { CompiledMapping } from '../translate/router.js';
 import { LEGACY_CREDENTIAL_HEADERS } from '../translate/credentials.js';
 import { compareAnswers, type Difference } from './diff.js';
 import { ShadowLedger, type CompareMethod, type ComparisonRecord, type ShadowRecord } from './ledger.js';
 import { builtinNoise } from './noise.js';
+import { createComparisonQueue } from './queue.js';
 import { createRecorder } from './recorder.js';
 import { validateCurrentRequest } from './validate.js';
 
@@ -121,13 +122,6 @@ export function createShadow(deps: ShadowDeps) {
   });
   const compared = metrics.counter('paybridge_shadow_comparisons_total', 'Shadow/canary comparisons, by route id and outcome (match, mismatch): readiness across replicas in PromQL.', ['route', 'outcome']);
   const skipped = metrics.counter('paybridge_shadow_skipped_total', 'Sampled exchanges not compared, by route id and reason.', ['route', 'reason']);
-  const dropped = metrics.counter('paybridge_shadow_dropped_total', 'Comparisons dropped because the queue was full, by route id and bound (count, bytes).', ['route', 'reason']);
-  const queue: QueuedExchange[] = [];
-  let queuedBytes = 0;
-  let running = 0;
-  let idleWaiters: (() => void)[] = [];
-  metrics.gauge('paybridge_shadow_queue_depth', 'Comparisons waiting to run.', () => queue.length + running);
-  metrics.gauge('paybridge_shadow_queue_bytes', 'Bytes of bodies held by comparisons waiting to run.', () => queuedBytes);
 
   let sendState: 'unproven' | 'proven' | 'stopped' = 'unproven';
   let sendStopped = 0;
@@ -326,25 +320,15 @@ export function createShadow(deps: ShadowDeps) {
     else await compareRead(ex, verdict.current);
   }
 
-  function pump(): void {
-    while (running < settings.concurrency && queue.length > 0) {
-      const ex = queue.shift()!;
-      queuedBytes -= ex.bytes;
-      running++;
-      Promise.resolve()
-        .then(() => run(parsed(ex)))
-        .catch((err: unknown) => deps.log.warn({ err, route: ex.route, requestId: ex.requestId }, 'shadow comparison failed'))
-        .finally(() => {
-          running--;
-          pump();
-          if (running === 0 && queue.length === 0) {
-            const waiters = idleWaiters;
-            idleWaiters = [];
-            for (const w of waiters) w();
-          }
-        });
-    }
-  }
+  const queue = createComparisonQueue<QueuedExchange>({
+    size: settings.queueSize,
+    bytes: settings.queueBytes,
+    concurrency: settings.concurrency,
+    metrics,
+    run: (ex) => run(parsed(ex)),
+    onError: (err, ex) => deps.log.warn({ err, route: ex.route, requestId: ex.requestId }, 'shadow comparison failed'),
+    onDrop: () => ledger.dropped++,
+  });
 
   return {
     ledger,
@@ -352,27 +336,12 @@ export function createShadow(deps: ShadowDeps) {
      * Whether a sampled shadow exchange will find room in the queue; when not, the drop is counted
      * now and the exchange is served as a plain passthrough (its answer need not be kept).
      */
-    admit(route: string): boolean {
-      if (queue.length < settings.queueSize) return true;
-      dropped.inc({ route, reason: 'count' });
-      ledger.dropped++;
-      return false;
-    },
+    admit: queue.admit,
     /** Queues a comparison; false (and counted) when the queue is full. Never waits. */
-    enqueue(ex: QueuedExchange): boolean {
-      if (queue.length >= settings.queueSize || queuedBytes + ex.bytes > settings.queueBytes) {
-        dropped.inc({ route: ex.route, reason: queue.length >= settings.queueSize ? 'count' : 'bytes' });
-        ledger.dropped++;
-        return false;
-      }
-      queue.push(ex);
-      queuedBytes += ex.bytes;
-      setImmediate(pump);
-      return true;
-    },
+    enqueue: queue.enqueue,
     /** Resolves once every queued comparison has run and its record is written. */
     async idle(): Promise<void> {
-      if (running > 0 || queue.length > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      await queue.idle();
       await recorder.flush();
     },
     async close(): Promise<void> {

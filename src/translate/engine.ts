@@ -3,14 +3,16 @@
  * mapping. Pure apart from the optional merchant-token look-up; no HTTP server anywhere.
  */
 import { hasIdForm, ID_PREFIX } from '../contract/ids.js';
-import { parseJsonBody, parseJsonValue } from '../contract/json.js';
+import { parseJsonBody } from '../contract/json.js';
 import { describeIssues } from '../contract/zod-helpers.js';
-import { legacyErrorBody, PaybridgeError, type LegacyErrorBody } from '../errors.js';
+import { PaybridgeError } from '../errors.js';
 import { legacyCredential, type Headers, type MerchantKeyResolver } from './credentials.js';
 import { LegacyAnswer, type ParamTarget } from './define.js';
 import type { CompiledMapping, RouteMatch, Router } from './router.js';
-import type { Obj } from './shape.js';
+import { isObj, type Obj } from './shape.js';
 import { unknownFields } from './unknown-fields.js';
+import { errorResponse, legacyError } from './answers.js';
+import { traceContext } from './trace-context.js';
 import { toCurrentKey } from './vocabulary.js';
 
 /** A legacy call: header names in any case, `path` with its query string, `body` parsed JSON or a JSON string. */
@@ -69,7 +71,6 @@ export interface EngineOptions {
   newRequestId: () => string;
 }
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function parseBody(body: unknown): unknown {
   if (typeof body === 'string') return parseJsonBody(body);
@@ -265,19 +266,6 @@ export function createEngine(options: EngineOptions) {
   return { toCurrent, translate, toLegacy, checkPreflight };
 }
 
-const TRACEPARENT = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/;
-
-/** The request's W3C trace context (`traceparent`, and `tracestate` beside it), when well-formed. */
-export function traceContext(headers: Headers): Record<string, string> | undefined {
-  const parent = headers.traceparent;
-  if (typeof parent !== 'string' || !TRACEPARENT.test(parent.trim().toLowerCase()) || /^[\da-f]{2}-0{32}-/.test(parent.trim())) return undefined;
-  const state = headers.tracestate;
-  return { traceparent: parent.trim().toLowerCase(), ...(typeof state === 'string' && state.length <= 512 ? { tracestate: state } : {}) };
-}
-
-/** The trace id of a request's `traceparent`, for its log lines. */
-export const traceIdOf = (headers: Headers): string | undefined => traceContext(headers)?.traceparent?.slice(3, 35);
-
 /** Header names in lower case (the same object when they already are); a name given twice in two spellings becomes a list. */
 function lowerCaseNames(headers: Headers): Headers {
   let lower = true;
@@ -305,43 +293,4 @@ function buildBody(compiled: CompiledMapping, legacyBody: unknown, fromParams: O
   const inner = compiled.requestShapes.get(wrap)!.forward(legacyBody as Obj);
   Object.assign(inner, fromParams);
   return wrap ? { [wrap]: inner } : inner;
-}
-
-/** An upstream answer body: parsed when declared and well-formed JSON, else the text; undefined when empty. */
-export function answerBody(text: string, contentType: unknown): unknown {
-  if (text === '') return undefined;
-  if (typeof contentType === 'string' && contentType.includes('json')) {
-    try {
-      return parseJsonValue(text);
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}
-
-/** The legacy error for a current error answer; a 5xx or an answer without an error object is a 502. */
-export function legacyError(response: CurrentResponse, requestId: string): LegacyResponse {
-  const body = response.body;
-  if (response.status >= 500)
-    return errorResponse(
-      new PaybridgeError('upstream_error', `the current API answered ${response.status}${isObj(body) && typeof body.errorCode === 'string' ? ` ${body.errorCode}` : ''}`),
-      requestId,
-    );
-  if (!isObj(body) || typeof body.errorCode !== 'string')
-    return errorResponse(new PaybridgeError('upstream_error', `the current API answered ${response.status} without an error object`), requestId);
-  const error: LegacyErrorBody = {
-    statusCode: response.status,
-    errorCode: body.errorCode,
-    message: typeof body.message === 'string' ? body.message : '',
-    detail: typeof body.detail === 'string' ? body.detail : '',
-    tracer: typeof body.tracer === 'string' ? body.tracer : requestId,
-  };
-  return { status: response.status, body: error };
-}
-
-/** Any failure as a legacy error answer: a PaybridgeError keeps its code; anything else is a 500 internal_error. */
-export function errorResponse(err: unknown, requestId: string): LegacyResponse {
-  const error = err instanceof PaybridgeError ? err : new PaybridgeError('internal_error', 'the translation failed');
-  return { status: error.status, body: legacyErrorBody(error.code, error.detail, requestId) };
 }

@@ -8,9 +8,10 @@ import { PaybridgeError } from '../errors.js';
 import { MerchantKeyResolver } from './credentials.js';
 import type { Mapping } from './define.js';
 import {
-  createEngine, errorResponse, type CurrentRequest, type CurrentResponse, type LegacyRequest, type LegacyResponse,
+  createEngine, type CurrentRequest, type CurrentResponse, type LegacyRequest, type LegacyResponse,
   type TranslatedRequest, type TranslationContext,
 } from './engine.js';
+import { errorResponse } from './answers.js';
 import { merchantKeyLookup } from './merchant-lookup.js';
 import { compileRouter, type RouteMatch } from './router.js';
 

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { PaybridgeError } from '../errors.js';
 import { isLegacyRequest, type Headers } from './credentials.js';
-import { answerBody, errorResponse, type CurrentRequest, type CurrentResponse, type LegacyResponse } from './engine.js';
+import { answerBody, errorResponse } from './answers.js';
+import type { CurrentRequest, CurrentResponse, LegacyResponse } from './engine.js';
 import { createTranslator, type Translator, type TranslatorOptions } from './index.js';
 
 export interface BridgeOptions extends TranslatorOptions {

@@ -43,7 +43,8 @@ export interface CompiledShape {
 }
 
 const isRule = (v: unknown): v is Rule => typeof v === 'object' && v !== null && RULE in v;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A plain JSON object (not an array, not null). */
+export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isShape = (v: unknown): v is Shape => isObj(v) && isObj(v.spec) && typeof v.closed === 'boolean' && Object.keys(v).length === 2;
 
 /** A value, each element of an array, or null, passed through f. */
