@@ -51,8 +51,12 @@ const TEXT_RULES: [RegExp, string | ((match: string, ...groups: string[]) => str
   [/\b([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})\b/g, (_m, first: string, domain: string) => `${first}***@${domain}`],
 ];
 
-/** One cheap test before the replacements: most strings hold nothing to mask. */
-const MAYBE_SECRET = /sandbox_|live_|eyJ|mtok_|chk_|\d[ -]?\d{3}[ -]?\d{4}|@|=/i;
+/**
+ * One cheap test before the replacements: most strings hold nothing to mask. Its card part is the card
+ * rule's start (a digit after a non-word character, then eleven more, spaces, dashes or %20 between
+ * them), so ids with digit runs inside them (`tran_f67cd494000003890a28`) skip the replacements.
+ */
+const MAYBE_SECRET = /sandbox_|live_|eyJ|mtok_|chk_|@|=|(?:^|\W)\d(?:(?:[ -]|%20)?\d){11}/i;
 
 /** A digit string (spaces and dashes allowed) that is a card number: 12-19 digits; Luhn-valid, or a bare run of 12+ digits. */
 export function isCardNumber(text: string): boolean {

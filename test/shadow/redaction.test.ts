@@ -22,6 +22,10 @@ describe('the rule table', () => {
     expect(isCardNumber('4242 4242 4242 4243')).toBe(false);
     expect(scrub(`pay with ${spaced} or ${dashed}`)).toBe('pay with [redacted card] or [redacted card]');
     expect(scrub('order 2026-11-22 1234 5678')).toBe('order 2026-11-22 1234 5678');
+    // in a path, percent-encoded spaces between the groups (no query, no other hint of a secret)
+    expect(scrub(`/customers/${encodeURIComponent(spaced)}/cards`)).toBe('/customers/[redacted card]/cards');
+    // digit runs inside an id are not card numbers
+    expect(scrub('/transactions/tran_f67cd494000003890a28')).toBe('/transactions/tran_f67cd494000003890a28');
     expect(scrub(`/orders/ordr_1?card=${encodeURIComponent(spaced)}&cvc=123&checkoutToken=${QUERY_TOKEN}`)).toBe('/orders/ordr_1?card=[redacted]&cvc=[redacted]&checkoutToken=[redacted]');
   });
 
