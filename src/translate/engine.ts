@@ -108,6 +108,7 @@ function checkId(name: string, target: ParamTarget, value: unknown): string {
 }
 
 function decodeSegment(name: string, raw: string): string {
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {

@@ -52,7 +52,8 @@ const calls = {
   current: { path: `/transactions/${tx}`, headers: bearer },
   l1: { path: '/orders', method: 'POST', headers: legacy, body: JSON.stringify(ORDER_LEGACY) },
 };
-const r = await autocannon({ url: url + calls[which].path, connections: Number(process.env.CONNECTIONS ?? 50), duration: seconds, ...calls[which] });
+// RATE=n paces the load at n requests a second (autocannon overallRate): below saturation, every shadow exchange is compared
+const r = await autocannon({ url: url + calls[which].path, connections: Number(process.env.CONNECTIONS ?? 50), duration: seconds, ...(process.env.RATE ? { overallRate: Number(process.env.RATE) } : {}), ...calls[which] });
 console.log(`${which}: ${Math.round(r.requests.average)} req/s, ${r.non2xx} non-2xx, ${r.errors} errors`);
 await gateway.stop();
 if (gc.nvp) console.log(`scavenges: ${gc.nvp}; per scavenge: ${['pause', 'scavenge.roots', 'scavenge.parallel', 'scavenge.weak_global_handles.process', 'scavenge.update_refs'].map((k) => `${k} ${(gc[k] / gc.nvp).toFixed(2)} ms`).join(', ')}, promoted ${(gc.promoted / gc.nvp / 1024).toFixed(0)} KiB, survived ${(gc.new_space_survived / gc.nvp / 1024).toFixed(0)} KiB`);
