@@ -19,6 +19,8 @@ export interface UpstreamOptions {
   requestMs: number;
   /** Largest upstream answer read, in bytes. */
   maxResponseBytes?: number;
+  /** Connections per upstream origin at most; a call beyond them waits for one (default 512). */
+  connections?: number;
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -181,7 +183,7 @@ export function createUpstream(options: UpstreamOptions) {
           headersTimeout: 0,
           bodyTimeout: 0,
           keepAliveTimeout: 30_000,
-          connections: 512,
+          connections: options.connections ?? 512,
         });
         pools.set(parsed.origin, pool);
       }

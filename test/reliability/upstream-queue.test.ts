@@ -1,0 +1,52 @@
+/**
+ * A call that waits for an upstream connection past its request's deadline is answered 504 and is
+ * never written afterwards, when a connection frees up: a write that the client was told timed out
+ * must not reach the upstream late.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PaybridgeError } from '../../src/errors.js';
+import { createUpstream } from '../../src/gateway/upstream.js';
+
+const received: string[] = [];
+const origin = createServer((req, res) => {
+  received.push(`${req.method} ${req.url}`);
+  req.resume();
+  // the first call holds the only connection for a while
+  const delay = req.url === '/orders/slow' ? 400 : 0;
+  setTimeout(() => res.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":true}'), delay);
+});
+let url = '';
+const upstream = createUpstream({ connectMs: 500, headersMs: 2_000, bodyMs: 2_000, requestMs: 2_000, connections: 1 });
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await upstream.close();
+  await new Promise((resolve) => origin.close(resolve));
+});
+
+it('answers a call still queued at its deadline 504 and never sends it once a connection frees up', async () => {
+  const post = (path: string) => ({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{"amount":100}' });
+  const slow = upstream.exchange(url, post('/orders/slow'), Date.now() + 2_000);
+  // the slow call is on the wire before the second one is dispatched
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const started = Date.now();
+  const queued = upstream.exchange(url, post('/orders/queued'), Date.now() + 100);
+  const error = await queued.then(() => undefined, (err: unknown) => err);
+  expect(error).toBeInstanceOf(PaybridgeError);
+  expect((error as PaybridgeError).code).toBe('upstream_timeout');
+  // answered at its deadline (sweep slack included), not when the connection came free
+  expect(Date.now() - started).toBeLessThan(350);
+
+  expect((await slow).status).toBe(201);
+  // the connection is free again: the queued call would have been written by now
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(received).toEqual(['POST /orders/slow']);
+  // and the pool still works
+  expect((await upstream.exchange(url, post('/orders/next'), Date.now() + 2_000)).status).toBe(201);
+  expect(received).toEqual(['POST /orders/slow', 'POST /orders/next']);
+});
