@@ -5,6 +5,10 @@
 //     @fastify/http-proxy;
 //   - the gateway: L6 translated, current-generation passthrough, `legacy` mode, shadow at sample 0.1
 //     and 1.0 (L6), L1 create translated;
+//   - the cost of one comparison, measured twice: at saturation (shadow 1.0 minus legacy mode, over the
+//     share compared: the bounded queue drops most, so the division multiplies the noise of two runs),
+//     and paced at BENCH_PACED_RATE (1,000) requests a second, where nearly every exchange is compared:
+//     a shadow 1.0 gateway of its own against legacy mode at the same rate;
 //   - configurations rotated over BENCH_ROUNDS (>= 3) rounds after a warm-up; each figure is the median
 //     of the rounds, each ratio the median of the per-round ratios against the minimal proxy measured in
 //     that round; CPU per request from /proc of the server under test; gateway RSS before and after.
@@ -72,6 +76,8 @@ const gateway = await start('gateway', spawnBin(gatewayArgs, LISTENING, onCore),
 const legacyMode = await start('gateway legacy mode', spawnBin([...gatewayArgs, '--mode', '*=legacy'], LISTENING, onCore), (p) => p.match[1]);
 const shadowLow = await start('gateway shadow 0.1', spawnBin([...gatewayArgs, '--mode', '*=shadow', '--shadow-sample', '0.1', '--shadow-log', '/dev/null'], LISTENING, onCore), (p) => p.match[1]);
 const shadowAll = await start('gateway shadow 1.0', spawnBin([...gatewayArgs, '--mode', '*=shadow', '--shadow-sample', '1', '--shadow-log', '/dev/null'], LISTENING, onCore), (p) => p.match[1]);
+const shadowPaced = await start('gateway shadow 1.0, paced', spawnBin([...gatewayArgs, '--mode', '*=shadow', '--shadow-sample', '1', '--shadow-log', '/dev/null'], LISTENING, onCore), (p) => p.match[1]);
+const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 1000);
 const direct = { name: 'sandbox', pid: sandbox.pid, url: sandbox.currentUrl };
 
 /** Sum of a counter's samples in a gateway's /metrics whose labels contain `match`. */
@@ -104,6 +110,8 @@ try {
     ['gateway, legacy mode (L6)', legacyMode, getLegacy, 'minimal proxy, legacy GET transaction', { rps: 0.95 }],
     ['gateway, shadow 0.1 (L6)', shadowLow, getLegacy, 'gateway, legacy mode (L6)', { rps: 0.9 }],
     ['gateway, shadow 1.0 (L6)', shadowAll, getLegacy, 'gateway, legacy mode (L6)'],
+    [`gateway, legacy mode (L6), ${PACED_RATE}/s`, legacyMode, { ...getLegacy, overallRate: PACED_RATE }],
+    [`gateway, shadow 1.0 (L6), ${PACED_RATE}/s`, shadowPaced, { ...getLegacy, overallRate: PACED_RATE }, `gateway, legacy mode (L6), ${PACED_RATE}/s`],
     ['minimal proxy, POST order', minimal, post(bearer, ORDER_CURRENT)],
     ['gateway, L1 create', gateway, post(legacyHeaders, ORDER_LEGACY), 'minimal proxy, POST order', { rps: 0.85, p99: 1, cpu: 1.3 }],
   ];
@@ -111,6 +119,7 @@ try {
   for (const [, target, call] of configs) await load({ url: target.url + call.path, ...call, duration: 3 });
   const rssStart = rssMb(gateway.pid);
   const shadowBefore = { compared: await counter(shadowAll, 'paybridge_shadow_comparisons_total'), dropped: await counter(shadowAll, 'paybridge_shadow_dropped_total'), skipped: await counter(shadowAll, 'paybridge_shadow_skipped_total') };
+  const pacedBefore = await counter(shadowPaced, 'paybridge_shadow_comparisons_total');
   const rounds = [];
   for (let round = 0; round < ROUNDS; round++) {
     // rotate the order each round so drift of this shared machine does not favour one configuration
@@ -126,6 +135,9 @@ try {
   const rssEnd = rssMb(gateway.pid);
   const shadowAfter = { compared: await counter(shadowAll, 'paybridge_shadow_comparisons_total'), dropped: await counter(shadowAll, 'paybridge_shadow_dropped_total'), skipped: await counter(shadowAll, 'paybridge_shadow_skipped_total') };
   const shadowRequests = rounds.reduce((s, r) => s + r['gateway, shadow 1.0 (L6)'].requests, 0);
+  await new Promise((resolve) => setTimeout(resolve, 1000)); // the last paced comparisons finish
+  const pacedCompared = (await counter(shadowPaced, 'paybridge_shadow_comparisons_total')) - pacedBefore;
+  const pacedRequests = rounds.reduce((s, r) => s + r[`gateway, shadow 1.0 (L6), ${PACED_RATE}/s`].requests, 0);
 
   console.log(`\ngateway benchmark: ${CONNECTIONS} connections, ${DURATION} s runs, ${ROUNDS} rounds rotated, ${TASKSET ? 'pinned (sandbox + load on core 0, server under test on core 1)' : 'NOT pinned (no taskset)'}; medians`);
   console.log('  path'.padEnd(46) + 'req/s'.padStart(8) + 'p99 ms'.padStart(8) + 'CPU us/req'.padStart(12) + '   vs'.padEnd(44) + 'req/s x'.padStart(8) + 'p99 +ms'.padStart(9) + 'CPU x'.padStart(7));
@@ -151,8 +163,15 @@ try {
   const primaryUs = fig('gateway, legacy mode (L6)', 'cpuUs');
   const perComparisonUs = ((fig('gateway, shadow 1.0 (L6)', 'cpuUs') - primaryUs) * shadowRequests) / Math.max(1, compared);
   console.log(`\n  shadow 1.0: ${compared} of ${shadowRequests} requests compared (${(share * 100).toFixed(1)}%), ${shadowAfter.dropped - shadowBefore.dropped} dropped (queue full), ${shadowAfter.skipped - shadowBefore.skipped} skipped`);
-  const cheap = perComparisonUs <= primaryUs;
-  console.log(`  a comparison costs ${perComparisonUs.toFixed(0)} us of gateway CPU; the call it shadows ${primaryUs.toFixed(0)} us  ${cheap ? 'meets' : 'MISSES (comparison > primary)'}`);
+  console.log(`  at saturation, a comparison costs about ${perComparisonUs.toFixed(0)} us of gateway CPU; the call it shadows ${primaryUs.toFixed(0)} us (the difference of two runs over ${(share * 100).toFixed(1)}%)`);
+  // paced: per round, the extra CPU of the shadow gateway over legacy mode at the same rate, per comparison
+  const pacedShare = pacedCompared / Math.max(1, pacedRequests);
+  const pacedPrimary = `gateway, legacy mode (L6), ${PACED_RATE}/s`;
+  const pacedShadow = `gateway, shadow 1.0 (L6), ${PACED_RATE}/s`;
+  const pacedPerComparison = median(rounds.map((r) => (r[pacedShadow].cpuUs - r[pacedPrimary].cpuUs) / Math.max(0.01, pacedShare)));
+  const pacedPrimaryUs = fig(pacedPrimary, 'cpuUs');
+  const cheap = pacedPerComparison <= pacedPrimaryUs;
+  console.log(`  paced at ${PACED_RATE}/s: ${pacedCompared} of ${pacedRequests} requests compared (${(pacedShare * 100).toFixed(1)}%); a comparison costs ${pacedPerComparison.toFixed(0)} us, the call it shadows ${pacedPrimaryUs.toFixed(0)} us at that rate  ${cheap ? 'meets' : 'MISSES (comparison > primary)'}`);
   const rssOk = rssEnd - rssStart <= 50;
   console.log(`  gateway RSS: ${rssStart.toFixed(0)} MB after warm-up, ${rssEnd.toFixed(0)} MB after ${ROUNDS * 3 * DURATION} s of load (${(rssEnd - rssStart).toFixed(0)} MB)  ${rssOk ? 'meets' : 'MISSES +50 MB'}`);
   ok &&= cheap && rssOk;
