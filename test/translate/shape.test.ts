@@ -1,0 +1,27 @@
+/** The shape language's backward walk: the keys a rule gives, in the order the shape lists them, and none it leaves out. */
+import { describe, expect, it } from 'vitest';
+import { LEGACY_TRANSACTION } from '../../mappings/shapes.js';
+import { closed, compileShape, computed, from } from '../../src/translate/shape.js';
+
+describe('backward', () => {
+  it('builds the listed keys in order and leaves out a key whose rule gives undefined (not even present as undefined)', () => {
+    const shape = compileShape(closed({ a: from('x.a'), b: from('x.b'), c: computed(() => undefined), d: from('y') }));
+    const out = shape.backward({ x: { a: 1 }, y: null });
+    expect(Object.keys(out)).toEqual(['a', 'd']);
+    expect('b' in out).toBe(false);
+    expect('c' in out).toBe(false);
+    expect(out).toStrictEqual({ a: 1, d: null });
+    // the next object starts from the full template again
+    expect(Object.keys(shape.backward({ x: { a: 1, b: 2 }, y: 3 }))).toEqual(['a', 'b', 'd']);
+  });
+
+  it('gives the legacy transaction its observed key order, whatever the current answer holds', () => {
+    const legacy = compileShape(LEGACY_TRANSACTION).backward({
+      purchaseDetails: { transactionId: 'tran_1', merchantId: 'mcht_1', orderId: 'ordr_1', amount: { minorCurrencyUnits: 500, currency: 'AUD' }, status: 'authorised' },
+      paymentMethod: { paymentMethodType: 'Card' },
+    });
+    expect(Object.keys(legacy)).toEqual(['_id', 'merchantId', 'marketplaceId', 'merchantOrderId', 'amount', 'currency', 'status', 'transactionPayType', 'statusBeforeDispute', 'lastChargeId', 'payoutId', 'refunds']);
+    expect(legacy.status).toBe('not_captured');
+    expect(JSON.stringify(legacy)).toBe('{"_id":"tran_1","merchantId":"mcht_1","marketplaceId":null,"merchantOrderId":"ordr_1","amount":500,"currency":"AUD","status":"not_captured","transactionPayType":{"payCardId":"tran_1"},"statusBeforeDispute":null,"lastChargeId":null,"payoutId":null,"refunds":[]}');
+  });
+});
