@@ -1,36 +1,37 @@
 /**
  * JSON lines out of the process in large writes: log lines (stdout) and shadow records (a file). One
  * write(2) through libuv's thread pool costs 40-90 us of CPU on this kind of machine whatever its
- * size up to tens of KiB, and sonic-boom measures its pending buffer on every write (3-5 us for a
- * short line). So lines are joined and written 64 KiB at a time, and at least every second.
+ * size up to tens of KiB, and sonic-boom measures (Buffer.byteLength) the whole of its pending buffer
+ * on every write it is handed: fed a line at a time, or a turn's lines at a time, that scan (and the
+ * flattening of the concatenated buffer it forces) cost about 20,000 instructions per access line
+ * (valgrind, test/bench/instructions.mjs), a tenth of a proxied request. So lines are held here and
+ * handed on 64 KiB at a time, and at least every second.
  */
 import { closeSync, openSync, write } from 'node:fs';
 import { pino } from 'pino';
 
 const BATCH_BYTES = 64 * 1024;
 
-/** Lines written during one turn of the event loop, handed on as one string at its end. */
-class TurnBatcher {
+/** Lines held until they fill a large write (BATCH_BYTES of text) or the writer's timer drains them. */
+class Batcher {
   private lines: string[] = [];
-  private scheduled = false;
+  private size = 0;
   constructor(private readonly destination: { write(data: string): unknown }) {}
 
   write(line: string): boolean {
     this.lines.push(line);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.drain);
-    }
+    this.size += line.length;
+    if (this.size >= BATCH_BYTES) this.drain();
     return true;
   }
 
-  readonly drain = (): void => {
-    this.scheduled = false;
+  drain(): void {
     if (this.lines.length === 0) return;
     const data = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
     this.lines = [];
+    this.size = 0;
     this.destination.write(data);
-  };
+  }
 }
 
 export interface LineWriter {
@@ -44,11 +45,12 @@ export interface LineWriter {
 
 /**
  * Lines to a file descriptor that may be a pipe (stdout), through sonic-boom (asynchronous, never
- * blocks the event loop on a slow reader): batched per event-loop turn, written 64 KiB at a time.
+ * blocks the event loop on a slow reader, retries a full pipe): handed over 64 KiB at a time, and
+ * written as they come (a batch that arrives while one is being written waits behind it).
  */
 export function lineWriter(dest: number): LineWriter {
-  const sonic = pino.destination({ dest, sync: false, minLength: BATCH_BYTES, maxWrite: 2 * BATCH_BYTES });
-  const batcher = new TurnBatcher(sonic);
+  const sonic = pino.destination({ dest, sync: false, maxWrite: 2 * BATCH_BYTES });
+  const batcher = new Batcher(sonic);
   const timer = setInterval(() => {
     batcher.drain();
     sonic.flush();

@@ -1,0 +1,100 @@
+// Instructions per request of one server, counted by valgrind (callgrind): a figure this shared, noisy
+// machine does not move, to tell whether a change to the gateway's code pays before the benchmark's
+// timed rounds (which it does not replace). User-space only: the kernel's share of a request (its
+// socket reads and writes) is not counted, and it is the same for every server here.
+//
+//   npm run build && node test/bench/instructions.mjs l6|l1|current|legacy|minimal [DIST=dir of another build]
+//
+// The server runs under valgrind beside the sandbox; a small undici client (8 connections) sends 3 x N
+// requests to warm it up, then K batches of N, callgrind dumping its counts after each. Printed: the
+// instructions per request of each batch and their median (a batch holding a major GC counts more;
+// the median is the figure to compare). Env: N (default 2500), K (default 4), DIST (a build's dist
+// folder, default this one's), NODE_EXTRA (node flags). About 3 minutes per server at the defaults.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { json, spawnSandbox } from './lib.mjs';
+import { ORDER_CURRENT, ORDER_LEGACY } from './orders.mjs';
+
+const which = process.argv[2] ?? 'l6';
+const N = Number(process.env.N ?? 2500);
+const K = Number(process.env.K ?? 4);
+const dist = process.env.DIST ?? fileURLToPath(new URL('../../dist', import.meta.url));
+if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status !== 0) {
+  console.error('valgrind is not installed here');
+  process.exit(2);
+}
+
+const sandbox = await spawnSandbox();
+const dir = mkdtempSync(join(tmpdir(), 'paybridge-instr-'));
+writeFileSync(join(dir, 'config.json'), JSON.stringify({ client: { maxRequestsPerSocket: 0 } }));
+const serverArgs = which === 'minimal'
+  ? [fileURLToPath(new URL('./servers/minimal-proxy.mjs', import.meta.url)), sandbox.currentUrl]
+  : [join(dist, 'src/cli.js'), 'serve', '--config', join(dir, 'config.json'), '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, ...(which === 'legacy' ? ['--mode', '*=legacy'] : [])];
+const server = spawn(
+  'valgrind',
+  ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${dir}/cg.%p`, process.execPath, ...(process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean), ...serverArgs],
+  { stdio: ['ignore', 'pipe', 'pipe'] },
+);
+let out = '';
+const url = await new Promise((resolve, reject) => {
+  const onData = (d) => {
+    if (out === null) return;
+    out += d;
+    const m = /listening (?:on )?(http:\/\/\S+)/.exec(out);
+    if (m) {
+      out = null;
+      resolve(m[1]);
+    }
+  };
+  server.stdout.on('data', onData);
+  server.stderr.on('data', onData);
+  server.once('exit', (code) => reject(new Error(`the server under valgrind exited ${code}: ${out}`)));
+});
+
+const sk = sandbox.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
+const bearer = { authorization: `Bearer ${sk}` };
+const legacy = { 'limepay-secretkey': sk };
+const order = await json(`${sandbox.currentUrl}/orders`, { method: 'POST', headers: bearer, body: ORDER_CURRENT });
+const token = await json(`${sandbox.currentUrl}/sandbox/card-tokens`, { method: 'POST', headers: bearer, body: { cardNumber: '4242424242424242' } });
+const tx = (await json(`${sandbox.currentUrl}/orders/${order.OnlineOrder.order.orderId}/pay`, { method: 'POST', headers: bearer, body: { PayByCard: { paymentTokenId: token.paymentTokenId } } })).transactionId;
+const request = {
+  minimal: { path: `/transactions/${tx}`, method: 'GET', headers: bearer },
+  current: { path: `/transactions/${tx}`, method: 'GET', headers: bearer },
+  l6: { path: `/transactions/${tx}`, method: 'GET', headers: legacy },
+  legacy: { path: `/transactions/${tx}`, method: 'GET', headers: legacy },
+  l1: { path: '/orders', method: 'POST', headers: { ...legacy, 'content-type': 'application/json' }, body: JSON.stringify(ORDER_LEGACY) },
+}[which];
+if (!request) throw new Error(`unknown server ${which}: l6, l1, current, legacy or minimal`);
+
+const client = new Pool(url, { connections: 8 });
+async function batch(count) {
+  let sent = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (sent++ < count) {
+      const res = await client.request(request);
+      await res.body.dump();
+      if (res.statusCode >= 300) throw new Error(`${which}: answered ${res.statusCode}`);
+    }
+  }));
+}
+const dump = () => execFileSync('callgrind_control', ['--dump', String(server.pid)], { stdio: 'ignore' });
+
+await batch(3 * N);
+dump();
+for (let k = 0; k < K; k++) {
+  await batch(N);
+  dump();
+}
+// dumps are numbered in order: the first holds start-up and warm-up
+const dumps = readdirSync(dir).filter((f) => /^cg\.\d+\.\d+$/.test(f)).sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop()));
+const counts = dumps.map((f) => Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dir, f), 'utf8'))[1]));
+const perRequest = counts.slice(1).map((c) => c / N / 1000);
+const median = [...perRequest].sort((a, b) => a - b)[Math.floor(perRequest.length / 2)];
+console.log(`${which}${process.env.DIST ? ` (${dist})` : ''}: instructions per request, by batch of ${N}: ${perRequest.map((p) => `${p.toFixed(1)}k`).join(' ')}; median ${median.toFixed(1)}k`);
+server.kill('SIGKILL');
+await client.close();
+await sandbox.stop();
