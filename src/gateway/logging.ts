@@ -25,6 +25,17 @@ export interface AccessFields {
   traceId?: string | undefined;
 }
 
+/**
+ * Milliseconds to a tenth as JSON writes them (`12`, `12.3`), from integers: a double's shortest
+ * text costs 300 ns, a small integer's is cached.
+ */
+export function tenths(ms: number): string {
+  const t = Math.round(ms * 10);
+  const whole = Math.floor(t / 10);
+  const tenth = t - whole * 10;
+  return tenth === 0 ? String(whole) : `${whole}.${tenth}`;
+}
+
 export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
   const stdout = stream ? undefined : lineWriter(1);
   const out = (stream ?? stdout)!;
@@ -33,13 +44,18 @@ export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
   // the time of the last access line as text: lines written in the same millisecond share it
   let clock = 0;
   let clockText = '0';
-  const quotes = new Map<string, string>();
-  const quoted = (value: string): string => {
-    let text = quotes.get(value);
+  // `","route":"L6","mode":"current","method":"GET","url":` made once for each route, mode and method:
+  // all three come from fixed sets (the route table, five modes, the methods Node's parser knows)
+  const middles = new Map<string, Map<string, Map<string, string>>>();
+  const middle = (route: string, mode: string, method: string): string => {
+    let byMode = middles.get(route);
+    if (byMode === undefined) middles.set(route, (byMode = new Map()));
+    let byMethod = byMode.get(mode);
+    if (byMethod === undefined) byMode.set(mode, (byMethod = new Map()));
+    let text = byMethod.get(method);
     if (text === undefined) {
-      if (quotes.size >= 1000) quotes.clear();
-      text = JSON.stringify(value);
-      quotes.set(value, text);
+      text = `","route":${JSON.stringify(route)},"mode":${JSON.stringify(mode)},"method":${JSON.stringify(method)},"url":`;
+      byMethod.set(method, text);
     }
     return text;
   };
@@ -68,7 +84,7 @@ export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
         clockText = String(now);
       }
       out.write(
-        `${prefix}${clockText}${base},"requestId":"${f.clientRequestId ? scrub(f.requestId) : f.requestId}","route":${quoted(f.route)},"mode":"${f.mode}","method":${quoted(f.method)},"url":${JSON.stringify(scrub(f.url))},"status":${f.status},"ms":${f.ms}${f.traceId ? `,"traceId":"${f.traceId}"` : ''},"msg":"request"}\n`,
+        `${prefix}${clockText}${base},"requestId":"${f.clientRequestId ? scrub(f.requestId) : f.requestId}${middle(f.route, f.mode, f.method)}${JSON.stringify(scrub(f.url))},"status":${f.status},"ms":${tenths(f.ms)}${f.traceId ? `,"traceId":"${f.traceId}"` : ''},"msg":"request"}\n`,
       );
     },
     flush(): void {

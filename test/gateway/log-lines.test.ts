@@ -2,7 +2,9 @@
 import { mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { gatewayLogging, tenths } from '../../src/gateway/logging.js';
 import { lineWriter } from '../../src/observability/lines.js';
 
 const line = (i: number) => `{"n":${i},"msg":"${'x'.repeat(200)}"}\n`;
@@ -34,5 +36,34 @@ describe('log lines', () => {
     const lines = read(file).trimEnd().split('\n');
     expect(lines).toHaveLength(450);
     expect(lines.map((l) => (JSON.parse(l) as { n: number }).n)).toEqual(Array.from({ length: 450 }, (_, i) => i));
+  });
+});
+
+describe('access lines', () => {
+  const collect = () => {
+    const chunks: string[] = [];
+    const stream = new Writable({ write: (chunk, _enc, done) => (chunks.push(String(chunk)), done()) });
+    return { stream, records: () => chunks.join('').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) };
+  };
+
+  it('writes the milliseconds to a tenth as JSON would', () => {
+    for (let t = 0; t <= 200_000; t += 7) expect(tenths(t / 10)).toBe(String(Math.round(t) / 10));
+    for (const ms of [0, 0.04, 0.05, 0.96, 1, 12.3, 999.95, 30_000]) expect(tenths(Math.round(ms * 10) / 10)).toBe(String(Math.round(ms * 10) / 10));
+  });
+
+  it('is one JSON object per request with its route, mode, method, url (secrets masked), status and time', () => {
+    const out = collect();
+    const logging = gatewayLogging('info', out.stream);
+    const id = '0b7c1d2e-1111-4222-8333-444455556666';
+    logging.access({ requestId: id, clientRequestId: false, route: 'L6', mode: 'current', method: 'GET', url: '/transactions/tran_1', status: 200, ms: 1.2 });
+    logging.access({ requestId: 'client-id.1', clientRequestId: true, route: 'current', mode: 'passthrough', method: 'POST', url: '/orders?token=chk_secret"x', status: 502, ms: 30, traceId: 'a'.repeat(32) });
+    logging.access({ requestId: id, clientRequestId: false, route: 'L6', mode: 'shadow', method: 'GET', url: '/transactions/tran_2', status: 404, ms: 0 });
+    const [a, b, c] = out.records();
+    expect(a).toMatchObject({ level: 30, pid: process.pid, requestId: id, route: 'L6', mode: 'current', method: 'GET', url: '/transactions/tran_1', status: 200, ms: 1.2, msg: 'request' });
+    expect(a!.traceId).toBeUndefined();
+    expect(b).toMatchObject({ requestId: 'client-id.1', route: 'current', mode: 'passthrough', method: 'POST', status: 502, ms: 30, traceId: 'a'.repeat(32) });
+    // the quote survives, escaped: the line is still one JSON object
+    expect(b!.url).toBe('/orders?token=[redacted]"x');
+    expect(c).toMatchObject({ route: 'L6', mode: 'shadow', url: '/transactions/tran_2', status: 404, ms: 0 });
   });
 });
