@@ -21,6 +21,7 @@ export interface AccessFields {
   method: string;
   url: string;
   status: number;
+  /** Time to answer in milliseconds (written to a tenth). */
   ms: number;
   traceId?: string | undefined;
 }

@@ -74,7 +74,7 @@ export function createTraffic(deps: TrafficDeps) {
     if (!decision) return;
     const ms = performance.now() - x.started;
     metrics.answered(decision.route, decision.mode, status, ms / 1000);
-    deps.access({ requestId: x.id, clientRequestId: x.id === decision.headers['x-request-id'], route: decision.route, mode: decision.mode, method: x.method, url: x.url, status, ms: Math.round(ms * 10) / 10, traceId: traceIdOf(decision.headers) });
+    deps.access({ requestId: x.id, clientRequestId: x.id === decision.headers['x-request-id'], route: decision.route, mode: decision.mode, method: x.method, url: x.url, status, ms, traceId: traceIdOf(decision.headers) });
   }
 
   function sendError(x: Exchange, err: unknown): void {
