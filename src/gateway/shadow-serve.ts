@@ -5,7 +5,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import { createShadow, type Answer, type RawAnswer as RawPrimary } from '../shadow/engine.js';
+import { createShadow } from '../shadow/engine.js';
+import type { Answer, RawAnswer as RawPrimary } from '../shadow/exchange.js';
 import { answerBody } from '../translate/answers.js';
 import type { CurrentRequest, CurrentResponse, LegacyRequest, Translator } from '../translate/index.js';
 import type { Metrics } from '../observability/metrics.js';

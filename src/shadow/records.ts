@@ -1,0 +1,56 @@
+/** The records a comparison leaves, redacted: no secret of the request or the answers is written. */
+import { redactAt, redactValue, scrub } from '../observability/redact.js';
+import type { Difference } from './diff.js';
+import { parseJson, type Answer, type Exchange } from './exchange.js';
+import type { CompareMethod, ComparisonRecord, NoiseRecord, SkippedRecord } from './ledger.js';
+import type { LearnedNoise } from './noise.js';
+
+/** The tracer an upstream put in its error answer: the id a customer quotes. */
+function tracerOf(side: 'primary' | 'candidate', answer: Answer | null): Record<string, string> {
+  const tracer = (answer?.body as { tracer?: unknown } | undefined)?.tracer;
+  return typeof tracer === 'string' ? { [side]: tracer } : {};
+}
+
+export function comparisonRecord(
+  ex: Exchange,
+  method: CompareMethod,
+  primary: Answer,
+  candidate: Answer | null,
+  differences: Difference[],
+  note?: string,
+): ComparisonRecord {
+  const tracers = { ...tracerOf('primary', primary), ...tracerOf('candidate', candidate) };
+  return {
+    type: 'comparison',
+    time: new Date().toISOString(),
+    route: ex.route,
+    requestId: ex.requestId,
+    mode: ex.mode,
+    method,
+    primary: { status: primary.status, latencyMs: primary.latencyMs },
+    candidate: candidate && { status: candidate.status, latencyMs: candidate.latencyMs },
+    differences: differences.map((d) => redactAt(d)),
+    request: {
+      method: ex.request.method,
+      path: scrub(ex.request.path),
+      headers: redactValue(ex.request.headers) as Record<string, unknown>,
+      ...(ex.request.body !== undefined ? { body: redactValue(parseJson(ex.request.body)) } : {}),
+    },
+    ...(Object.keys(tracers).length ? { tracers } : {}),
+    ...(note ? { note } : {}),
+  };
+}
+
+export const skippedRecord = (ex: Exchange, reason: string): SkippedRecord => ({
+  type: 'skipped',
+  time: new Date().toISOString(),
+  route: ex.route,
+  requestId: ex.requestId,
+  reason,
+});
+
+/** A path learned as noisy, with its two differing values redacted like a comparison's. */
+export function noiseRecord(noise: LearnedNoise, time: string): NoiseRecord {
+  const values = redactAt({ path: noise.path, primary: noise.evidence.first, candidate: noise.evidence.second });
+  return { type: 'noise', time, ...noise, evidence: { ...noise.evidence, first: values.primary, second: values.candidate } };
+}

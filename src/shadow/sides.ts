@@ -1,0 +1,49 @@
+/**
+ * The two generations as a comparison calls them: each call timed, and answered (an upstream failure
+ * of the legacy side becomes its legacy error answer) rather than thrown.
+ */
+import { legacyErrorBody, PaybridgeError } from '../errors.js';
+import type { CurrentRequest, CurrentResponse, LegacyRequest, TranslatedRequest, Translator } from '../translate/index.js';
+import type { Answer, Exchange } from './exchange.js';
+
+export interface SidesDeps {
+  translator: Translator;
+  /** One current call (translated request) to the upstream of its credential's environment. */
+  callCurrent: (current: CurrentRequest, requestId: string) => Promise<CurrentResponse>;
+  /** One legacy call, unchanged, to the legacy upstream of its credential's environment. */
+  callLegacy: (request: LegacyRequest) => Promise<CurrentResponse>;
+}
+
+const elapsed = (start: number) => Math.round((performance.now() - start) * 10) / 10;
+
+export function createSides(deps: SidesDeps) {
+  /** The translated side; `done` is the translation of this very request when the job already made it. */
+  async function translated(request: LegacyRequest, done?: TranslatedRequest): Promise<Answer> {
+    const start = performance.now();
+    const send = (current: CurrentRequest) => deps.callCurrent(current, request.requestId ?? '');
+    const answer = done ? await deps.translator.complete(done, send) : await deps.translator.execute(request, send);
+    return { status: answer.status, body: answer.body, latencyMs: elapsed(start) };
+  }
+
+  async function legacy(request: LegacyRequest): Promise<Answer> {
+    const start = performance.now();
+    try {
+      const answer = await deps.callLegacy(request);
+      return { status: answer.status, body: answer.body, latencyMs: elapsed(start) };
+    } catch (err) {
+      const e = err instanceof PaybridgeError ? err : new PaybridgeError('upstream_error', 'the legacy call failed');
+      return { status: e.status, body: legacyErrorBody(e.code, e.detail, request.requestId ?? ''), latencyMs: elapsed(start) };
+    }
+  }
+
+  return {
+    translated,
+    legacy,
+    /** The generation that answered the client. */
+    primary: (ex: Exchange) => (ex.mode === 'shadow' ? legacy : translated),
+    /** The other generation. */
+    candidate: (ex: Exchange) => (ex.mode === 'shadow' ? translated : legacy),
+  };
+}
+
+export type Sides = ReturnType<typeof createSides>;
