@@ -57,9 +57,12 @@ export function unknownFields(tree: KeyTree, value: unknown, path = '', found: s
   if (tree.items !== undefined) return found;
   for (const key of Object.keys(value)) {
     const child = tree.keys.get(key);
-    const at = path ? `${path}.${key}` : key;
-    if (child === undefined) found.push(at);
-    else if (child !== null) unknownFields(child, (value as Record<string, unknown>)[key], at, found);
+    // a path is written only where it is reported or walked into, not for every known scalar
+    if (child === undefined) found.push(path ? `${path}.${key}` : key);
+    else if (child !== null) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== null && typeof v === 'object') unknownFields(child, v, path ? `${path}.${key}` : key, found);
+    }
   }
   return found;
 }

@@ -1,6 +1,7 @@
 /** The shape language's backward walk: the keys a rule gives, in the order the shape lists them, and none it leaves out. */
 import { describe, expect, it } from 'vitest';
 import { LEGACY_TRANSACTION } from '../../mappings/shapes.js';
+import { ORDER_ITEM } from '../../mappings/shapes.js';
 import { closed, compileShape, computed, from } from '../../src/translate/shape.js';
 
 describe('backward', () => {
@@ -23,5 +24,19 @@ describe('backward', () => {
     expect(Object.keys(legacy)).toEqual(['_id', 'merchantId', 'marketplaceId', 'merchantOrderId', 'amount', 'currency', 'status', 'transactionPayType', 'statusBeforeDispute', 'lastChargeId', 'payoutId', 'refunds']);
     expect(legacy.status).toBe('not_captured');
     expect(JSON.stringify(legacy)).toBe('{"_id":"tran_1","merchantId":"mcht_1","marketplaceId":null,"merchantOrderId":"ordr_1","amount":500,"currency":"AUD","status":"not_captured","transactionPayType":{"payCardId":"tran_1"},"statusBeforeDispute":null,"lastChargeId":null,"payoutId":null,"refunds":[]}');
+  });
+
+  it('builds an open shape\'s rule keys first, then the other current keys renamed through the vocabulary, each object anew', () => {
+    const item = compileShape(ORDER_ITEM);
+    const first = item.backward({ description: 'Book', amount: { minorCurrencyUnits: 500, currency: 'AUD' }, quantity: 2, customerEmailAddress: 'a@b.co' });
+    expect(JSON.stringify(first)).toBe('{"amount":500,"currency":"AUD","description":"Book","quantity":2,"customerEmail":"a@b.co"}');
+    // a rule that gives undefined leaves its key out; another item's keys do not leak into the next object
+    const second = item.backward({ sku: 'BK-2' });
+    expect(second).toStrictEqual({ sku: 'BK-2' });
+    expect(Object.keys(item.backward({ quantity: 1, amount: { minorCurrencyUnits: 1, currency: 'NZD' } }))).toEqual(['amount', 'currency', 'quantity']);
+    // a current key that renames onto a rule's legacy key fills it only when the rule gave nothing
+    const open = compileShape({ email: from('contact.email') });
+    expect(open.backward({ emailAddress: 'x@y.co' })).toStrictEqual({ email: 'x@y.co' });
+    expect(open.backward({ contact: { email: 'c@y.co' }, emailAddress: 'x@y.co' })).toStrictEqual({ email: 'c@y.co' });
   });
 });
