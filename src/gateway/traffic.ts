@@ -139,7 +139,7 @@ export function createTraffic(deps: TrafficDeps) {
     const forwarded = forwardedHeaders(decision.headers, x.req);
     const legacyRequest = { method: x.method, path: x.url, headers: decision.headers, ...(body !== undefined ? { body } : {}), requestId: x.id };
     const answer = tracing.enabled
-      ? await tracedExecute(legacyRequest, decision.route, (current, headers) => callCurrent(current, x.id, decision.route, { ...forwarded, ...headers }, deadline))
+      ? await tracedExecute(legacyRequest, decision.route, (current, headers) => callCurrent(current, x.id, decision.route, Object.assign({}, forwarded, headers), deadline))
       : await translator.execute(legacyRequest, (current) => callCurrent(current, x.id, decision.route, forwarded, deadline), decision.match);
     sendLegacy(x, answer);
     if (decision.sampled)

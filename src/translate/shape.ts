@@ -225,9 +225,9 @@ export function compileShape(input: ShapeSpec | Shape): CompiledShape {
   // V8 (slower to fill, to read and to serialise: JSON.stringify of the legacy transaction 2.7 against
   // 2.1 us). A closed shape's backward copies a template that already has the rules' keys, in order
   // (JSON.parse makes it a fast object), and only overwrites them; a key whose rule gives undefined is
-  // deleted. An open shape starts from an empty object instead: a copy made by spreading gets a map of
-  // its own, so every key added to it afterwards builds a new map (a five-key order item took 3.3 us
-  // against 0.3 us).
+  // deleted. An open shape starts from an empty object instead: on Node 20's V8 a copy made by
+  // spreading gets a map of its own, so every key added to it afterwards builds a new map (a five-key
+  // order item took 3.3 us against 0.35 us; Node 24 is as fast either way).
   const template = JSON.parse(JSON.stringify(Object.fromEntries(entries.map(([key]) => [key, null])))) as Obj;
   const compiled: CompiledShape = {
     forward(legacy) {
