@@ -45,7 +45,9 @@ export function createShadow(deps: ShadowDeps) {
   const safetyOf = (route: string) => settings.writeSafety[route] ?? settings.writeSafety['*'] ?? 'readback';
 
   function emit(record: ShadowRecord): void {
-    const stamped = { ...record, instance };
+    // not `{ ...record, instance }`: on Node 20 a key added to a spread copy builds a map of its own
+    const stamped = Object.assign({}, record);
+    stamped.instance = instance;
     recorder.write(stamped);
     ledger.ingest(stamped);
   }
