@@ -143,7 +143,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
       let translated: TranslatedRequest;
       try {
         // synchronous unless a merchant token is looked up
-        const pending = engine.translate(request.requestId === undefined ? { ...request, requestId } : request, matched);
+        const pending = engine.translate(request.requestId === undefined ? Object.assign({}, request, { requestId }) : request, matched);
         translated = pending instanceof Promise ? await pending : pending;
       } catch (err) {
         return failed(err, requestId);
