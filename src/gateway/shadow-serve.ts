@@ -24,16 +24,6 @@ export interface ShadowServingDeps {
   callCurrent: (current: CurrentRequest, requestId: string, route: string) => Promise<CurrentResponse>;
 }
 
-/**
- * The headers with x-request-id set. Not `{ ...headers, name: value }`: on Node 20's V8 a spread copy
- * has a map of its own, and a key added to it builds another (0.8 us against 0.1 us).
- */
-function withRequestId(headers: Record<string, string | string[]>, id: string): Record<string, string | string[]> {
-  const out = Object.assign({}, headers);
-  out['x-request-id'] = id;
-  return out;
-}
-
 export function createShadowServing(deps: ShadowServingDeps) {
   const { config, metrics, upstream, upstreamFor } = deps;
 
@@ -43,9 +33,9 @@ export function createShadowServing(deps: ShadowServingDeps) {
     const answer = await upstream.forward(upstreamFor(soleCredential(headers), 'legacy'), {
       method: request.method,
       path: request.path,
-      headers: withRequestId(headers, request.requestId ?? ''),
+      headers,
       ...(typeof request.body === 'string' ? { body: request.body } : {}),
-    });
+    }, request.requestId ?? '');
     return { status: answer.status, body: answerBody(answer.text, answer.headers['content-type']) };
   }
 
@@ -79,9 +69,9 @@ export function createShadowServing(deps: ShadowServingDeps) {
     const answer = await upstream.forward(upstreamFor(soleCredential(decision.headers), 'legacy'), {
       method: x.method,
       path: x.url,
-      headers: withRequestId(decision.headers, x.id),
+      headers: decision.headers,
       ...(body !== undefined ? { body } : {}),
-    });
+    }, x.id);
     return answer;
   }
 

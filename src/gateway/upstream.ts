@@ -264,11 +264,13 @@ export function createUpstream(options: UpstreamOptions) {
   }
 
   /**
-   * One request forwarded as it came (method, path, headers, body), the whole answer buffered: the
-   * primary call of a sampled shadow exchange, whose answer is both served and compared.
+   * One request forwarded as it came (method, path, headers, body) with `x-request-id` set, the whole
+   * answer buffered: the primary call of a sampled shadow exchange, whose answer is both served and compared.
    */
-  async function forward(baseUrl: string, request: RawRequest, deadline = Date.now() + options.requestMs): Promise<RawAnswer> {
-    const answer = await exchange(baseUrl, { ...request, headers: endToEnd(request.headers) }, deadline);
+  async function forward(baseUrl: string, request: RawRequest, requestId: string, deadline = Date.now() + options.requestMs): Promise<RawAnswer> {
+    const headers = endToEnd(request.headers);
+    headers['x-request-id'] = requestId;
+    const answer = await exchange(baseUrl, { ...request, headers }, deadline);
     return { status: answer.status, headers: endToEnd(answer.headers), text: answer.body.toString('utf8') };
   }
 
