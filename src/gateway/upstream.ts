@@ -270,7 +270,7 @@ export function createUpstream(options: UpstreamOptions) {
   async function forward(baseUrl: string, request: RawRequest, requestId: string, deadline = Date.now() + options.requestMs): Promise<RawAnswer> {
     const headers = endToEnd(request.headers);
     headers['x-request-id'] = requestId;
-    const answer = await exchange(baseUrl, { ...request, headers }, deadline);
+    const answer = await exchange(baseUrl, { method: request.method, path: request.path, headers, ...(request.body === undefined ? {} : { body: request.body }) }, deadline);
     return { status: answer.status, headers: endToEnd(answer.headers), text: answer.body.toString('utf8') };
   }
 

@@ -125,7 +125,8 @@ export function createEngine(options: EngineOptions) {
    * route the caller already matched for this very method and path.
    */
   function translate(input: LegacyRequest, matched?: RouteMatch): TranslatedRequest | Promise<TranslatedRequest> {
-    const request = { ...input, headers: lowerCaseNames(input.headers) };
+    // a literal, not `{ ...input, headers }`: on Node 20 a key after a spread is defined at run time (README)
+    const request = { method: input.method, path: input.path, headers: lowerCaseNames(input.headers), body: input.body, requestId: input.requestId };
     const requestId = request.requestId ?? options.newRequestId();
     const q = request.path.indexOf('?');
     const pathname = q < 0 ? request.path : request.path.slice(0, q);
@@ -204,7 +205,6 @@ export function createEngine(options: EngineOptions) {
         method: compiled.currentMethod,
         path: appendQuery(fill(compiled.currentPath, pathValues), query),
         headers,
-        ...(body !== undefined ? { body } : {}),
         context: {
           routeId: mapping.route,
           compiled,
@@ -213,6 +213,7 @@ export function createEngine(options: EngineOptions) {
           droppedFields: dropped,
           ...(preflight ? { preflight } : {}),
         },
+        ...(body !== undefined ? { body } : {}),
       };
     }
   }
