@@ -8,6 +8,7 @@
 import { hostname } from 'node:os';
 import type { Config } from '../config.js';
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
+import { isoTime } from '../observability/clock.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { CurrentRequest, TranslatedRequest } from '../translate/index.js';
 import { compareAnswers, type Difference } from './diff.js';
@@ -70,7 +71,7 @@ export function createShadow(deps: ShadowDeps) {
     if (Math.random() < settings.learnSample) {
       const again = await sides.primary(ex)(asLegacyRequest(ex, 'noise'));
       const differences = compareAnswers(ex.primary, again).filter((d) => builtinNoise(d) === null);
-      const time = new Date().toISOString();
+      const time = isoTime();
       for (const noise of ledger.noise.learn(ex.route, differences, ex.requestId, time)) {
         emit(noiseRecord(noise, time));
         deps.log.info({ route: ex.route, path: noise.path }, 'shadow learned a noisy path');

@@ -1,4 +1,5 @@
 /** The records a comparison leaves, redacted: no secret of the request or the answers is written. */
+import { isoTime } from '../observability/clock.js';
 import { redactAt, redactValue, scrub } from '../observability/redact.js';
 import type { Difference } from './diff.js';
 import { parseJson, type Answer, type Exchange } from './exchange.js';
@@ -22,7 +23,7 @@ export function comparisonRecord(
   const tracers = { ...tracerOf('primary', primary), ...tracerOf('candidate', candidate) };
   return {
     type: 'comparison',
-    time: new Date().toISOString(),
+    time: isoTime(),
     route: ex.route,
     requestId: ex.requestId,
     mode: ex.mode,
@@ -43,7 +44,7 @@ export function comparisonRecord(
 
 export const skippedRecord = (ex: Exchange, reason: string): SkippedRecord => ({
   type: 'skipped',
-  time: new Date().toISOString(),
+  time: isoTime(),
   route: ex.route,
   requestId: ex.requestId,
   reason,

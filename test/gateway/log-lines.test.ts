@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { gatewayLogging, tenths } from '../../src/gateway/logging.js';
+import { isoTime } from '../../src/observability/clock.js';
 import { lineWriter } from '../../src/observability/lines.js';
 
 const line = (i: number) => `{"n":${i},"msg":"${'x'.repeat(200)}"}\n`;
@@ -49,6 +50,18 @@ describe('access lines', () => {
   it('writes the milliseconds to a tenth as JSON would', () => {
     for (let t = 0; t <= 200_000; t += 7) expect(tenths(t / 10)).toBe(String(Math.round(t) / 10));
     for (const ms of [0, 0.04, 0.05, 0.96, 1, 12.3, 999.95, 30_000]) expect(tenths(Math.round(ms * 10) / 10)).toBe(String(Math.round(ms * 10) / 10));
+  });
+
+  it('writes record times exactly as Date#toISOString does, across seconds and out of order', () => {
+    const base = Date.UTC(2026, 10, 23, 23, 59, 58, 0);
+    // milliseconds 0-9, 10-99 and 100-999, a second and a day boundary, then back in time
+    const times = [base, base + 7, base + 42, base + 999, base + 1000, base + 1999, base + 2000, base + 2001, base - 1, base + 5, 0, -1, Date.now()];
+    for (const t of times) expect(isoTime(t)).toBe(new Date(t).toISOString());
+    for (let t = base; t < base + 3000; t += 13) expect(isoTime(t)).toBe(new Date(t).toISOString());
+    // beyond year 9999 toISOString writes six-digit years: its text is used whole
+    const far = Date.UTC(12000, 0, 1, 0, 0, 0, 5);
+    expect(isoTime(far)).toBe(new Date(far).toISOString());
+    expect(isoTime(base + 3)).toBe(new Date(base + 3).toISOString());
   });
 
   it('is one JSON object per request with its route, mode, method, url (secrets masked), status and time', () => {
