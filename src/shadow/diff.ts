@@ -27,13 +27,21 @@ export function diff(primary: unknown, candidate: unknown, path = '', out: Diffe
     return out;
   }
   if (isObj(primary) && isObj(candidate)) {
+    // keys of the candidate not in the primary are looked for only when the candidate has more keys
+    // than the primary keys it holds (two matching answers: never)
+    let shared = 0;
     for (const key of Object.keys(primary)) {
       const value = primary[key];
       if (!Object.hasOwn(candidate, key)) out.push({ path: join(path, key), primary: value });
-      else if (value !== candidate[key]) diff(value, candidate[key], join(path, key), out);
+      else {
+        shared++;
+        const other = candidate[key];
+        if (value !== other) diff(value, other, join(path, key), out);
+      }
     }
-    for (const key of Object.keys(candidate))
-      if (!Object.hasOwn(primary, key)) out.push({ path: join(path, key), candidate: candidate[key] });
+    const keys = Object.keys(candidate);
+    if (keys.length > shared)
+      for (const key of keys) if (!Object.hasOwn(primary, key)) out.push({ path: join(path, key), candidate: candidate[key] });
     return out;
   }
   out.push({ path: path || '$body', primary, candidate });
