@@ -9,6 +9,8 @@
 //     share compared: the bounded queue drops most, so the division multiplies the noise of two runs),
 //     and paced at BENCH_PACED_RATE (1,000) requests a second, where nearly every exchange is compared:
 //     a shadow 1.0 gateway of its own against legacy mode at the same rate;
+//   - a shadow gateway's run lasts until its comparison queue is empty (its CPU includes them all, and
+//     the next configuration does not share core 1 with the comparisons still queued);
 //   - configurations rotated over BENCH_ROUNDS (>= 3) rounds after a warm-up; each figure is the median
 //     of the rounds, each ratio the median of the per-round ratios against the minimal proxy measured in
 //     that round; CPU per request from /proc of the server under test; gateway RSS before and after.
@@ -45,10 +47,22 @@ function load(options) {
   });
 }
 
+/**
+ * One run against a target. A shadow gateway is then waited for until its comparison queue is empty:
+ * the comparisons the run queued are billed to its CPU, and the next configuration starts on a quiet
+ * core rather than beside a gateway still draining up to a thousand of them.
+ */
 async function measure(target, call) {
   const before = cpuSeconds(target.pid);
   const r = await load({ url: target.url + call.path, ...call });
+  if (target.drains) await drained(target);
   return { rps: r.rps, p99: r.p99, requests: r.requests, cpuUs: ((cpuSeconds(target.pid) - before) / r.requests) * 1e6 };
+}
+
+async function drained(target) {
+  for (const end = Date.now() + 60_000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 50)))
+    if ((await counter(target, 'paybridge_shadow_queue_depth')) === 0) return;
+  throw new Error(`${target.name}: the comparison queue did not drain within 60 s`);
 }
 
 const sandbox = await spawnSandbox(LOAD_CPU);
@@ -77,6 +91,7 @@ const legacyMode = await start('gateway legacy mode', spawnBin([...gatewayArgs, 
 const shadowLow = await start('gateway shadow 0.1', spawnBin([...gatewayArgs, '--mode', '*=shadow', '--shadow-sample', '0.1', '--shadow-log', '/dev/null'], LISTENING, onCore), (p) => p.match[1]);
 const shadowAll = await start('gateway shadow 1.0', spawnBin([...gatewayArgs, '--mode', '*=shadow', '--shadow-sample', '1', '--shadow-log', '/dev/null'], LISTENING, onCore), (p) => p.match[1]);
 const shadowPaced = await start('gateway shadow 1.0, paced', spawnBin([...gatewayArgs, '--mode', '*=shadow', '--shadow-sample', '1', '--shadow-log', '/dev/null'], LISTENING, onCore), (p) => p.match[1]);
+for (const target of [shadowLow, shadowAll, shadowPaced]) target.drains = true;
 const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 1000);
 const direct = { name: 'sandbox', pid: sandbox.pid, url: sandbox.currentUrl };
 
@@ -117,6 +132,7 @@ try {
   ];
 
   for (const [, target, call] of configs) await load({ url: target.url + call.path, ...call, duration: 3 });
+  for (const target of [shadowLow, shadowAll, shadowPaced]) await drained(target);
   const rssStart = rssMb(gateway.pid);
   const shadowBefore = { compared: await counter(shadowAll, 'paybridge_shadow_comparisons_total'), dropped: await counter(shadowAll, 'paybridge_shadow_dropped_total'), skipped: await counter(shadowAll, 'paybridge_shadow_skipped_total') };
   const pacedBefore = await counter(shadowPaced, 'paybridge_shadow_comparisons_total');
@@ -135,7 +151,6 @@ try {
   const rssEnd = rssMb(gateway.pid);
   const shadowAfter = { compared: await counter(shadowAll, 'paybridge_shadow_comparisons_total'), dropped: await counter(shadowAll, 'paybridge_shadow_dropped_total'), skipped: await counter(shadowAll, 'paybridge_shadow_skipped_total') };
   const shadowRequests = rounds.reduce((s, r) => s + r['gateway, shadow 1.0 (L6)'].requests, 0);
-  await new Promise((resolve) => setTimeout(resolve, 1000)); // the last paced comparisons finish
   const pacedCompared = (await counter(shadowPaced, 'paybridge_shadow_comparisons_total')) - pacedBefore;
   const pacedRequests = rounds.reduce((s, r) => s + r[`gateway, shadow 1.0 (L6), ${PACED_RATE}/s`].requests, 0);
 
