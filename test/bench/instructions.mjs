@@ -3,19 +3,24 @@
 // timed rounds (which it does not replace). User-space only: the kernel's share of a request (its
 // socket reads and writes) is not counted, and it is the same for every server here.
 //
-//   npm run build && node test/bench/instructions.mjs l6|l1|current|legacy|minimal [DIST=dir of another build]
+//   npm run build && node test/bench/instructions.mjs l6|l1|current|legacy|shadow|minimal [DIST=dir of another build]
 //
 // The server runs under valgrind beside the sandbox; a small undici client (8 connections) sends 3 x N
 // requests to warm it up, then K batches of N, callgrind dumping its counts after each. Printed: the
 // instructions per request of each batch and their median (a batch holding a major GC counts more;
 // the median is the figure to compare). Env: N (default 2500), K (default 4), DIST (a build's dist
 // folder, default this one's), NODE_EXTRA (node flags). About 3 minutes per server at the defaults.
+// `shadow` is L6 through a shadow 1.0 gateway: the share of requests compared (the rest dropped by the
+// full queue) is printed, and (batch - legacy's) / share is what one comparison costs.
+// PROFILE=n: the server runs with --perf-basic-prof, and the n functions with the most self
+// instructions per request in the median batch are printed, JavaScript ones by name (callgrind.mjs).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { selfCosts } from './callgrind.mjs';
 import { json, spawnSandbox } from './lib.mjs';
 import { ORDER_CURRENT, ORDER_LEGACY } from './orders.mjs';
 
@@ -31,12 +36,14 @@ if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status !== 0) {
 const sandbox = await spawnSandbox();
 const dir = mkdtempSync(join(tmpdir(), 'paybridge-instr-'));
 writeFileSync(join(dir, 'config.json'), JSON.stringify({ client: { maxRequestsPerSocket: 0 } }));
+const modes = { legacy: ['--mode', '*=legacy'], shadow: ['--mode', '*=shadow', '--shadow-sample', '1', '--shadow-log', '/dev/null'] };
+const PROFILE = Number(process.env.PROFILE ?? 0);
 const serverArgs = which === 'minimal'
   ? [fileURLToPath(new URL('./servers/minimal-proxy.mjs', import.meta.url)), sandbox.currentUrl]
-  : [join(dist, 'src/cli.js'), 'serve', '--config', join(dir, 'config.json'), '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, ...(which === 'legacy' ? ['--mode', '*=legacy'] : [])];
+  : [join(dist, 'src/cli.js'), 'serve', '--config', join(dir, 'config.json'), '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, ...(modes[which] ?? [])];
 const server = spawn(
   'valgrind',
-  ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${dir}/cg.%p`, process.execPath, ...(process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean), ...serverArgs],
+  ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${dir}/cg.%p`, process.execPath, ...(PROFILE ? ['--perf-basic-prof'] : []), ...(process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean), ...serverArgs],
   { stdio: ['ignore', 'pipe', 'pipe'] },
 );
 let out = '';
@@ -66,9 +73,10 @@ const request = {
   current: { path: `/transactions/${tx}`, method: 'GET', headers: bearer },
   l6: { path: `/transactions/${tx}`, method: 'GET', headers: legacy },
   legacy: { path: `/transactions/${tx}`, method: 'GET', headers: legacy },
+  shadow: { path: `/transactions/${tx}`, method: 'GET', headers: legacy },
   l1: { path: '/orders', method: 'POST', headers: { ...legacy, 'content-type': 'application/json' }, body: JSON.stringify(ORDER_LEGACY) },
 }[which];
-if (!request) throw new Error(`unknown server ${which}: l6, l1, current, legacy or minimal`);
+if (!request) throw new Error(`unknown server ${which}: l6, l1, current, legacy, shadow or minimal`);
 
 const client = new Pool(url, { connections: 8 });
 async function batch(count) {
@@ -95,6 +103,21 @@ const counts = dumps.map((f) => Number(/^(?:summary|totals): (\d+)/m.exec(readFi
 const perRequest = counts.slice(1).map((c) => c / N / 1000);
 const median = [...perRequest].sort((a, b) => a - b)[Math.floor(perRequest.length / 2)];
 console.log(`${which}${process.env.DIST ? ` (${dist})` : ''}: instructions per request, by batch of ${N}: ${perRequest.map((p) => `${p.toFixed(1)}k`).join(' ')}; median ${median.toFixed(1)}k`);
+if (which === 'shadow') {
+  // the comparisons still queued run first: compared + dropped then add up to the requests sent
+  const depth = async () => Number(/^paybridge_shadow_queue_depth (\d+)/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0);
+  for (const end = Date.now() + 120_000; Date.now() < end && (await depth()) > 0; ) await new Promise((resolve) => setTimeout(resolve, 200));
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  const sum = (name) => metrics.split('\n').filter((l) => l.startsWith(name)).reduce((t, l) => t + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+  const total = (3 + K) * N;
+  console.log(`shadow: ${sum('paybridge_shadow_comparisons_total')} of ${total} requests compared, ${sum('paybridge_shadow_dropped_total')} dropped`);
+}
+if (PROFILE) {
+  const at = perRequest.indexOf(median);
+  console.log(`self instructions per request, batch ${at + 1} (the median):`);
+  for (const [name, cost] of selfCosts(join(dir, dumps[at + 1]), `/tmp/perf-${server.pid}.map`).slice(0, PROFILE))
+    console.log(`${(cost / N).toFixed(0).padStart(9)}  ${name.slice(0, 150)}`);
+}
 server.kill('SIGKILL');
 await client.close();
 await sandbox.stop();

@@ -1,0 +1,65 @@
+// Self instructions by function from one callgrind dump, JavaScript frames named from the perf map
+// that `node --perf-basic-prof` writes (/tmp/perf-<pid>.map): callgrind itself only sees addresses
+// in V8's generated code. Used by instructions.mjs (PROFILE=n).
+import { existsSync, readFileSync } from 'node:fs';
+
+/** address -> name of the JIT code ranges in a perf map, as a lookup function (null when not in one). */
+function perfMap(file) {
+  const ranges = [];
+  if (file && existsSync(file))
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      const m = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/.exec(line);
+      if (m) ranges.push([parseInt(m[1], 16), parseInt(m[1], 16) + parseInt(m[2], 16), m[3]]);
+    }
+  ranges.sort((a, b) => a[0] - b[0]);
+  return (address) => {
+    let lo = 0;
+    let hi = ranges.length - 1;
+    let best = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (ranges[mid][0] <= address) {
+        best = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return best >= 0 && address < ranges[best][1] ? ranges[best][2] : null;
+  };
+}
+
+/**
+ * The self cost (instructions) of every function of a callgrind dump, summed by name: the cost lines
+ * under each `fn=`, not the inclusive lines that follow a `calls=`. Names are compressed in the file
+ * (`(12) name` once, `(12)` after), and a function callgrind could not name is its address.
+ */
+export function selfCosts(dumpFile, mapFile) {
+  const lookup = perfMap(mapFile);
+  const names = new Map();
+  const name = (text) => {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(text);
+    if (!m) return text;
+    if (m[2] !== undefined) names.set(m[1], m[2]);
+    return names.get(m[1]);
+  };
+  const self = new Map();
+  let fn = '?';
+  let events = 1;
+  let inclusiveNext = false;
+  for (const line of readFileSync(dumpFile, 'utf8').split('\n')) {
+    if (line.startsWith('positions:')) events = line.slice(10).trim().split(/\s+/).length;
+    else if (line.startsWith('fn=')) fn = name(line.slice(3));
+    else if (line.startsWith('cfn=')) name(line.slice(4));
+    else if (line.startsWith('calls=')) inclusiveNext = true;
+    else if (/^[0-9+\-*]/.test(line)) {
+      if (inclusiveNext) inclusiveNext = false;
+      else self.set(fn, (self.get(fn) ?? 0) + Number(line.split(' ')[events] ?? 0));
+    }
+  }
+  const byName = new Map();
+  for (const [f, cost] of self) {
+    const address = /^0x([0-9a-f]+)$/i.exec(f ?? '');
+    const label = (address ? (lookup(parseInt(address[1], 16)) ?? 'JIT code (unnamed)') : (f ?? '?')).replace(/^JS:[*~^+-]?/, '');
+    byName.set(label, (byName.get(label) ?? 0) + cost);
+  }
+  return [...byName].sort((a, b) => b[1] - a[1]);
+}
