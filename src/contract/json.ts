@@ -75,12 +75,27 @@ function scan(text: string, limit: number): { depth: number; longNumber: boolean
   return { depth: max, longNumber };
 }
 
+/** Whether a text holds at most `limit` opening brackets in all (strings included), counted by native searches. */
+function bracketsAtMost(text: string, limit: number): boolean {
+  let n = 0;
+  for (let i = text.indexOf('{'); i >= 0; i = text.indexOf('{', i + 1)) if (++n > limit) return false;
+  for (let i = text.indexOf('['); i >= 0; i = text.indexOf('[', i + 1)) if (++n > limit) return false;
+  return true;
+}
+
 /** The parsed body, undefined for an empty one, or a PaybridgeError (400 invalid_request). */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
-  const { depth, longNumber } = scan(text, MAX_JSON_DEPTH);
-  if (depth > MAX_JSON_DEPTH)
-    throw new PaybridgeError('invalid_request', `body: nested deeper than ${MAX_JSON_DEPTH} levels`);
+  // Most bodies have fewer brackets in all than the depth allowed and no sixteen digits in a row
+  // anywhere: two native searches tell (about 1k instructions for an order, against 14k for the
+  // character loop). Only the others are scanned, strings skipped.
+  let longNumber = false;
+  if (!bracketsAtMost(text, MAX_JSON_DEPTH) || LONG_DIGITS.test(text)) {
+    const scanned = scan(text, MAX_JSON_DEPTH);
+    if (scanned.depth > MAX_JSON_DEPTH)
+      throw new PaybridgeError('invalid_request', `body: nested deeper than ${MAX_JSON_DEPTH} levels`);
+    longNumber = scanned.longNumber;
+  }
   try {
     const value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     // valid and safe: parsed again, exactly, only when it holds a number a double may not

@@ -1,0 +1,51 @@
+/**
+ * Request bodies: the nesting limit and exact numbers hold on both ways through parseJsonBody, the
+ * quick one (few brackets, no sixteen digits in a row) and the character scan the others take.
+ */
+import { describe, expect, it } from 'vitest';
+import { ExactNumber, MAX_JSON_DEPTH, parseJsonBody, stringifyJson } from '../../src/contract/json.js';
+import { PaybridgeError } from '../../src/errors.js';
+
+const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+const refusal = (text: string) => {
+  try {
+    parseJsonBody(text);
+  } catch (err) {
+    return err instanceof PaybridgeError ? `${err.code}: ${err.detail}` : String(err);
+  }
+  return 'accepted';
+};
+
+describe('parseJsonBody', () => {
+  it('takes 64 levels of nesting and refuses 65, whatever the brackets inside strings', () => {
+    expect(refusal(nested(MAX_JSON_DEPTH))).toBe('accepted');
+    expect(refusal(nested(MAX_JSON_DEPTH + 1))).toBe('invalid_request: body: nested deeper than 64 levels');
+    // more brackets than the limit in all, none deeper than two: the scan takes it
+    expect(refusal(JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ i }))))).toBe('accepted');
+    // brackets inside a string count for nothing
+    expect(refusal(JSON.stringify({ note: '{'.repeat(500) }))).toBe('accepted');
+  });
+
+  it('keeps a number a double cannot hold exactly, and leaves long digit runs inside strings as text', () => {
+    const text = '{"id":"card 4242424242424242","ref":12345678901234567890,"ratio":0.1000000000000000055511151231257827,"n":1}';
+    const body = parseJsonBody(text) as Record<string, unknown>;
+    expect(body.id).toBe('card 4242424242424242');
+    expect(body.ref).toBeInstanceOf(ExactNumber);
+    expect(body.ratio).toBeInstanceOf(ExactNumber);
+    expect(body.n).toBe(1);
+    expect(stringifyJson(body)).toBe(text);
+    // sixteen digits inside a string only: plain numbers stay numbers
+    expect(parseJsonBody('{"phone":"0400000000000001","amount":1000}')).toEqual({ phone: '0400000000000001', amount: 1000 });
+    // and a body with neither takes the quick way to the same value
+    expect(parseJsonBody('{"amount":1000,"items":[{"sku":"a"}]}')).toEqual({ amount: 1000, items: [{ sku: 'a' }] });
+  });
+
+  it('refuses malformed JSON and prototype keys on both ways', () => {
+    for (const padding of ['', ` ${'[]'.repeat(70)}`]) {
+      expect(refusal(`{"a":1${padding}`)).toBe('invalid_request: body: malformed JSON');
+      expect(refusal(`{"__proto__":{"x":1},"p":[${padding.trim().replace(/\]\[/g, '],[')}]}`)).toBe(
+        'invalid_request: body: keys __proto__ and constructor.prototype are not allowed',
+      );
+    }
+  });
+});
