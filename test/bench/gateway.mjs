@@ -17,35 +17,19 @@
 // Targets (issue 14): translated L6 and L1 >= 0.85x the minimal proxy's req/s, p99 within +1 ms, CPU
 // <= 1.3x; passthrough and legacy mode >= 0.95x; shadow 0.1 >= 0.9x legacy mode; a shadow comparison
 // costs at most the CPU of the call it shadows; gateway RSS within +50 MB of start.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ORDER_CURRENT, ORDER_LEGACY } from './orders.mjs';
-import { CONNECTIONS, cpuSeconds, DURATION, json, median, pinned, rssMb, spawnBin, spawnNode, spawnSandbox, TASKSET } from './lib.mjs';
+import { CONNECTIONS, cpuSeconds, DURATION, json, median, pinnedLoad, rssMb, spawnBin, spawnNode, spawnSandbox, TASKSET } from './lib.mjs';
 
 const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS ?? 3));
 const LOAD_CPU = 0;
 const SERVER_CPU = 1;
 const server = (name) => fileURLToPath(new URL(`./servers/${name}.mjs`, import.meta.url));
 
-/** One autocannon run in its own process pinned beside the upstream; throws over failed requests. */
-function load(options) {
-  const [command, argv] = pinned(LOAD_CPU, [server('load'), JSON.stringify({ connections: CONNECTIONS, duration: DURATION, ...options })]);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`load generator exited ${code}`));
-      const r = JSON.parse(out.trim().split('\n').pop());
-      const failed = r.errors + r.timeouts + r.non2xx;
-      if (failed > 0) return reject(new Error(`${options.url}: ${failed} failed requests ${JSON.stringify(r.statusCodeStats)}`));
-      resolve(r);
-    });
-  });
-}
+const load = (options) => pinnedLoad(options, LOAD_CPU);
 
 /**
  * One run against a target. A shadow gateway is then waited for until its comparison queue is empty:

@@ -89,6 +89,26 @@ export async function measure(label, options) {
   return row;
 }
 
+/**
+ * One autocannon run in its own process (servers/load.mjs), pinned to `cpu` (with taskset, beside the
+ * upstream); resolves with its figures, rejects over failed requests.
+ */
+export function pinnedLoad(options, cpu = 0) {
+  const [command, argv] = pinned(cpu, [fileURLToPath(new URL('./servers/load.mjs', import.meta.url)), JSON.stringify({ connections: CONNECTIONS, duration: DURATION, ...options })]);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited ${code}`));
+      const r = JSON.parse(out.trim().split('\n').pop());
+      const failed = r.errors + r.timeouts + r.non2xx;
+      if (failed > 0) return reject(new Error(`${options.url}: ${failed} failed requests ${JSON.stringify(r.statusCodeStats)}`));
+      resolve(r);
+    });
+  });
+}
+
 export function printRows(title, rows) {
   console.log(`\n${title}`);
   console.log('  label'.padEnd(44) + 'req/s'.padStart(10) + 'p50 ms'.padStart(9) + 'p99 ms'.padStart(9) + 'requests'.padStart(11));
