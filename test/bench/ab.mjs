@@ -14,8 +14,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, json, median, pinnedLoad as load, spawnNode, spawnSandbox } from './lib.mjs';
-import { ORDER_CURRENT, ORDER_LEGACY } from './orders.mjs';
+import { cpuSeconds, median, paidTransaction, pinnedLoad as load, shadowDrained, spawnNode, spawnSandbox } from './lib.mjs';
+import { ORDER_LEGACY } from './orders.mjs';
 
 const dashes = process.argv.indexOf('--');
 const dists = (dashes < 0 ? process.argv.slice(2) : process.argv.slice(2, dashes));
@@ -27,15 +27,6 @@ if (dists.length < 1 || dists.length > 2) {
 const [oldDist, newDist = fileURLToPath(new URL('../../dist', import.meta.url))] = dists;
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const RATE = process.env.RATE ? { overallRate: Number(process.env.RATE) } : {};
-
-/** Resolves once a gateway has no comparison queued or running (at once for any other mode). */
-async function drained(url) {
-  for (const end = Date.now() + 60_000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    const depth = /^paybridge_shadow_queue_depth (\d+)/m.exec(await (await fetch(`${url}/metrics`)).text());
-    if (!depth || depth[1] === '0') return;
-  }
-  throw new Error(`${url}: the comparison queue did not drain within 60 s`);
-}
 
 const sandbox = await spawnSandbox(0);
 const started = [sandbox];
@@ -53,9 +44,7 @@ try {
   };
   const builds = [await gateway('old', oldDist), await gateway('new', newDist)];
 
-  const order = await json(`${sandbox.currentUrl}/orders`, { method: 'POST', headers: bearer, body: ORDER_CURRENT });
-  const token = await json(`${sandbox.currentUrl}/sandbox/card-tokens`, { method: 'POST', headers: bearer, body: { cardNumber: '4242424242424242' } });
-  const tx = (await json(`${sandbox.currentUrl}/orders/${order.OnlineOrder.order.orderId}/pay`, { method: 'POST', headers: bearer, body: { PayByCard: { paymentTokenId: token.paymentTokenId } } })).transactionId;
+  const tx = await paidTransaction(sandbox.currentUrl, bearer);
   const calls = {
     l6: { path: `/transactions/${tx}`, headers: legacy },
     current: { path: `/transactions/${tx}`, headers: bearer },
@@ -66,7 +55,7 @@ try {
 
   for (const b of builds) {
     await load({ url: b.url + call.path, ...call, duration: 3 });
-    await drained(b.url);
+    await shadowDrained(b.url);
   }
   const ratios = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -74,7 +63,7 @@ try {
     for (const b of round % 2 === 0 ? builds : [...builds].reverse()) {
       const before = cpuSeconds(b.pid);
       const r = await load({ url: b.url + call.path, ...call, ...RATE });
-      await drained(b.url);
+      await shadowDrained(b.url);
       figures[b.label] = { rps: r.rps, cpuUs: ((cpuSeconds(b.pid) - before) / r.requests) * 1e6 };
     }
     ratios.push(figures.new.cpuUs / figures.old.cpuUs);

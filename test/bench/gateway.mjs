@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ORDER_CURRENT, ORDER_LEGACY } from './orders.mjs';
-import { CONNECTIONS, cpuSeconds, DURATION, json, median, pinnedLoad, rssMb, spawnBin, spawnNode, spawnSandbox, TASKSET } from './lib.mjs';
+import { CONNECTIONS, cpuSeconds, DURATION, json, median, metricSum, paidTransaction, pinnedLoad, rssMb, shadowDrained, spawnBin, spawnNode, spawnSandbox, TASKSET } from './lib.mjs';
 
 const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS ?? 3));
 const LOAD_CPU = 0;
@@ -39,14 +39,8 @@ const load = (options) => pinnedLoad(options, LOAD_CPU);
 async function measure(target, call) {
   const before = cpuSeconds(target.pid);
   const r = await load({ url: target.url + call.path, ...call });
-  if (target.drains) await drained(target);
+  if (target.drains) await shadowDrained(target.url);
   return { rps: r.rps, p99: r.p99, requests: r.requests, cpuUs: ((cpuSeconds(target.pid) - before) / r.requests) * 1e6 };
-}
-
-async function drained(target) {
-  for (const end = Date.now() + 60_000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 50)))
-    if ((await counter(target, 'paybridge_shadow_queue_depth')) === 0) return;
-  throw new Error(`${target.name}: the comparison queue did not drain within 60 s`);
 }
 
 const sandbox = await spawnSandbox(LOAD_CPU);
@@ -79,20 +73,11 @@ for (const target of [shadowLow, shadowAll, shadowPaced]) target.drains = true;
 const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 1000);
 const direct = { name: 'sandbox', pid: sandbox.pid, url: sandbox.currentUrl };
 
-/** Sum of a counter's samples in a gateway's /metrics whose labels contain `match`. */
-async function counter(target, name, match = '') {
-  const text = await (await fetch(`${target.url}/metrics`)).text();
-  let sum = 0;
-  for (const line of text.split('\n'))
-    if (line.startsWith(name) && line.includes(match)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-  return sum;
-}
+/** Sum of a counter's samples (all labels) in a gateway's /metrics. */
+const counter = (target, name) => metricSum(target.url, name);
 
 try {
-  const order = await json(`${sandbox.currentUrl}/orders`, { method: 'POST', headers: bearer, body: ORDER_CURRENT });
-  const token = await json(`${sandbox.currentUrl}/sandbox/card-tokens`, { method: 'POST', headers: bearer, body: { cardNumber: '4242424242424242' } });
-  const paid = await json(`${sandbox.currentUrl}/orders/${order.OnlineOrder.order.orderId}/pay`, { method: 'POST', headers: bearer, body: { PayByCard: { paymentTokenId: token.paymentTokenId } } });
-  const tx = paid.transactionId;
+  const tx = await paidTransaction(sandbox.currentUrl, bearer);
   await json(`${sandbox.currentUrl}/transactions/${tx}`, { method: 'PATCH', headers: bearer, body: { CreateRefund: { refundAmount: 1000 } } });
 
   const post = (headers, body) => ({ path: '/orders', method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -116,7 +101,7 @@ try {
   ];
 
   for (const [, target, call] of configs) await load({ url: target.url + call.path, ...call, duration: 3 });
-  for (const target of [shadowLow, shadowAll, shadowPaced]) await drained(target);
+  for (const target of [shadowLow, shadowAll, shadowPaced]) await shadowDrained(target.url);
   const rssStart = rssMb(gateway.pid);
   const shadowBefore = { compared: await counter(shadowAll, 'paybridge_shadow_comparisons_total'), dropped: await counter(shadowAll, 'paybridge_shadow_dropped_total'), skipped: await counter(shadowAll, 'paybridge_shadow_skipped_total') };
   const pacedBefore = await counter(shadowPaced, 'paybridge_shadow_comparisons_total');

@@ -21,8 +21,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { selfCosts } from './callgrind.mjs';
-import { json, spawnSandbox } from './lib.mjs';
-import { ORDER_CURRENT, ORDER_LEGACY } from './orders.mjs';
+import { metricSum, paidTransaction, shadowDrained, spawnSandbox } from './lib.mjs';
+import { ORDER_LEGACY } from './orders.mjs';
 
 const which = process.argv[2] ?? 'l6';
 const N = Number(process.env.N ?? 2500);
@@ -65,9 +65,7 @@ const url = await new Promise((resolve, reject) => {
 const sk = sandbox.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
 const bearer = { authorization: `Bearer ${sk}` };
 const legacy = { 'limepay-secretkey': sk };
-const order = await json(`${sandbox.currentUrl}/orders`, { method: 'POST', headers: bearer, body: ORDER_CURRENT });
-const token = await json(`${sandbox.currentUrl}/sandbox/card-tokens`, { method: 'POST', headers: bearer, body: { cardNumber: '4242424242424242' } });
-const tx = (await json(`${sandbox.currentUrl}/orders/${order.OnlineOrder.order.orderId}/pay`, { method: 'POST', headers: bearer, body: { PayByCard: { paymentTokenId: token.paymentTokenId } } })).transactionId;
+const tx = await paidTransaction(sandbox.currentUrl, bearer);
 const request = {
   minimal: { path: `/transactions/${tx}`, method: 'GET', headers: bearer },
   current: { path: `/transactions/${tx}`, method: 'GET', headers: bearer },
@@ -105,12 +103,9 @@ const median = [...perRequest].sort((a, b) => a - b)[Math.floor(perRequest.lengt
 console.log(`${which}${process.env.DIST ? ` (${dist})` : ''}: instructions per request, by batch of ${N}: ${perRequest.map((p) => `${p.toFixed(1)}k`).join(' ')}; median ${median.toFixed(1)}k`);
 if (which === 'shadow') {
   // the comparisons still queued run first: compared + dropped then add up to the requests sent
-  const depth = async () => Number(/^paybridge_shadow_queue_depth (\d+)/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0);
-  for (const end = Date.now() + 120_000; Date.now() < end && (await depth()) > 0; ) await new Promise((resolve) => setTimeout(resolve, 200));
-  const metrics = await (await fetch(`${url}/metrics`)).text();
-  const sum = (name) => metrics.split('\n').filter((l) => l.startsWith(name)).reduce((t, l) => t + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+  await shadowDrained(url, 120_000);
   const total = (3 + K) * N;
-  console.log(`shadow: ${sum('paybridge_shadow_comparisons_total')} of ${total} requests compared, ${sum('paybridge_shadow_dropped_total')} dropped`);
+  console.log(`shadow: ${await metricSum(url, 'paybridge_shadow_comparisons_total')} of ${total} requests compared, ${await metricSum(url, 'paybridge_shadow_dropped_total')} dropped`);
 }
 if (PROFILE) {
   const at = perRequest.indexOf(median);

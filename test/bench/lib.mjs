@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { ORDER_CURRENT } from './orders.mjs';
 
 export const BIN = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -107,6 +108,30 @@ export function pinnedLoad(options, cpu = 0) {
       resolve(r);
     });
   });
+}
+
+/** The sum of a metric's samples in a server's /metrics whose lines contain `match` (all labels by default). */
+export async function metricSum(url, name, match = '') {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split('\n'))
+    if (line.startsWith(name) && line.includes(match)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return sum;
+}
+
+/** Resolves once a gateway has no shadow comparison queued or running (at once in other modes). */
+export async function shadowDrained(url, limitMs = 60_000) {
+  for (const end = Date.now() + limitMs; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 50)))
+    if ((await metricSum(url, 'paybridge_shadow_queue_depth')) === 0) return;
+  throw new Error(`${url}: the comparison queue did not drain within ${limitMs / 1000} s`);
+}
+
+/** A paid transaction in the sandbox (ORDER_CURRENT paid by a test card): its id. */
+export async function paidTransaction(currentUrl, bearer) {
+  const order = await json(`${currentUrl}/orders`, { method: 'POST', headers: bearer, body: ORDER_CURRENT });
+  const token = await json(`${currentUrl}/sandbox/card-tokens`, { method: 'POST', headers: bearer, body: { cardNumber: '4242424242424242' } });
+  const paid = await json(`${currentUrl}/orders/${order.OnlineOrder.order.orderId}/pay`, { method: 'POST', headers: bearer, body: { PayByCard: { paymentTokenId: token.paymentTokenId } } });
+  return paid.transactionId;
 }
 
 export function printRows(title, rows) {

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { BIN, json, spawnNode, spawnSandbox } from './lib.mjs';
-import { ORDER_CURRENT, ORDER_LEGACY } from './orders.mjs';
+import { BIN, paidTransaction, spawnNode, spawnSandbox } from './lib.mjs';
+import { ORDER_LEGACY } from './orders.mjs';
 
 const which = process.argv[2] ?? 'l6';
 // more node flags for the server under test (NODE_EXTRA='--trace-gc'); its output goes to gc.log in the profile folder
@@ -41,9 +41,7 @@ gateway.child.stdout.on('data', (d) => {
   }
 });
 const bearer = { authorization: `Bearer ${sk}` };
-const order = await json(`${sandbox.currentUrl}/orders`, { method: 'POST', headers: bearer, body: ORDER_CURRENT });
-const token = await json(`${sandbox.currentUrl}/sandbox/card-tokens`, { method: 'POST', headers: bearer, body: { cardNumber: '4242424242424242' } });
-const tx = (await json(`${sandbox.currentUrl}/orders/${order.OnlineOrder.order.orderId}/pay`, { method: 'POST', headers: bearer, body: { PayByCard: { paymentTokenId: token.paymentTokenId } } })).transactionId;
+const tx = await paidTransaction(sandbox.currentUrl, bearer);
 const calls = {
   l6: { path: `/transactions/${tx}`, headers: legacy },
   legacy: { path: `/transactions/${tx}`, headers: legacy },
