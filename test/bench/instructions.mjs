@@ -10,6 +10,11 @@
 // instructions per request of each batch and their median (a batch holding a major GC counts more;
 // the median is the figure to compare). Env: N (default 2500), K (default 4), DIST (a build's dist
 // folder, default this one's), NODE_EXTRA (node flags). About 3 minutes per server at the defaults.
+// The server runs with --no-concurrent-recompilation: valgrind runs one thread at a time, so V8's
+// background compiler can lag behind and leave hot functions unoptimised for the whole run (the
+// gateway's passthrough counted 205k instead of 177k, 24k of it in runtime calls that optimised code
+// does not make; `perf` on a normal run shows none of them). Compiled on the main thread instead,
+// counts match what runs natively.
 // `shadow` is L6 through a shadow 1.0 gateway: the share of requests compared (the rest dropped by the
 // full queue) is printed, and (batch - legacy's) / share is what one comparison costs.
 // PROFILE=n: the server runs with --perf-basic-prof, and the n functions with the most self
@@ -43,7 +48,7 @@ const serverArgs = which === 'minimal'
   : [join(dist, 'src/cli.js'), 'serve', '--config', join(dir, 'config.json'), '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, ...(modes[which] ?? [])];
 const server = spawn(
   'valgrind',
-  ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${dir}/cg.%p`, process.execPath, ...(PROFILE ? ['--perf-basic-prof'] : []), ...(process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean), ...serverArgs],
+  ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${dir}/cg.%p`, process.execPath, '--no-concurrent-recompilation', ...(PROFILE ? ['--perf-basic-prof'] : []), ...(process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean), ...serverArgs],
   { stdio: ['ignore', 'pipe', 'pipe'] },
 );
 let out = '';
