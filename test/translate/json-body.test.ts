@@ -1,9 +1,11 @@
 /**
  * Request bodies: the nesting limit and exact numbers hold on both ways through parseJsonBody, the
  * quick one (few brackets, no sixteen digits in a row) and the character scan the others take.
+ * Upstream answers: only a long number, not a long digit run inside a string, takes the exact parse.
  */
 import { describe, expect, it } from 'vitest';
-import { ExactNumber, MAX_JSON_DEPTH, parseJsonBody, stringifyJson } from '../../src/contract/json.js';
+import { ExactNumber, holdsLongNumber, MAX_JSON_DEPTH, parseJsonBody, parseJsonValue, stringifyJson } from '../../src/contract/json.js';
+import { answerBody } from '../../src/translate/answers.js';
 import { PaybridgeError } from '../../src/errors.js';
 
 const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
@@ -47,5 +49,29 @@ describe('parseJsonBody', () => {
         'invalid_request: body: keys __proto__ and constructor.prototype are not allowed',
       );
     }
+  });
+});
+
+describe('upstream answers (parseJsonValue)', () => {
+  // a sandbox id whose process tag and counter are all decimal digits (about one id in thirty)
+  const detail = '{"purchaseDetails":{"transactionId":"tran_83510927000003612a4b","orderId":"ordr_8351092700000213e4f0","amount":{"minorCurrencyUnits":10000,"currency":"AUD"}},"timelines":[]}';
+
+  it('tells a long number from a long digit run inside a string', () => {
+    expect(holdsLongNumber(detail)).toBe(false);
+    expect(holdsLongNumber('{"note":"4242424242424242","escaped":"\\"12345678901234567","n":1}')).toBe(false);
+    expect(holdsLongNumber('{"ref":12345678901234567890}')).toBe(true);
+    expect(holdsLongNumber('[0.1000000000000000055511151231257827]')).toBe(true);
+    expect(holdsLongNumber('{"id":"tran_1234567890123456","ref":-12345678901234567}')).toBe(true);
+    expect(holdsLongNumber('{"amount":123456789012345}')).toBe(false);
+  });
+
+  it('parses an answer whose ids hold sixteen digits as JSON.parse does, exact numbers kept exact', () => {
+    expect(parseJsonValue(detail)).toEqual(JSON.parse(detail));
+    // lossless-json refuses a key given twice; JSON.parse (and so every answer without a long number) takes the last
+    const twice = '{"transactionId":"tran_83510927000003612a4b","status":"authorised","status":"paid"}';
+    expect(answerBody(twice, 'application/json')).toEqual({ transactionId: 'tran_83510927000003612a4b', status: 'paid' });
+    const exact = parseJsonValue('{"id":"tran_83510927000003612a4b","ref":12345678901234567890}') as Record<string, unknown>;
+    expect(exact.ref).toBeInstanceOf(ExactNumber);
+    expect(stringifyJson(exact)).toBe('{"id":"tran_83510927000003612a4b","ref":12345678901234567890}');
   });
 });
