@@ -7,7 +7,9 @@
 // each round loads one then the other (the order alternating) for BENCH_DURATION seconds, waits for a
 // shadow gateway's comparisons to finish, and reads each gateway's CPU. Printed: each round's req/s
 // and CPU per request, and the median of the per-round new/old CPU ratios. Env: CALL (l6, current or
-// l1; default l6), RATE (requests a second; default: as fast as they go), ROUNDS (default 4).
+// l1; default l6), RATE (requests a second; default: as fast as they go), ROUNDS (default 4),
+// OLD_NODE_FLAGS / NEW_NODE_FLAGS (node flags of one side: the same dist twice with
+// NEW_NODE_FLAGS=--max-semi-space-size=64 times a runtime setting).
 // An old build: `git worktree add /tmp/old <commit> && cd /tmp/old && ln -s $PWD/../main/node_modules
 // && npx tsc -p tsconfig.build.json`, then `node test/bench/ab.mjs /tmp/old/dist`.
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -37,7 +39,8 @@ try {
   const config = join(mkdtempSync(join(tmpdir(), 'paybridge-ab-')), 'config.json');
   writeFileSync(config, JSON.stringify({ client: { maxRequestsPerSocket: 0 } }));
   const gateway = async (label, dist) => {
-    const args = [join(dist, 'src/cli.js'), 'serve', '--config', config, '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, ...gatewayArgs];
+    const flags = (process.env[`${label.toUpperCase()}_NODE_FLAGS`] ?? '').split(' ').filter(Boolean);
+    const args = [...flags, join(dist, 'src/cli.js'), 'serve', '--config', config, '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, ...gatewayArgs];
     const proc = await spawnNode(args, /listening on (http:\/\/\S+)/, { cpu: 1 });
     started.push(proc);
     return { label, pid: proc.pid, url: proc.match[1] };
