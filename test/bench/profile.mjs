@@ -2,7 +2,7 @@
 // before and after every change). `node test/bench/profile.mjs l6|l1|current|legacy|shadow|minimal [seconds]`:
 // the sandbox and autocannon pinned to core 0, the gateway alone on core 1 with --cpu-prof; prints
 // self time by function (top 45) and by area (node core, undici, fastify, pino, prom-client, own code).
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,20 +12,24 @@ import { ORDER_LEGACY } from './orders.mjs';
 
 const which = process.argv[2] ?? 'l6';
 // more node flags for the server under test (NODE_EXTRA='--trace-gc'); its output goes to gc.log in the profile folder
-const extra = (process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean);
+// ALLOC=1: also the bytes allocated per request by function (servers/alloc-sampler.mjs), sampled after a
+// 3-second warm-up, objects already collected included
+const ALLOC = process.env.ALLOC === '1';
+const extra = [...(process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean), ...(ALLOC ? ['--import', fileURLToPath(new URL('./servers/alloc-sampler.mjs', import.meta.url))] : [])];
 const seconds = Number(process.argv[3] ?? 8);
 const sandbox = await spawnSandbox(0);
 const sk = sandbox.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
 const legacy = { 'limepay-secretkey': sk, 'content-type': 'application/json' };
 const dir = mkdtempSync(join(tmpdir(), 'paybridge-prof-'));
+const allocFile = join(dir, 'alloc.json');
 writeFileSync(join(dir, 'config.json'), JSON.stringify({ client: { maxRequestsPerSocket: 0 } }));
 const modes = { legacy: ['--mode', '*=legacy'], shadow: ['--mode', '*=shadow', '--shadow-sample', '1', '--shadow-log', '/dev/null'] };
 const gateway = which === 'minimal'
-  ? await spawnNode([...extra, '--cpu-prof', '--cpu-prof-dir', dir, fileURLToPath(new URL('./servers/minimal-proxy.mjs', import.meta.url)), sandbox.currentUrl], /listening (http:\/\/\S+)/, { cpu: 1 })
+  ? await spawnNode([...extra, '--cpu-prof', '--cpu-prof-dir', dir, fileURLToPath(new URL('./servers/minimal-proxy.mjs', import.meta.url)), sandbox.currentUrl], /listening (http:\/\/\S+)/, { cpu: 1, env: { ALLOC_OUT: allocFile } })
   : await spawnNode(
   [...extra, '--cpu-prof', '--cpu-prof-dir', dir, BIN, 'serve', '--config', join(dir, 'config.json'), '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, '--log-level', process.env.LOG_LEVEL ?? 'info', ...(modes[which] ?? [])],
   /listening on (http:\/\/\S+)/,
-  { cpu: 1 },
+  { cpu: 1, env: { ALLOC_OUT: allocFile } },
 );
 const url = gateway.match[1];
 const gc = { scavenge: 0, scavengeMs: 0, mark: 0, markMs: 0 };
@@ -51,7 +55,18 @@ const calls = {
   l1: { path: '/orders', method: 'POST', headers: legacy, body: JSON.stringify(ORDER_LEGACY) },
 };
 // RATE=n paces the load at n requests a second (autocannon overallRate): below saturation, every shadow exchange is compared
-const r = await autocannon({ url: url + calls[which].path, connections: Number(process.env.CONNECTIONS ?? 50), duration: seconds, ...(process.env.RATE ? { overallRate: Number(process.env.RATE) } : {}), ...calls[which] });
+const loadOptions = { url: url + calls[which].path, connections: Number(process.env.CONNECTIONS ?? 50), ...(process.env.RATE ? { overallRate: Number(process.env.RATE) } : {}), ...calls[which] };
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+if (ALLOC) {
+  await autocannon({ ...loadOptions, duration: 3 });
+  process.kill(gateway.pid, 'SIGUSR2');
+  await pause(500);
+}
+const r = await autocannon({ ...loadOptions, duration: seconds });
+if (ALLOC) {
+  process.kill(gateway.pid, 'SIGUSR2');
+  for (let i = 0; i < 100 && !existsSync(allocFile); i++) await pause(100);
+}
 console.log(`${which}: ${Math.round(r.requests.average)} req/s, ${r.non2xx} non-2xx, ${r.errors} errors`);
 await gateway.stop();
 if (gc.nvp) console.log(`scavenges: ${gc.nvp}; per scavenge: ${['pause', 'scavenge.roots', 'scavenge.parallel', 'scavenge.weak_global_handles.process', 'scavenge.update_refs'].map((k) => `${k} ${(gc[k] / gc.nvp).toFixed(2)} ms`).join(', ')}, promoted ${(gc.promoted / gc.nvp / 1024).toFixed(0)} KiB, survived ${(gc.new_space_survived / gc.nvp / 1024).toFixed(0)} KiB`);
@@ -99,3 +114,20 @@ if (process.env.INCLUSIVE) {
 // PROFILE_OUT=file.json: us per request by function, to compare two runs (diff them with jq or a line of node)
 if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(Object.fromEntries([...self].map(([k, us]) => [k, us / (r.requests.total || 1)]))));
 for (const [k, us] of [...self].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`${(100 * us / total).toFixed(2).padStart(6)}%  ${perReq(us).padStart(5)} us  ${k}`);
+
+// ALLOC=1: bytes allocated per request (sampled every 1 KiB, so a site under about 100 bytes a request is noise)
+if (ALLOC) {
+  const allocated = new Map();
+  let bytes = 0;
+  const walk = (node) => {
+    const f = node.callFrame;
+    const key = `${f.functionName || '(anon)'} ${f.url.replace(/^.*\/(node_modules\/)?/, '')}:${f.lineNumber + 1}`;
+    bytes += node.selfSize;
+    if (node.selfSize) allocated.set(key, (allocated.get(key) ?? 0) + node.selfSize);
+    for (const child of node.children) walk(child);
+  };
+  walk(JSON.parse(readFileSync(allocFile, 'utf8')).head);
+  const requests = r.requests.total || 1;
+  console.log(`allocated: ${(bytes / requests / 1024).toFixed(1)} KiB per request (after a 3 s warm-up, freed objects included); by function:`);
+  for (const [k, b] of [...allocated].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`${(b / requests).toFixed(0).padStart(8)} B  ${k}`);
+}
