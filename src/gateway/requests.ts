@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { PaybridgeError } from '../errors.js';
-import { LEGACY_CREDENTIAL_HEADERS } from '../translate/credentials.js';
+import { LEGACY_CREDENTIAL_HEADERS, tooManyCredentials } from '../translate/credentials.js';
 import type { RouteMatch } from '../translate/router.js';
 
 /** What the gateway decided for a request, kept on the request for the handlers, logs and metrics. */
@@ -67,20 +67,28 @@ function authorizationCredential(value: string): string {
  * Authorization values are a 400 invalid_credentials: a live key never rides beside a sandbox one.
  */
 export function soleCredential(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
-  const legacy: [string, string][] = [];
+  // counted without building lists: this runs on every request (the error path names the headers)
+  let count = 0;
+  let header: string | undefined;
+  let value: string | undefined;
   for (const [name, rule] of LEGACY_CREDENTIAL_HEADERS) {
     const v = headers[name];
-    if (v !== undefined) for (const value of Array.isArray(v) ? v : [v]) legacy.push([rule.name, value.trim()]);
+    if (v === undefined) continue;
+    const values = Array.isArray(v) ? v.length : 1;
+    if (values > 0 && header === undefined) {
+      header = rule.name;
+      value = (Array.isArray(v) ? v[0]! : v).trim();
+    }
+    count += values;
   }
   const auth = headers.authorization;
-  const authorization = auth === undefined ? [] : Array.isArray(auth) ? auth : [auth];
-  if (legacy.length > 1)
-    throw new PaybridgeError('invalid_credentials', `${[...new Set(legacy.map(([n]) => n))].sort().join(', ')}: exactly one credential header is allowed, got ${legacy.length}`);
-  if (legacy.length === 1 && authorization.length > 0)
-    throw new PaybridgeError('invalid_credentials', `${legacy[0]![0]}: a legacy credential header cannot be combined with Authorization`);
-  if (authorization.length > 1)
-    throw new PaybridgeError('invalid_credentials', `Authorization: exactly one credential is allowed, got ${authorization.length}`);
-  return legacy[0]?.[1] ?? (authorization[0] === undefined ? undefined : authorizationCredential(authorization[0]));
+  const authorizations = auth === undefined ? 0 : Array.isArray(auth) ? auth.length : 1;
+  if (count > 1) throw tooManyCredentials(headers, count);
+  if (count === 1 && authorizations > 0)
+    throw new PaybridgeError('invalid_credentials', `${header}: a legacy credential header cannot be combined with Authorization`);
+  if (authorizations > 1)
+    throw new PaybridgeError('invalid_credentials', `Authorization: exactly one credential is allowed, got ${authorizations}`);
+  return value ?? (authorizations === 0 ? undefined : authorizationCredential(Array.isArray(auth) ? auth[0]! : auth!));
 }
 
 /** Path parameters of a matched legacy route, decoded. */

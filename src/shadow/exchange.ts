@@ -65,12 +65,12 @@ export function parseJson(text: string | undefined): unknown {
 /** The legacy credential header of a request, alone: what a readback sends. */
 export function credentialHeaders(headers: Record<string, string | string[]>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = { accept: 'application/json' };
-  for (const name of LEGACY_CREDENTIAL_HEADERS.keys()) if (headers[name] !== undefined) out[name] = headers[name]!;
+  for (const [name] of LEGACY_CREDENTIAL_HEADERS) if (headers[name] !== undefined) out[name] = headers[name]!;
   return out;
 }
 
 export function credentialValue(headers: Record<string, string | string[]>): string {
-  for (const name of LEGACY_CREDENTIAL_HEADERS.keys()) {
+  for (const [name] of LEGACY_CREDENTIAL_HEADERS) {
     const v = headers[name];
     if (typeof v === 'string') return v;
   }

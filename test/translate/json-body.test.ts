@@ -6,17 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { ExactNumber, holdsLongNumber, MAX_JSON_DEPTH, parseJsonBody, parseJsonValue, stringifyJson } from '../../src/contract/json.js';
 import { answerBody } from '../../src/translate/answers.js';
-import { PaybridgeError } from '../../src/errors.js';
+import { refusalOf } from '../helpers/refusal.js';
 
 const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
-const refusal = (text: string) => {
-  try {
-    parseJsonBody(text);
-  } catch (err) {
-    return err instanceof PaybridgeError ? `${err.code}: ${err.detail}` : String(err);
-  }
-  return 'accepted';
-};
+const refusal = (text: string) => refusalOf(() => parseJsonBody(text));
 
 describe('parseJsonBody', () => {
   it('takes 64 levels of nesting and refuses 65, whatever the brackets inside strings', () => {

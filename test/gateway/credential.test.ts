@@ -1,0 +1,35 @@
+// The gateway decides a request's one credential before choosing an upstream (soleCredential): a
+// legacy header's value, the Bearer token or Basic's key; two of any kind are a 400 naming them.
+import { describe, expect, it } from 'vitest';
+import { soleCredential } from '../../src/gateway/requests.js';
+import { refusalOf } from '../helpers/refusal.js';
+
+const refusal = (headers: Record<string, string | string[]>) => refusalOf(() => soleCredential(headers));
+
+describe('soleCredential', () => {
+  it('reads the one credential of a request, whichever way it comes', () => {
+    expect(soleCredential({})).toBeUndefined();
+    expect(soleCredential({ 'limepay-secretkey': '  sandbox_sk_solo  ' })).toBe('sandbox_sk_solo');
+    expect(soleCredential({ 'limepay-publickey': 'live_pk_solo' })).toBe('live_pk_solo');
+    expect(soleCredential({ authorization: 'Bearer live_sk_solo' })).toBe('live_sk_solo');
+    expect(soleCredential({ authorization: `Basic ${Buffer.from('sandbox_sk_solo:').toString('base64')}` })).toBe('sandbox_sk_solo');
+  });
+
+  it('refuses two credentials of any kind, naming each header once', () => {
+    expect(refusal({ 'limepay-secretkey': 'sandbox_sk_a', 'limepay-publickey': 'live_pk_b' })).toBe(
+      'invalid_credentials: Limepay-PublicKey, Limepay-SecretKey: exactly one credential header is allowed, got 2',
+    );
+    expect(refusal({ 'limepay-secretkey': ['sandbox_sk_a', 'live_sk_b'] })).toBe(
+      'invalid_credentials: Limepay-SecretKey: exactly one credential header is allowed, got 2',
+    );
+    expect(refusal({ 'limepay-secretkey': ['sandbox_sk_a', 'sandbox_sk_a'], 'limepay-token': 'tok' })).toBe(
+      'invalid_credentials: Limepay-SecretKey, Limepay-Token: exactly one credential header is allowed, got 3',
+    );
+    expect(refusal({ 'limepay-token': 'tok', authorization: 'Bearer live_sk_b' })).toBe(
+      'invalid_credentials: Limepay-Token: a legacy credential header cannot be combined with Authorization',
+    );
+    expect(refusal({ authorization: ['Bearer sandbox_sk_a', 'Bearer live_sk_b'] })).toBe(
+      'invalid_credentials: Authorization: exactly one credential is allowed, got 2',
+    );
+  });
+});
