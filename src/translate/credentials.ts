@@ -88,19 +88,16 @@ export interface LegacyCredential {
  */
 export function legacyCredential(headers: Headers): LegacyCredential {
   let count = 0;
-  let name: string | undefined;
-  let rule: HeaderRule | undefined;
-  for (const [header, r] of LEGACY_CREDENTIAL_HEADERS) {
-    const value = headers[header];
+  let found: readonly [string, HeaderRule] | undefined;
+  for (const entry of LEGACY_CREDENTIAL_HEADERS) {
+    const value = headers[entry[0]];
     if (value === undefined) continue;
     count += Array.isArray(value) ? value.length : 1;
-    if (rule === undefined) {
-      name = header;
-      rule = r;
-    }
+    found ??= entry;
   }
-  if (!rule || name === undefined) throw new PaybridgeError('missing_credentials', 'one Limepay-* credential header is required');
+  if (!found) throw new PaybridgeError('missing_credentials', 'one Limepay-* credential header is required');
   if (count > 1) throw tooManyCredentials(headers, count);
+  const [name, rule] = found;
   if (headers.authorization !== undefined)
     throw new PaybridgeError('invalid_credentials', `${rule.name}: a legacy credential header cannot be combined with Authorization`);
   for (const [context, spelled] of CONTEXT_HEADERS)

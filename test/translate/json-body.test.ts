@@ -46,7 +46,7 @@ describe('parseJsonBody', () => {
 });
 
 describe('upstream answers (parseJsonValue)', () => {
-  // a sandbox id whose process tag and counter are all decimal digits (about one id in thirty)
+  // sandbox ids whose process tag and counter are all decimal digits (about one id in 125 while the counter is small)
   const detail = '{"purchaseDetails":{"transactionId":"tran_83510927000003612a4b","orderId":"ordr_8351092700000213e4f0","amount":{"minorCurrencyUnits":10000,"currency":"AUD"}},"timelines":[]}';
 
   it('tells a long number from a long digit run inside a string', () => {
