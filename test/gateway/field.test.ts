@@ -113,6 +113,11 @@ describe('the embedded default for a legacy-only user', () => {
     expect((await call(gw.url, 'GET', `/orders/${id}`, { headers: { 'Limepay-SecretKey': KEYS.soloSk } })).text).toContain(`"metadata":${metadata}`);
     const paid = await solo().post(`/orders/${id}/pay`, { paymentToken: await cardToken(CARDS.ok) });
     expect((await call(gw.url, 'GET', `/transactions/${paid.body.transactionId}`, { headers: { 'Limepay-SecretKey': KEYS.soloSk } })).text).toContain(`"metadata":${metadata}`);
+    // alone in its body: seventeen digits a decimal point splits
+    const rate = '{"rate":12345678.123456789}';
+    const withRate = await call(gw.url, 'POST', '/orders', { headers: { 'Limepay-SecretKey': KEYS.soloSk }, raw: body.replace(metadata, rate) });
+    expect(withRate.text).toContain(`"metadata":${rate}`);
+    expect((await call(gw.url, 'GET', `/orders/${withRate.body.merchantOrderId}`, { headers: { 'Limepay-SecretKey': KEYS.soloSk } })).text).toContain(`"metadata":${rate}`);
   });
 
   it('never sends a live key to a sandbox instrument', async () => {

@@ -56,6 +56,23 @@ describe('upstream answers (parseJsonValue)', () => {
     expect(holdsLongNumber('[0.1000000000000000055511151231257827]')).toBe(true);
     expect(holdsLongNumber('{"id":"tran_1234567890123456","ref":-12345678901234567}')).toBe(true);
     expect(holdsLongNumber('{"amount":123456789012345}')).toBe(false);
+    // a point does not interrupt a number's digits; an exponent does
+    expect(holdsLongNumber('{"rate":12345678.123456789}')).toBe(true);
+    expect(holdsLongNumber('{"rate":-1.234567890123456e5}')).toBe(true);
+    expect(holdsLongNumber('{"rate":1234567.12345678}')).toBe(false);
+    expect(holdsLongNumber('{"rate":12345678e12345678}')).toBe(false);
+    expect(holdsLongNumber('{"ip":"10.123.123.123.1234567"}')).toBe(false);
+  });
+
+  it('keeps a number whose digits a decimal point splits, sixteen or more of them, exact', () => {
+    for (const text of ['{"rate":12345678.123456789}', '[-9007199.2547409931]']) {
+      // JSON.parse alone would lose the last digit
+      expect(JSON.stringify(JSON.parse(text))).not.toBe(text);
+      expect(stringifyJson(parseJsonValue(text))).toBe(text);
+      expect(stringifyJson(parseJsonBody(text))).toBe(text);
+    }
+    // sixteen digits a double holds stay plain numbers
+    expect(parseJsonValue('{"rate":12345678.12345678}')).toEqual({ rate: 12345678.12345678 });
   });
 
   it('parses an answer whose ids hold sixteen digits as JSON.parse does, exact numbers kept exact', () => {
