@@ -6,9 +6,14 @@
  *   tokens and magic links are replaced; customer e-mail fields are masked (`a***@example.com`);
  * - in any string (messages, URLs, query values, unknown fields): keys, JWTs, merchant and checkout
  *   tokens, card numbers (Luhn-valid, with or without spaces or dashes), secret query parameters,
- *   e-mail addresses.
+ *   e-mail addresses;
+ * - numbers stay numbers (exact ones exact), except integers of 12 to 19 digits: a card number sent
+ *   as a JSON number.
  */
+import { ExactNumber } from '../contract/json.js';
+
 export const REDACTED = '[redacted]';
+const REDACTED_CARD = '[redacted card]';
 
 /** The rule table: field names (normalised: lower case, no `_` or `-`) and what happens to their values. */
 const FIELD_RULES: Readonly<Record<string, 'redact' | 'email'>> = Object.fromEntries([
@@ -47,7 +52,7 @@ const TEXT_RULES: [RegExp, string | ((match: string, ...groups: string[]) => str
   [/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '[redacted jwt]'],
   [/\b(mtok|chk)_[A-Za-z0-9_-]+/g, '$1_[redacted]'],
   // card numbers: 12-19 digits, grouped with spaces or dashes or not, Luhn-valid (and any 12+ digit run)
-  [/\b\d(?:(?:[ -]|%20)?\d){11,18}\b/g, (match) => (isCardNumber(match) ? '[redacted card]' : match)],
+  [/\b\d(?:(?:[ -]|%20)?\d){11,18}\b/g, (match) => (isCardNumber(match) ? REDACTED_CARD : match)],
   [/\b([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})\b/g, (_m, first: string, domain: string) => `${first}***@${domain}`],
 ];
 
@@ -93,6 +98,8 @@ export function maskEmail(value: unknown): unknown {
  */
 export function redactValue(value: unknown): unknown {
   if (typeof value === 'string') return scrub(value);
+  if (typeof value === 'number') return value >= 1e11 || value <= -1e11 ? redactNumber(String(value), value) : value;
+  if (value instanceof ExactNumber) return redactNumber(value.value, value);
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     let changed: unknown[] | undefined;
@@ -111,6 +118,17 @@ export function redactValue(value: unknown): unknown {
     if (next !== v) (out ??= { ...(value as Record<string, unknown>) })[key] = next;
   }
   return out ?? value;
+}
+
+/** An integer of 12 to 19 digits, the length of a card number. */
+const CARD_LENGTH_INTEGER = /^-?\d{12,19}$/;
+
+/**
+ * A number, plain or exact, is written as it is, except an integer of 12 to 19 digits: a card number
+ * sent as a JSON number, redacted as the same digits in a string would be (a bare run, see isCardNumber).
+ */
+function redactNumber(text: string, value: number | ExactNumber): unknown {
+  return CARD_LENGTH_INTEGER.test(text) ? REDACTED_CARD : value;
 }
 
 /** A difference of two answers at a JSON path: its values redacted by the field the path ends in, then as text. */

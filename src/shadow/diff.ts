@@ -1,3 +1,5 @@
+import { ExactNumber } from '../contract/json.js';
+
 /** Field-by-field comparison of two legacy answers, by JSON path (`refunds[1].amount`, `$status`). */
 export interface Difference {
   path: string;
@@ -15,6 +17,11 @@ const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
  */
 export function diff(primary: unknown, candidate: unknown, path = '', out: Difference[] = []): Difference[] {
   if (primary === candidate) return out;
+  // a number a double cannot hold is a leaf: equal when its digits are
+  if (primary instanceof ExactNumber || candidate instanceof ExactNumber) {
+    if (!(primary instanceof ExactNumber && candidate instanceof ExactNumber && primary.value === candidate.value)) out.push({ path: path || '$body', primary, candidate });
+    return out;
+  }
   if (Array.isArray(primary) && Array.isArray(candidate)) {
     const n = Math.max(primary.length, candidate.length);
     for (let i = 0; i < n; i++) {

@@ -1,4 +1,5 @@
 /** Where comparison records go: one JSON line each, to a file (appended) and/or the log stream. */
+import { stringifyJson } from '../contract/json.js';
 import { fileLines } from '../observability/lines.js';
 import type { ShadowRecord } from './ledger.js';
 
@@ -14,7 +15,8 @@ export function createRecorder(options: { file?: string; log?: (record: ShadowRe
   const file = options.file ? fileLines(options.file) : undefined;
   return {
     write(record) {
-      if (file) file.write(`${JSON.stringify(record)}\n`);
+      // exact numbers (metadata a double cannot hold) written as the numbers they are
+      if (file) file.write(`${stringifyJson(record)}\n`);
       else options.log?.(record);
     },
     flush: async () => file?.flush(),

@@ -5,7 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJsonValue, stringifyJson } from '../../src/contract/json.js';
 import { isCardNumber, redactValue, scrub } from '../../src/observability/redact.js';
+import { compareAnswers } from '../../src/shadow/diff.js';
 import { logSink, startGateway } from '../helpers/gateway.js';
 import { call, client } from '../helpers/http.js';
 import { logPath } from '../helpers/logs.js';
@@ -35,6 +37,26 @@ describe('the rule table', () => {
   });
 });
 
+describe('numbers', () => {
+  it('are written as numbers, exact ones exactly, except an integer of 12 to 19 digits (a card number sent as a number)', () => {
+    const value = parseJsonValue('{"ref":12345678901234567890,"rate":12345678.123456789,"n":12345678901234567,"card":4242424242424242,"negative":-400000000000,"amount":10000,"ratio":0.5}');
+    expect(stringifyJson(redactValue(value))).toBe(
+      '{"ref":12345678901234567890,"rate":12345678.123456789,"n":"[redacted card]","card":"[redacted card]","negative":"[redacted card]","amount":10000,"ratio":0.5}',
+    );
+    // nothing to mask: the very same value
+    const clean = parseJsonValue('{"ref":12345678901234567890,"amount":10000}');
+    expect(redactValue(clean)).toBe(clean);
+  });
+
+  it('a number a double cannot hold is one leaf of a comparison, equal when its digits are', () => {
+    const answer = (ref: string) => ({ status: 200, body: parseJsonValue(`{"metadata":{"ref":${ref},"n":1}}`) });
+    expect(compareAnswers(answer('12345678901234567890'), answer('12345678901234567890'))).toEqual([]);
+    const differences = compareAnswers(answer('12345678901234567890'), answer('12345678901234567891'));
+    expect(differences.map((d) => [d.path, String(d.primary), String(d.candidate)])).toEqual([['metadata.ref', '12345678901234567890', '12345678901234567891']]);
+    expect(compareAnswers(answer('12345678901234567890'), answer('1')).map((d) => d.path)).toEqual(['metadata.ref']);
+  });
+});
+
 describe('redaction in shadow mode', () => {
   let sb: TestSandbox;
   let gw: Awaited<ReturnType<typeof startGateway>>;
@@ -58,7 +80,7 @@ describe('redaction in shadow mode', () => {
     const order = await api.post('/orders', legacyOrder({
       customerEmail: 'shopper@example.com',
       securityCode: TEST_CVC, card_number: spaced, pan: dashed, cvv2: TEST_CVC,
-      metadata: { cardCode: TEST_CVC, note: `card ${dashed}`, contact: 'alice@example.com' },
+      metadata: { cardCode: TEST_CVC, note: `card ${dashed}`, contact: 'alice@example.com', digits: Number(CARDS.ok) },
     }));
     expect(order.status).toBe(200);
     const id = order.body.merchantOrderId;
