@@ -97,7 +97,8 @@ export function describeIssues(error: z.ZodError, root = ''): string {
     const key = (issue as { keys: string[] }).keys[0] ?? '';
     return `${path ? `${path}.` : ''}${key}: unknown field`;
   }
-  return `${path || 'body'}: ${issue.message}`;
+  // a number a double cannot hold is parsed as an ExactNumber: not a class name a client knows
+  return `${path || 'body'}: ${issue.message.replace(/received ExactNumber$/, 'received a number with more digits than a double holds')}`;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExactNumber, holdsLongNumber, MAX_JSON_DEPTH, parseJsonBody, parseJsonValue, stringifyJson } from '../../src/contract/json.js';
 import { answerBody } from '../../src/translate/answers.js';
+import { createTranslator } from '../../src/translate/index.js';
 import { refusalOf } from '../helpers/refusal.js';
 
 const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
@@ -83,5 +84,14 @@ describe('upstream answers (parseJsonValue)', () => {
     const exact = parseJsonValue('{"id":"tran_83510927000003612a4b","ref":12345678901234567890}') as Record<string, unknown>;
     expect(exact.ref).toBeInstanceOf(ExactNumber);
     expect(stringifyJson(exact)).toBe('{"id":"tran_83510927000003612a4b","ref":12345678901234567890}');
+  });
+});
+
+describe('a long number where the contract wants an amount', () => {
+  it('is a 400 naming the field, in words a client knows', async () => {
+    const translator = createTranslator();
+    const body = '{"internalOrderId":"x1","paymentAmount":{"amount":12345678901234567890,"currency":"AUD"},"description":"d","billing":{"email":"a@b.co"}}';
+    const refused = await translator.toCurrent({ method: 'POST', path: '/orders', headers: { 'limepay-secretkey': 'sandbox_sk_solo_x' }, body }).then(() => 'accepted', (err: { code: string; detail: string }) => `${err.code}: ${err.detail}`);
+    expect(refused).toBe('invalid_request: paymentAmount.amount: Invalid input: expected number, received a number with more digits than a double holds');
   });
 });
