@@ -31,10 +31,11 @@ const LONG_NUMBER = new RegExp('\\d' + '[\\d.]'.repeat(15));
 
 /**
  * Whether a JSON text holds a number of sixteen digits or more (its integer and fraction digits
- * together): the regex first, then, when it matches, the character scan that skips strings. A digit run inside a string happens (a sandbox
- * id is eight hex digits of process tag, a base-36 counter and a random tail: about one id in 125
- * while the counter is below 50, one in 1,500 up to 100,000), and the exact parse costs four to
- * five times JSON.parse (a 931-byte transaction: 16-18 against 3.4 us; the scan adds 2.5 us).
+ * together): the regex first, then, when it matches, the character scan that skips strings. A digit
+ * run inside a string happens (a sandbox id is eight hex digits of process tag, a base-36 counter and
+ * a random tail: about one id in 125 while the counter is below 50, one in 1,500 up to 100,000), and
+ * the exact parse costs four to five times JSON.parse (a 931-byte transaction: 16-18 against 3.4 us;
+ * the scan adds 2.5 us).
  */
 export function holdsLongNumber(text: string): boolean {
   return LONG_NUMBER.test(text) && scan(text, Infinity).longNumber;
@@ -103,9 +104,9 @@ function bracketsAtMost(text: string, limit: number): boolean {
 /** The parsed body, undefined for an empty one, or a PaybridgeError (400 invalid_request). */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
-  // Most bodies have fewer brackets in all than the depth allowed and no run of sixteen digits
-  // and points anywhere: two native searches tell (about 1k instructions for an order, against 14k for the
-  // character loop). Only the others are scanned, strings skipped.
+  // Most bodies have fewer brackets in all than the depth allowed and no run of sixteen digits and
+  // points anywhere: two native searches tell (about 1k instructions for an order, against 14k for
+  // the character loop). Only the others are scanned, strings skipped.
   let longNumber = false;
   if (!bracketsAtMost(text, MAX_JSON_DEPTH) || LONG_NUMBER.test(text)) {
     const scanned = scan(text, MAX_JSON_DEPTH);

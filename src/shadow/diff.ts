@@ -19,7 +19,8 @@ export function diff(primary: unknown, candidate: unknown, path = '', out: Diffe
   if (primary === candidate) return out;
   // a number a double cannot hold is a leaf: equal when its digits are
   if (primary instanceof ExactNumber || candidate instanceof ExactNumber) {
-    if (!(primary instanceof ExactNumber && candidate instanceof ExactNumber && primary.value === candidate.value)) out.push({ path: path || '$body', primary, candidate });
+    const same = primary instanceof ExactNumber && candidate instanceof ExactNumber && primary.value === candidate.value;
+    if (!same) out.push({ path: path || '$body', primary, candidate });
     return out;
   }
   if (Array.isArray(primary) && Array.isArray(candidate)) {
