@@ -127,6 +127,8 @@ try {
   console.log('  path'.padEnd(46) + 'req/s'.padStart(8) + 'p99 ms'.padStart(8) + 'CPU us/req'.padStart(12) + '   vs'.padEnd(44) + 'req/s x'.padStart(8) + 'p99 +ms'.padStart(9) + 'CPU x'.padStart(7));
   let ok = true;
   const fig = (name, key) => median(rounds.map((r) => r[name][key]));
+  const perRound = (list) => list.map((v) => v.toFixed(2)).join(' ');
+  const spread = [];
   for (const [name, , , base, goal] of configs) {
     let line = `  ${name}`.padEnd(46) + Math.round(fig(name, 'rps')).toLocaleString('en').padStart(8) + fig(name, 'p99').toFixed(1).padStart(8) + fig(name, 'cpuUs').toFixed(0).padStart(12);
     if (base) {
@@ -134,6 +136,7 @@ try {
       const p99 = median(rounds.map((r) => r[name].p99 - r[base].p99));
       const cpu = median(rounds.map((r) => r[name].cpuUs / r[base].cpuUs));
       line += `   ${base}`.padEnd(44) + rps.toFixed(2).padStart(8) + p99.toFixed(1).padStart(9) + cpu.toFixed(2).padStart(7);
+      spread.push(`  ${name}`.padEnd(46) + `${perRound(rounds.map((r) => r[name].rps / r[base].rps))} | ${perRound(rounds.map((r) => r[name].cpuUs / r[base].cpuUs))}`);
       if (goal) {
         const misses = [goal.rps !== undefined && rps < goal.rps && `req/s < ${goal.rps}x`, goal.p99 !== undefined && p99 > goal.p99 && `p99 > +${goal.p99} ms`, goal.cpu !== undefined && cpu > goal.cpu && `CPU > ${goal.cpu}x`].filter(Boolean);
         line += misses.length ? `  MISSES ${misses.join(', ')}` : '  meets';
@@ -142,6 +145,9 @@ try {
     }
     console.log(line);
   }
+  // the pairs behind each median: their spread is how far this machine's noise reaches in this run
+  console.log('\n  per-round ratios, req/s x | CPU x (in round order):');
+  for (const line of spread) console.log(line);
   const compared = shadowAfter.compared - shadowBefore.compared;
   const share = compared / shadowRequests;
   const primaryUs = fig('gateway, legacy mode (L6)', 'cpuUs');
@@ -152,10 +158,12 @@ try {
   const pacedShare = pacedCompared / Math.max(1, pacedRequests);
   const pacedPrimary = `gateway, legacy mode (L6), ${PACED_RATE}/s`;
   const pacedShadow = `gateway, shadow 1.0 (L6), ${PACED_RATE}/s`;
-  const pacedPerComparison = median(rounds.map((r) => (r[pacedShadow].cpuUs - r[pacedPrimary].cpuUs) / Math.max(0.01, pacedShare)));
+  const pacedPerRound = rounds.map((r) => (r[pacedShadow].cpuUs - r[pacedPrimary].cpuUs) / Math.max(0.01, pacedShare));
+  const pacedPerComparison = median(pacedPerRound);
   const pacedPrimaryUs = fig(pacedPrimary, 'cpuUs');
   const cheap = pacedPerComparison <= pacedPrimaryUs;
   console.log(`  paced at ${PACED_RATE}/s: ${pacedCompared} of ${pacedRequests} requests compared (${(pacedShare * 100).toFixed(1)}%); a comparison costs ${pacedPerComparison.toFixed(0)} us, the call it shadows ${pacedPrimaryUs.toFixed(0)} us at that rate  ${cheap ? 'meets' : 'MISSES (comparison > primary)'}`);
+  console.log(`    per round: ${pacedPerRound.map((v) => v.toFixed(0)).join(', ')} us against ${rounds.map((r) => r[pacedPrimary].cpuUs.toFixed(0)).join(', ')} us`);
   const rssOk = rssEnd - rssStart <= 50;
   console.log(`  gateway RSS: ${rssStart.toFixed(0)} MB after warm-up, ${rssEnd.toFixed(0)} MB after ${ROUNDS * 3 * DURATION} s of load (${(rssEnd - rssStart).toFixed(0)} MB)  ${rssOk ? 'meets' : 'MISSES +50 MB'}`);
   ok &&= cheap && rssOk;
