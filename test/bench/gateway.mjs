@@ -132,11 +132,13 @@ try {
   for (const [name, , , base, goal] of configs) {
     let line = `  ${name}`.padEnd(46) + Math.round(fig(name, 'rps')).toLocaleString('en').padStart(8) + fig(name, 'p99').toFixed(1).padStart(8) + fig(name, 'cpuUs').toFixed(0).padStart(12);
     if (base) {
-      const rps = median(rounds.map((r) => r[name].rps / r[base].rps));
+      const rpsRounds = rounds.map((r) => r[name].rps / r[base].rps);
+      const cpuRounds = rounds.map((r) => r[name].cpuUs / r[base].cpuUs);
+      const rps = median(rpsRounds);
       const p99 = median(rounds.map((r) => r[name].p99 - r[base].p99));
-      const cpu = median(rounds.map((r) => r[name].cpuUs / r[base].cpuUs));
+      const cpu = median(cpuRounds);
       line += `   ${base}`.padEnd(44) + rps.toFixed(2).padStart(8) + p99.toFixed(1).padStart(9) + cpu.toFixed(2).padStart(7);
-      spread.push(`  ${name}`.padEnd(46) + `${perRound(rounds.map((r) => r[name].rps / r[base].rps))} | ${perRound(rounds.map((r) => r[name].cpuUs / r[base].cpuUs))}`);
+      spread.push(`  ${name}`.padEnd(46) + `${perRound(rpsRounds)} | ${perRound(cpuRounds)}`);
       if (goal) {
         const misses = [goal.rps !== undefined && rps < goal.rps && `req/s < ${goal.rps}x`, goal.p99 !== undefined && p99 > goal.p99 && `p99 > +${goal.p99} ms`, goal.cpu !== undefined && cpu > goal.cpu && `CPU > ${goal.cpu}x`].filter(Boolean);
         line += misses.length ? `  MISSES ${misses.join(', ')}` : '  meets';
