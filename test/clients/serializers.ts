@@ -1,10 +1,14 @@
 /**
  * The JSON the deployed clients' serializers write, so a replay sends their bytes: PHP's json_encode
- * (floats from round() written `1000.0`, `/` escaped as `\/`, non-ASCII as `\uXXXX`) and .NET's
+ * (default flags: a float from round() written `1000`, negative zero `-0`, `/` escaped as `\/`,
+ * non-ASCII as `\uXXXX`; checked against PHP 8.2's own json_encode) and .NET's
  * DataContractJsonSerializer (members in ordinal order, `/` escaped, defaults omitted by the models).
  */
 
-/** A PHP float (what round(), `* 100` and Magento's decimals give): json_encode writes `1000.0`, `-0.0`. */
+/**
+ * A PHP float (what round(), `* 100` and Magento's decimals give). json_encode without
+ * JSON_PRESERVE_ZERO_FRACTION writes it as the shortest decimal, with no `.0`: `1000`, `-0`, `110.00000000000001`.
+ */
 export class PhpFloat {
   constructor(readonly value: number) {}
 }
@@ -36,8 +40,9 @@ function encodeString(s: string, style: Style): string {
 function encode(value: unknown, style: Style): string {
   if (value instanceof PhpFloat) {
     const v = value.value;
-    if (Object.is(v, -0)) return '-0.0';
-    return Number.isInteger(v) ? `${v}.0` : String(v);
+    // beyond this PHP switches to its own exponent form (`1.0e+25`), which no replay needs
+    if (!(Math.abs(v) < 1e15)) throw new Error(`no PHP float replay for ${v}`);
+    return Object.is(v, -0) ? '-0' : String(v);
   }
   if (value === null) return 'null';
   if (typeof value === 'string') return encodeString(value, style);
