@@ -1,0 +1,131 @@
+<?php
+/**
+ * The WooCommerce plugin's own classes (Limepay, Limepay_API, Limepay_Customer, Limepay_Helper, read
+ * from FIELD_PLUGIN) taking payments through the gateway on WordPress's HTTP API. WooCommerce itself
+ * (orders, products, the cart, the signed-in user) is stood in for by the classes below; the plugin's
+ * methods run as the checkout calls them: process_payment, complete_payment_action, process_refund.
+ */
+require __DIR__ . '/wordpress.php';
+require __DIR__ . '/field.php';
+
+class WC_Payment_Gateway {
+  public $id;
+  public $supports = [];
+  public $order_total = 0;
+  public function get_order_total() { return $this->order_total; }
+  public function get_return_url($order) { return 'https://shop.example/checkout/order-received/' . $order->get_id(); }
+}
+
+/** A shop order: `items`, totals as WooCommerce returns them (strings and floats), addresses. */
+class WC_Order {
+  public static $orders = [];
+  private $d;
+  public function __construct($id) { $this->d = &self::$orders[$id]; }
+  public function get_id() { return $this->d['id']; }
+  public function get_items() { return $this->d['items']; }
+  public function get_total_discount() { return $this->d['discount']; }
+  public function get_total_shipping() { return $this->d['shipping_total']; }
+  public function __call($name, $args) {
+    if (preg_match('/^get_(shipping|billing)_(.+)$/', $name, $m)) return $this->d[$m[1]][$m[2]] ?? '';
+    throw new Exception("WC_Order::$name is not stood in for");
+  }
+  public function set_transaction_id($id) { $this->d['transaction_id'] = $id; }
+  public function get_transaction_id() { return $this->d['transaction_id'] ?? ''; }
+  public function add_order_note($note) { $this->d['notes'][] = $note; }
+  public function payment_complete() { $this->d['status'] = 'processing'; }
+  public function update_meta_data($key, $value) { $this->d['meta'][$key] = $value; }
+  public function get_meta($key, $single = true) { return $this->d['meta'][$key] ?? ''; }
+  public function save() {}
+  public function get_payment_method() { return 'limepay'; }
+  public function get_checkout_payment_url($on_checkout = false) { return 'https://shop.example/checkout/order-pay/' . $this->d['id']; }
+}
+class WC_Product_Stand_In {
+  public function __construct(private $sku, private $images) {}
+  public function get_gallery_image_ids() { return $this->images; }
+  public function get_sku() { return $this->sku; }
+}
+class WC_Customer {
+  public function get_billing_first_name() { return 'Jo'; }
+  public function get_billing_last_name() { return 'Bloggs'; }
+  public function get_email() { return 'jo@example.com'; }
+}
+function wc_get_product($id) { return $id === 7 ? new WC_Product_Stand_In('HAT-1', [11]) : new WC_Product_Stand_In('', []); }
+function wp_get_attachment_url($id) { return 'https://shop.example/wp-content/uploads/hat.jpg'; }
+function get_woocommerce_currency() { return 'AUD'; }
+function wp_get_current_user() { return new class { public $ID = 5; public $user_email = 'jo@example.com'; public function exists() { return true; } }; }
+function wc_clean($value) { return is_scalar($value) ? sanitize_text_field($value) : $value; }
+function is_wc_endpoint_url($endpoint) { return false; }
+$GLOBALS['woocommerce'] = new class { public $cart; public function __construct() { $this->cart = new class { public function empty_cart() {} }; } };
+
+$plugin = rtrim(getenv('FIELD_PLUGIN'), '/') . '/includes';
+foreach (['helper.php', 'limepay-api.php', 'limepay-customer.php', 'traits/limepay-subscriptions.php', 'traits/limepay-order-pay.php', 'woocommerce-limepay.php'] as $file)
+  require "$plugin/$file";
+
+/** A shop order as get_order_data reads it: a virtual product has no shipping address. */
+function shop_order($id, $total, $virtual) {
+  $billing = ['city' => 'Sydney', 'country' => 'AU', 'address_1' => '1 George St', 'address_2' => '', 'postcode' => '2000', 'state' => 'NSW', 'first_name' => 'Jo', 'last_name' => 'Bloggs', 'email' => 'jo@example.com', 'phone' => ''];
+  WC_Order::$orders[$id] = [
+    'id' => $id,
+    'items' => [['product_id' => $virtual ? 8 : 7, 'name' => $virtual ? 'E-book – “Café” edition' : 'Hat', 'qty' => 1, 'total' => (string) $total]],
+    'discount' => 0.0,
+    'shipping_total' => '0.00',
+    'shipping' => $virtual ? [] : $billing,
+    'billing' => $billing,
+  ];
+}
+
+// the gateway as the shop's settings make it (the constructor needs all of WooCommerce)
+$gateway = (new ReflectionClass('Limepay'))->newInstanceWithoutConstructor();
+(function () {
+  $this->id = 'limepay';
+  $this->secret_key = FIELD_SECRET_KEY;
+  $this->request_3ds = true;
+  $this->minimum_amount_3ds = '100';
+})->call($gateway);
+Limepay_API::set_secret_key(FIELD_SECRET_KEY);
+
+// the signed-in shopper: create_customer, then signin_customer for the checkout component
+$customer = new Limepay_Customer(0);
+$customerId = $customer->create_customer(Limepay_Customer::map_customer_data(new WC_Customer()));
+field_check("L28 create_customer: $customerId", str_starts_with($customerId, 'cust_'));
+field_check('L29 signin_customer: a custom token', strlen((string) Limepay_Customer::signin_customer($customerId)) > 0);
+
+// a virtual product paid with the shopper's saved card: generate_payment_token, create_limepay_order, pay
+shop_order(101, 25.00, true);
+$_POST = ['limepay_payment_source' => field_browser('/sandbox/card-sources', 'Limepay-SecretKey: ' . FIELD_SECRET_KEY, ['customerId' => $customerId, 'cardNumber' => FIELD_CARD_OK])['paymentSourceId']];
+$gateway->order_total = 25.00;
+$result = $gateway->process_payment(101);
+$paid = WC_Order::$orders[101]['transaction_id'] ?? '';
+field_check("process_payment with a saved card: {$result['result']}, transaction $paid", $result['result'] === 'success' && str_starts_with($paid, 'tran_'));
+
+// 150.00 is over minimum_amount_3ds: the 403's paymentActionRequired is kept on the order, then sent back
+shop_order(102, 150.00, false);
+$_POST = ['limepay_payment_token' => field_card_token(FIELD_CARD_3DS)];
+$gateway->order_total = 150.00;
+$result = $gateway->process_payment(102);
+field_check('process_payment with 3DS: payment_action_required ' . ($result['payment_action_required'] ?? '-'), isset($result['payment_action_required']));
+$gateway->complete_payment_action(new WC_Order(102));
+$paid3ds = WC_Order::$orders[102]['transaction_id'] ?? '';
+field_check("complete_payment_action: transaction $paid3ds", str_starts_with($paid3ds, 'tran_'));
+
+// a declined card: the shopper sees the plugin's message for the errorCode
+shop_order(103, 9.00, false);
+$_POST = ['limepay_payment_token' => field_card_token(FIELD_CARD_DECLINE)];
+$gateway->order_total = 9.00;
+try {
+  $gateway->process_payment(103);
+  field_check('process_payment with a declined card throws', false);
+} catch (Exception $e) {
+  field_check('process_payment with a declined card: ' . $e->getMessage(), $e->getMessage() === 'Please contact your card issuer');
+}
+
+// refunds from the order screen: 10.00 of 25.00, then more than is left
+field_check('process_refund 10.00', $gateway->process_refund(101, 10.00, 'changed mind') === true);
+try {
+  $gateway->process_refund(101, 100.00, 'too much');
+  field_check('process_refund beyond the amount throws', false);
+} catch (Exception $e) {
+  field_check('process_refund beyond the amount: ' . $e->getMessage(), str_contains($e->getMessage(), '[refund_exceeds_amount]'));
+}
+
+field_done($GLOBALS['field_calls']);
