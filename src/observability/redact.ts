@@ -46,13 +46,21 @@ function ruleOf(key: string): 'redact' | 'email' | undefined {
 /** Query parameters whose values are secrets, whatever the URL. */
 const SECRET_QUERY = /([?&](?:token|checkoutToken|merchantToken|customToken|key|apiKey|api_key|secret|card|cardNumber|pan|cvc|cvv|cvv2|securityCode|password)=)[^&\s"#]*/gi;
 
+/**
+ * A card number: 12-19 digits, grouped with spaces or dashes or not, not starting inside a UUID (whose
+ * groups can be all digits: a tracer's last group is, one time in 280).
+ */
+const UUID_TAIL = /(?<![0-9a-f])[0-9a-f]{8}-(?:[0-9a-f]{4}-){1,3}/.source;
+const UUID_WHOLE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/.source;
+const CARD = new RegExp(`(?<!${UUID_TAIL})(?!${UUID_WHOLE})\\b\\d(?:(?:[ -]|%20)?\\d){11,18}\\b`, 'gi');
+
 const TEXT_RULES: [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
   [SECRET_QUERY, '$1[redacted]'],
   [/\b(sandbox|live)_(pk|sk|api)_[A-Za-z0-9_-]+/g, '$1_$2_[redacted]'],
   [/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '[redacted jwt]'],
   [/\b(mtok|chk)_[A-Za-z0-9_-]+/g, '$1_[redacted]'],
   // card numbers: 12-19 digits, grouped with spaces or dashes or not, Luhn-valid (and any 12+ digit run)
-  [/\b\d(?:(?:[ -]|%20)?\d){11,18}\b/g, (match) => (isCardNumber(match) ? REDACTED_CARD : match)],
+  [CARD, (match) => (isCardNumber(match) ? REDACTED_CARD : match)],
   [/\b([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})\b/g, (_m, first: string, domain: string) => `${first}***@${domain}`],
 ];
 

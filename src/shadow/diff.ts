@@ -6,6 +6,11 @@ export interface Difference {
   /** Absent when the primary answer has no value at the path. */
   primary?: unknown;
   candidate?: unknown;
+  /**
+   * In a record: the built-in noise verdict (builtinNoise), taken on the values before they were
+   * redacted. A masked value no longer shows the id or timestamp it was.
+   */
+  noise?: 'id' | 'timestamp';
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -98,6 +98,7 @@ function compact(record: ComparisonRecord): Kept {
     const out: Difference = { path: d.path };
     if ('primary' in d) out.primary = compactValue(d.primary);
     if ('candidate' in d) out.candidate = compactValue(d.candidate);
+    if (d.noise) out.noise = d.noise;
     return out;
   });
   return { time, route, requestId, mode, method, primary, candidate, differences, ...(tracers ? { tracers } : {}) };

@@ -21,7 +21,7 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d
  * Two ids of the same kind, two request ids or tracers (whatever suffix the gateway added), or two
  * timestamps: expected to differ.
  */
-export function builtinNoise(d: Difference): NoiseReason | null {
+export function builtinNoise(d: Difference): 'id' | 'timestamp' | null {
   const { primary: a, candidate: b } = d;
   if (typeof a !== 'string' || typeof b !== 'string') return null;
   if (TRACER_PATH.test(d.path) && REQUEST_ID.test(a) && REQUEST_ID.test(b)) return 'id';
@@ -96,7 +96,7 @@ export class NoiseRules {
 
   /** Why a difference is not a mismatch, or null when it is one. */
   explain(route: string, d: Difference): NoiseReason | null {
-    const builtin = builtinNoise(d);
+    const builtin = d.noise ?? builtinNoise(d);
     if (builtin) return builtin;
     for (const rule of this.rules) if ((rule.route === '*' || rule.route === route) && rule.path.test(d.path)) return 'rule';
     if (this.learned.get(route)?.has(generalise(d.path))) return 'learned';

@@ -4,7 +4,7 @@ import { redactAt, redactValue, scrub } from '../observability/redact.js';
 import type { Difference } from './diff.js';
 import { parseJson, type Answer, type Exchange } from './exchange.js';
 import type { CompareMethod, ComparisonRecord, NoiseRecord, SkippedRecord } from './ledger.js';
-import type { LearnedNoise } from './noise.js';
+import { builtinNoise, type LearnedNoise } from './noise.js';
 
 /** The tracer an upstream put in its error answer: the id a customer quotes. */
 function tracerOf(side: 'primary' | 'candidate', answer: Answer | null): Record<string, string> {
@@ -30,7 +30,13 @@ export function comparisonRecord(
     method,
     primary: { status: primary.status, latencyMs: primary.latencyMs },
     candidate: candidate && { status: candidate.status, latencyMs: candidate.latencyMs },
-    differences: differences.map((d) => redactAt(d)),
+    differences: differences.map((d) => {
+      // ids and timestamps told apart on the values compared: redaction can mask one (a token, a tracer)
+      const out = redactAt(d);
+      const noise = builtinNoise(d);
+      if (noise) out.noise = noise;
+      return out;
+    }),
     request: {
       method: ex.request.method,
       path: scrub(ex.request.path),

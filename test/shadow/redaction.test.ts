@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonValue, stringifyJson } from '../../src/contract/json.js';
 import { isCardNumber, redactValue, scrub } from '../../src/observability/redact.js';
 import { compareAnswers } from '../../src/shadow/diff.js';
+import type { Exchange } from '../../src/shadow/exchange.js';
+import { ShadowLedger } from '../../src/shadow/ledger.js';
+import { comparisonRecord } from '../../src/shadow/records.js';
 import { logSink, startGateway } from '../helpers/gateway.js';
 import { call, client } from '../helpers/http.js';
 import { logPath } from '../helpers/logs.js';
@@ -29,6 +32,33 @@ describe('the rule table', () => {
     // digit runs inside an id are not card numbers
     expect(scrub('/transactions/tran_f67cd494000003890a28')).toBe('/transactions/tran_f67cd494000003890a28');
     expect(scrub(`/orders/ordr_1?card=${encodeURIComponent(spaced)}&cvc=123&checkoutToken=${QUERY_TOKEN}`)).toBe('/orders/ordr_1?card=[redacted]&cvc=[redacted]&checkoutToken=[redacted]');
+  });
+
+  it('leaves a UUID whose groups are all digits (a tracer, one time in 280), and masks a card beside it', () => {
+    const tracer = '9a1a9958-7128-4cf3-87b0-123456789012';
+    expect(scrub(tracer)).toBe(tracer);
+    expect(scrub('12345678-1234-1234-1234-123456789012')).toBe('12345678-1234-1234-1234-123456789012');
+    expect(scrub(`declined (tracer ${tracer}) ${spaced}`)).toBe(`declined (tracer ${tracer}) [redacted card]`);
+    expect(scrub(`${tracer}-${dashed}`)).toBe(`${tracer}-[redacted card]`);
+    // a bare 12-digit run outside a UUID is still taken for a card
+    expect(scrub('ref 123456789012')).toBe('ref [redacted card]');
+  });
+
+  it('tells ids from mismatches on the values compared, not on the masked values a record keeps', () => {
+    const exchange = { mode: 'shadow', route: 'L31', requestId: 'req-1', request: { method: 'POST', path: '/orders/invoices', headers: {} } } as unknown as Exchange;
+    const answer = { status: 200, body: {}, latencyMs: 1 };
+    const record = comparisonRecord(exchange, 'send', answer, answer, [
+      { path: 'token', primary: 'chk_4ankxapaJcLs9adro5f2KC', candidate: 'chk_JSa3mu1EIVOgxmMmYzWF7t' },
+      { path: 'order.note', primary: 'see chk_4ankxapaJcLs9adro5f2KC', candidate: 'see chk_JSa3mu1EIVOgxmMmYzWF7t' },
+    ]);
+    expect(record.differences.map((d) => [d.path, d.primary, d.candidate, d.noise])).toEqual([
+      ['token', '[redacted]', '[redacted]', 'id'],
+      ['order.note', 'see chk_[redacted]', 'see chk_[redacted]', undefined],
+    ]);
+    const ledger = new ShadowLedger({ readyAfter: 1 });
+    expect(ledger.noise.explain('L31', record.differences[0]!)).toBe('id');
+    expect(ledger.matches(record)).toBe(false);
+    expect(ledger.matches({ route: 'L31', differences: record.differences.slice(0, 1) })).toBe(true);
   });
 
   it('replaces CVC-like fields and tokens by name, in any spelling, and masks e-mails', () => {
