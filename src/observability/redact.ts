@@ -46,22 +46,44 @@ function ruleOf(key: string): 'redact' | 'email' | undefined {
 /** Query parameters whose values are secrets, whatever the URL. */
 const SECRET_QUERY = /([?&](?:token|checkoutToken|merchantToken|customToken|key|apiKey|api_key|secret|card|cardNumber|pan|cvc|cvv|cvv2|securityCode|password)=)[^&\s"#]*/gi;
 
-/**
- * A card number: 12-19 digits, grouped with spaces or dashes or not, not starting inside a UUID (whose
- * groups can be all digits: a tracer's last group is, one time in 280).
- */
+/** 12-19 digits, grouped with spaces or dashes or not (isCardNumber decides). */
+const CARD = /\b\d(?:(?:[ -]|%20)?\d){11,18}\b/g;
+/** The same, not starting inside a UUID: slower, used only for a text where a digit run did. */
 const UUID_TAIL = /(?<![0-9a-f])[0-9a-f]{8}-(?:[0-9a-f]{4}-){1,3}/.source;
 const UUID_WHOLE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/.source;
-const CARD = new RegExp(`(?<!${UUID_TAIL})(?!${UUID_WHOLE})\\b\\d(?:(?:[ -]|%20)?\\d){11,18}\\b`, 'gi');
+const CARD_BESIDE_UUID = new RegExp(`\\b(?<!${UUID_TAIL})(?!${UUID_WHOLE})\\d(?:(?:[ -]|%20)?\\d){11,18}\\b`, 'gi');
+const UUID_GROUPS = [/^[0-9a-f]{8}-[0-9a-f]{4}-$/i, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-$/i, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-$/i];
+const UUID_AT = new RegExp(`^${UUID_WHOLE}`, 'i');
+const isHex = (c: string | undefined) => c !== undefined && /[0-9a-f]/i.test(c);
 
-const TEXT_RULES: [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
-  [SECRET_QUERY, '$1[redacted]'],
-  [/\b(sandbox|live)_(pk|sk|api)_[A-Za-z0-9_-]+/g, '$1_$2_[redacted]'],
-  [/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '[redacted jwt]'],
-  [/\b(mtok|chk)_[A-Za-z0-9_-]+/g, '$1_[redacted]'],
-  // card numbers: 12-19 digits, grouped with spaces or dashes or not, Luhn-valid (and any 12+ digit run)
-  [CARD, (match) => (isCardNumber(match) ? REDACTED_CARD : match)],
-  [/\b([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})\b/g, (_m, first: string, domain: string) => `${first}***@${domain}`],
+/** Whether position `at` of `text` is inside a UUID (at one of its groups): a tracer's groups can be all digits. */
+function startsInUuid(text: string, at: number): boolean {
+  if (UUID_AT.test(text.slice(at, at + 36))) return true;
+  return UUID_GROUPS.some((group, i) => {
+    const from = at - 14 - 5 * i;
+    return from >= 0 && !isHex(text[from - 1]) && group.test(text.slice(from, at));
+  });
+}
+
+const cardOrNot = (match: string) => (isCardNumber(match) ? REDACTED_CARD : match);
+
+/**
+ * Card numbers in a text masked: Luhn-valid digit groups, or a bare run of 12-19 digits, but not the
+ * groups of a UUID (a tracer's last group is all digits one time in 280); a card beside one still is.
+ */
+function redactCards(text: string): string {
+  let uuid = false;
+  const out = text.replace(CARD, (match, at: number) => (startsInUuid(text, at) ? ((uuid = true), match) : cardOrNot(match)));
+  return uuid ? text.replace(CARD_BESIDE_UUID, cardOrNot) : out;
+}
+
+const TEXT_RULES: ((text: string) => string)[] = [
+  (text) => text.replace(SECRET_QUERY, '$1[redacted]'),
+  (text) => text.replace(/\b(sandbox|live)_(pk|sk|api)_[A-Za-z0-9_-]+/g, '$1_$2_[redacted]'),
+  (text) => text.replace(/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '[redacted jwt]'),
+  (text) => text.replace(/\b(mtok|chk)_[A-Za-z0-9_-]+/g, '$1_[redacted]'),
+  redactCards,
+  (text) => text.replace(/\b([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})\b/g, (_m, first: string, domain: string) => `${first}***@${domain}`),
 ];
 
 /**
@@ -89,7 +111,7 @@ export function isCardNumber(text: string): boolean {
 export function scrub(text: string): string {
   if (!MAYBE_SECRET.test(text)) return text;
   let out = text;
-  for (const [pattern, replacement] of TEXT_RULES) out = out.replace(pattern, replacement as string);
+  for (const rule of TEXT_RULES) out = rule(out);
   return out;
 }
 
