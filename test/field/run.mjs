@@ -5,12 +5,17 @@
  * project: point FIELD_WOOCOMMERCE, FIELD_MAGENTO and FIELD_DOTNET at checkouts (a work tree or a git
  * repository). A client whose sources or tools are missing is skipped with a line saying what to add.
  *
- *   npm run field [-- woocommerce magento dotnet]
+ *   npm run field [-- [--mode ROUTE=MODE ...] [woocommerce] [magento] [dotnet]]
+ *
+ * `--mode` is passed to `paybridge serve` (default: every route current). In shadow or canary mode
+ * the clients' exchanges are compared as they go, and the run fails on a route whose comparisons do
+ * not all match (the gateway's report, once its comparison queue is empty).
  *
  * One gateway (`paybridge serve`, embedded sandbox) behind a TLS terminator for the clients that
  * hard-code the legacy host name; test cards are unblocked between clients, as each declines one.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -66,8 +71,8 @@ function run(label, command, args, env) {
 }
 
 /** `paybridge serve` on a free port with the embedded sandbox; its URL and the sandbox's current face. */
-function startGateway() {
-  const child = spawn(process.execPath, [join(root, 'dist/src/cli.js'), 'serve', '--port', '0', '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
+function startGateway(args) {
+  const child = spawn(process.execPath, [join(root, 'dist/src/cli.js'), 'serve', '--port', '0', '--log-level', 'warn', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => reject(new Error(`the gateway did not start:\n${text}`)), 15_000);
@@ -96,14 +101,38 @@ function usage(message) {
   console.error(`field: ${message}`);
   process.exit(2);
 }
-const named = process.argv.slice(2);
+const named = [];
+const modes = [];
+for (let i = 2; i < process.argv.length; i++) {
+  const arg = process.argv[i];
+  if (arg === '--mode' && process.argv[i + 1]) modes.push(process.argv[++i]);
+  else if (arg.startsWith('--')) usage(`unknown option ${arg} (--mode ROUTE=MODE)`);
+  else named.push(arg);
+}
+const compares = modes.some((m) => /=(shadow|canary)$/.test(m));
+const operatorToken = randomBytes(18).toString('base64url');
+/** Once the comparison queue is empty: per route, the comparisons and whether all matched. */
+async function shadowVerdicts(url) {
+  const depth = async () => {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    return Number(/^paybridge_shadow_queue_depth (\S+)$/m.exec(text)?.[1] ?? 0);
+  };
+  for (const end = Date.now() + 60_000; (await depth()) > 0 && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 100));
+  const report = await (await fetch(`${url}/_paybridge/report`, { headers: { authorization: `Bearer ${operatorToken}` } })).json();
+  return report.routes.map((r) => [
+    `compared ${r.route}`,
+    r.unexplained === 0 ? 'passed' : 'FAILED',
+    `${r.compared} compared, ${r.unexplained} unexplained${r.topDiffs.length ? `, differs at ${r.topDiffs.map((d) => d.path).join(', ')}` : ''}${Object.keys(r.skipped).length ? `, skipped ${JSON.stringify(r.skipped)}` : ''}`,
+  ]);
+}
+
 const requested = named.length ? named : Object.keys(CLIENTS);
 for (const name of requested) if (!CLIENTS[name]) usage(`unknown client ${name} (${Object.keys(CLIENTS).join(', ')})`);
 if (!existsSync(join(root, 'dist/src/cli.js'))) usage('build first: npm run build');
 if (!has('openssl', ['version'])) usage('openssl is needed for the TLS terminator');
 
 const work = mkdtempSync(join(tmpdir(), 'paybridge-field-'));
-const gateway = await startGateway();
+const gateway = await startGateway([...modes.flatMap((m) => ['--mode', m]), ...(compares ? ['--operator-token', operatorToken] : [])]);
 const front = await startFront(gateway.url, makeCertificate(work));
 const results = [];
 try {
@@ -141,6 +170,7 @@ try {
       results.push(['dotnet', code === 0 ? 'passed' : 'FAILED']);
     }
   }
+  if (compares) results.push(...(await shadowVerdicts(gateway.url)));
 } finally {
   await front.close();
   gateway.stop();
