@@ -16,9 +16,10 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { makeCertificate, startFront } from './front.mjs';
 
@@ -48,7 +49,7 @@ function sources(name, work) {
   if (!dir) return { skip: `${source} is not set (a checkout of https://github.com/${repository})` };
   if (existsSync(join(dir, marker))) return { dir };
   const out = join(work, name);
-  execFileSync('mkdir', ['-p', out]);
+  mkdirSync(out, { recursive: true });
   try {
     execFileSync('sh', ['-c', 'git -C "$0" archive HEAD | tar -x -C "$1"', dir, out], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (err) {
@@ -61,11 +62,8 @@ function sources(name, work) {
 function run(label, command, args, env) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const print = (chunk) => {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) console.log(`${label.padEnd(22)} ${line}`);
-    };
-    child.stdout.on('data', print);
-    child.stderr.on('data', print);
+    for (const stream of [child.stdout, child.stderr])
+      createInterface({ input: stream }).on('line', (line) => line.trim() && console.log(`${label.padEnd(22)} ${line}`));
     child.on('close', (code) => resolve(code ?? 1));
   });
 }
