@@ -2,8 +2,9 @@
  * The WooCommerce plugin 4.2.3 on WordPress's HTTP API (legacy-api.md section 0): Limepay_API::request
  * builds `["Content-Type: application/json", "Content-Length: N"]` plus `Limepay-SecretKey`, WordPress
  * flattens the list into header lines named `0` and `1`, and cURL sends the JSON body as
- * `application/x-www-form-urlencoded` (the fsockopen transport adds `; charset=UTF-8`). What the plugin
- * reads is asserted as its code reads it.
+ * `application/x-www-form-urlencoded` (the fsockopen transport adds `; charset=UTF-8`). The header lines
+ * are those WordPress 6.1 wrote when the plugin's own code ran (`npm run field`). What the plugin reads
+ * is asserted as its code reads it.
  */
 import { expect } from 'vitest';
 import { CARDS, KEYS } from '../helpers/sandbox.js';
@@ -16,22 +17,35 @@ export type WordPressTransport = 'curl' | 'fsockopen';
 function request(target: Target, transport: WordPressTransport, path: string, data: unknown): WireRequest {
   const body = phpJson(data);
   const length = String(Buffer.byteLength(body));
-  return {
-    method: 'POST',
-    path: `/${path}`,
-    headers: [
-      ['Host', hostOf(target.base)],
-      ['User-Agent', 'WordPress/6.4.3; https://shop.example'],
-      ['Accept', '*/*'],
-      ['Accept-Encoding', 'deflate, gzip, br'],
-      ['0', 'Content-Type: application/json'],
-      ['1', `Content-Length: ${length}`],
-      ['Limepay-SecretKey', KEYS.soloSk],
-      ['Content-Length', length],
-      ['Content-Type', transport === 'curl' ? 'application/x-www-form-urlencoded' : 'application/x-www-form-urlencoded; charset=UTF-8'],
-    ],
-    body,
-  };
+  const plugin: [string, string][] = [
+    ['0', 'Content-Type: application/json'],
+    ['1', `Content-Length: ${length}`],
+    ['Limepay-SecretKey', KEYS.soloSk],
+  ];
+  // header lines in the order WordPress 6.1's Requests writes them (captured from its two transports)
+  const headers: [string, string][] =
+    transport === 'curl'
+      ? [
+          ['Host', hostOf(target.base)],
+          ['User-Agent', 'WordPress/6.1.9; https://shop.example'],
+          ['Accept', '*/*'],
+          ['Accept-Encoding', 'deflate, gzip, br, zstd'],
+          ['Referer', `${target.base}/${path}`],
+          ...plugin,
+          ['Connection', 'close'],
+          ['Content-Length', length],
+          ['Content-Type', 'application/x-www-form-urlencoded'],
+        ]
+      : [
+          ['Host', hostOf(target.base)],
+          ['User-Agent', 'WordPress/6.1.9; https://shop.example'],
+          ['Accept-Encoding', 'deflate;q=1.0, compress;q=0.5, gzip;q=0.5'],
+          ...plugin,
+          ['Content-Length', length],
+          ['Content-Type', 'application/x-www-form-urlencoded; charset=UTF-8'],
+          ['Connection', 'Close'],
+        ];
+  return { method: 'POST', path: `/${path}`, headers, body };
 }
 
 /** get_order_data(): every string through strval(), amounts through round() (PHP floats). */
