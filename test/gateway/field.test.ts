@@ -5,7 +5,7 @@
  * the embedded default, and metadata numbers come back exactly as sent.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnGateway, startGateway } from '../helpers/gateway.js';
 import { call, client } from '../helpers/http.js';
@@ -95,6 +95,38 @@ describe('the embedded default for a legacy-only user', () => {
       { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.sandbox.limepay.example' },
     );
     expect(challenge.body.paymentActionRequired.redirectURL).toMatch(/^https:\/\/api\.sandbox\.limepay\.example\/sandbox\/3ds\/3ds_/);
+  });
+
+  it('answers Expect: 100-continue before the body, as an older libcurl asks for a body over 1 KB (Magento on CentOS 7)', async () => {
+    const items = Array.from({ length: 12 }, (_, i) => ({ description: `Item ${i}`, sku: `SKU-${i}`, amount: 100, currency: 'AUD', quantity: '1.0000', imageUrl: `https://magento.example/media/item${i}.jpg` }));
+    const body = JSON.stringify(legacyOrder({ paymentAmount: { amount: 1200, currency: 'AUD' }, items }));
+    expect(body.length).toBeGreaterThan(1024);
+    const { port } = new URL(gw.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let text = '';
+      let sent = false;
+      socket.on('connect', () =>
+        socket.write(`POST /orders HTTP/1.1\r\nHost: api.sandbox.limepay.example\r\nAccept: */*\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nLimepay-SecretKey: ${KEYS.soloSk}\r\nExpect: 100-continue\r\n\r\n`),
+      );
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+        // the body goes only once the gateway asked for it
+        if (!sent && text.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
+          sent = true;
+          socket.write(body);
+        }
+        if (sent && text.includes('"merchantOrderId"') && text.endsWith('}')) {
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.on('error', reject);
+      setTimeout(() => reject(new Error(`no answer: ${text}`)), 5_000).unref();
+    });
+    const final = answer.slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
+    expect(final.startsWith('HTTP/1.1 200 ')).toBe(true);
+    expect(JSON.parse(final.slice(final.indexOf('\r\n\r\n') + 4)).items).toHaveLength(12);
   });
 
   it("resolves the merchant token of a merchant outside the demo marketplace", async () => {
