@@ -48,20 +48,17 @@ const SECRET_QUERY = /([?&](?:token|checkoutToken|merchantToken|customToken|key|
 
 /** 12-19 digits, grouped with spaces or dashes or not (isCardNumber decides). */
 const CARD = /\b\d(?:(?:[ -]|%20)?\d){11,18}\b/g;
-/** The same, not starting inside a UUID: slower, used only for a text where a digit run did. */
-const UUID_TAIL = /(?<![0-9a-f])[0-9a-f]{8}-(?:[0-9a-f]{4}-){1,3}/.source;
-const UUID_WHOLE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/.source;
-const CARD_BESIDE_UUID = new RegExp(`\\b(?<!${UUID_TAIL})(?!${UUID_WHOLE})\\d(?:(?:[ -]|%20)?\\d){11,18}\\b`, 'gi');
-const UUID_GROUPS = [/^[0-9a-f]{8}-[0-9a-f]{4}-$/i, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-$/i, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-$/i];
-const UUID_AT = new RegExp(`^${UUID_WHOLE}`, 'i');
+/** A UUID (its groups can be all digits: a tracer's last group is, one time in 280). */
+const UUID = /(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/gi;
+const UUID_AT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/i;
 const isHex = (c: string | undefined) => c !== undefined && /[0-9a-f]/i.test(c);
 
-/** Whether position `at` of `text` is inside a UUID (at one of its groups): a tracer's groups can be all digits. */
+/** Whether a digit run at `at` is one of the groups of a whole UUID. */
 function startsInUuid(text: string, at: number): boolean {
-  if (UUID_AT.test(text.slice(at, at + 36))) return true;
-  return UUID_GROUPS.some((group, i) => {
-    const from = at - 14 - 5 * i;
-    return from >= 0 && !isHex(text[from - 1]) && group.test(text.slice(from, at));
+  // the run starts one of the five groups: 0, 9, 14, 19 or 24 characters into the UUID
+  return [0, 9, 14, 19, 24].some((into) => {
+    const from = at - into;
+    return from >= 0 && !isHex(text[from - 1]) && UUID_AT.test(text.slice(from, from + 37));
   });
 }
 
@@ -69,12 +66,21 @@ const cardOrNot = (match: string) => (isCardNumber(match) ? REDACTED_CARD : matc
 
 /**
  * Card numbers in a text masked: Luhn-valid digit groups, or a bare run of 12-19 digits, but not the
- * groups of a UUID (a tracer's last group is all digits one time in 280); a card beside one still is.
+ * groups of a UUID. A text where a run started inside one is scanned again with its UUIDs blanked out,
+ * so a card beside a UUID is still masked whole.
  */
 function redactCards(text: string): string {
   let uuid = false;
   const out = text.replace(CARD, (match, at: number) => (startsInUuid(text, at) ? ((uuid = true), match) : cardOrNot(match)));
-  return uuid ? text.replace(CARD_BESIDE_UUID, cardOrNot) : out;
+  if (!uuid) return out;
+  const blanked = text.replace(UUID, (u) => 'x'.repeat(u.length));
+  let masked = '';
+  let last = 0;
+  for (const m of blanked.matchAll(CARD)) {
+    masked += text.slice(last, m.index) + cardOrNot(m[0]);
+    last = m.index + m[0].length;
+  }
+  return masked + text.slice(last);
 }
 
 const TEXT_RULES: ((text: string) => string)[] = [

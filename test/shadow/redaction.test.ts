@@ -40,8 +40,9 @@ describe('the rule table', () => {
     expect(scrub('12345678-1234-1234-1234-123456789012')).toBe('12345678-1234-1234-1234-123456789012');
     expect(scrub(`declined (tracer ${tracer}) ${spaced}`)).toBe(`declined (tracer ${tracer}) [redacted card]`);
     expect(scrub(`${tracer}-${dashed}`)).toBe(`${tracer}-[redacted card]`);
-    // a bare 12-digit run outside a UUID is still taken for a card
+    // a bare 12-digit run outside a UUID is still taken for a card, after groups that only begin like one too
     expect(scrub('ref 123456789012')).toBe('ref [redacted card]');
+    expect(scrub(`20261123-1200-${CARDS.ok}`)).toBe('20261123-1200-[redacted card]');
   });
 
   it('tells ids from mismatches on the values compared, not on the masked values a record keeps', () => {
