@@ -97,6 +97,9 @@ export function describeIssues(error: z.ZodError, root = ''): string {
     const key = (issue as { keys: string[] }).keys[0] ?? '';
     return `${path ? `${path}.` : ''}${key}: unknown field`;
   }
+  // a field left out: zod's "Invalid input: expected string, received undefined" said plainly
+  if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined'))
+    return `${path || 'body'}: required (${(issue as { expected?: string }).expected ?? 'a value'})`;
   // a number a double cannot hold is parsed as an ExactNumber: not a class name a client knows
   return `${path || 'body'}: ${issue.message.replace(/received ExactNumber$/, 'received a number with more digits than a double holds')}`;
 }
