@@ -48,9 +48,10 @@ const SECRET_QUERY = /([?&](?:token|checkoutToken|merchantToken|customToken|key|
 
 /** 12-19 digits, grouped with spaces or dashes or not (isCardNumber decides). */
 const CARD = /\b\d(?:(?:[ -]|%20)?\d){11,18}\b/g;
-/** A UUID (its groups can be all digits: a tracer's last group is, one time in 280). */
-const UUID = /(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/gi;
-const UUID_AT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/i;
+/** A UUID (its groups can be all digits: a tracer's last group is, one time in 280): anywhere, and at a text's start. */
+const UUID_SOURCE = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])';
+const UUID = new RegExp(`(?<![0-9a-f])${UUID_SOURCE}`, 'gi');
+const UUID_AT = new RegExp(`^${UUID_SOURCE}`, 'i');
 const isHex = (c: string | undefined) => c !== undefined && /[0-9a-f]/i.test(c);
 
 /** Whether a digit run at `at` is one of the groups of a whole UUID. */

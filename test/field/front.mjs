@@ -2,8 +2,8 @@
  * What an operator puts in front of the gateway so that a client with a hard-coded legacy host name
  * reaches it (legacy-api.md section 0, base URLs): the name routed to the gateway and TLS terminated
  * with `X-Forwarded-Proto` and `X-Forwarded-Host`. Here DNS is stood in for by a forward proxy the
- * clients' HTTP stacks are pointed at (CONNECT, or an absolute URL), and the certificate is a
- * self-signed one made with openssl, which the clients are told to trust.
+ * clients' HTTP stacks tunnel through (CONNECT), and the certificate is a self-signed one made with
+ * openssl, which the clients are told to trust.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -26,8 +26,8 @@ export function makeCertificate(dir) {
 const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
 
 /** Forwards one request to the gateway, as a TLS-terminating proxy does. */
-function forward(gateway, req, res, proto) {
-  const headers = { ...req.headers, 'x-forwarded-proto': proto, 'x-forwarded-host': req.headers.host ?? '' };
+function forward(gateway, req, res) {
+  const headers = { ...req.headers, 'x-forwarded-proto': 'https', 'x-forwarded-host': req.headers.host ?? '' };
   const url = new URL(req.url, 'http://placeholder');
   const out = request({ host: gateway.hostname, port: gateway.port, method: req.method, path: url.pathname + url.search, headers }, (answer) => {
     res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -46,9 +46,10 @@ function forward(gateway, req, res, proto) {
  */
 export async function startFront(gatewayUrl, certificate) {
   const gateway = new URL(gatewayUrl);
-  const tls = createHttpsServer({ cert: readFileSync(certificate.cert), key: readFileSync(certificate.key) }, (req, res) => forward(gateway, req, res, 'https'));
+  const tls = createHttpsServer({ cert: readFileSync(certificate.cert), key: readFileSync(certificate.key) }, (req, res) => forward(gateway, req, res));
   const tlsPort = await listen(tls);
-  const proxy = createHttpServer((req, res) => forward(gateway, req, res, 'http'));
+  // tunnels only: every client here either CONNECTs or is sent to the terminator itself
+  const proxy = createHttpServer((req, res) => res.writeHead(405, { allow: 'CONNECT' }).end());
   proxy.on('connect', (req, client, head) => {
     const host = req.url.split(':')[0];
     if (!LEGACY_HOSTS.includes(host)) {

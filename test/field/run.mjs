@@ -21,10 +21,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { BIN, shadowDrained, spawnBin } from '../bench/lib.mjs';
 import { makeCertificate, startFront } from './front.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
 const wordpress = process.env.WORDPRESS_DIR ?? '/usr/share/wordpress';
 const has = (command, args = ['--version']) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 
@@ -69,22 +69,9 @@ function run(label, command, args, env) {
 }
 
 /** `paybridge serve` on a free port with the embedded sandbox; its URL and the sandbox's current face. */
-function startGateway(args) {
-  const child = spawn(process.execPath, [join(root, 'dist/src/cli.js'), 'serve', '--port', '0', '--log-level', 'warn', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`the gateway did not start:\n${text}`)), 15_000);
-    child.stderr.on('data', (chunk) => {
-      text += chunk;
-      const url = /paybridge gateway listening on (\S+)/.exec(text)?.[1];
-      const current = /sandbox: current (\S+)/.exec(text)?.[1];
-      if (url && current) {
-        clearTimeout(timer);
-        resolve({ url, current, stop: () => child.kill('SIGTERM') });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`the gateway exited (${code}):\n${text}`)));
-  });
+async function startGateway(args) {
+  const proc = await spawnBin(['serve', '--port', '0', '--log-level', 'warn', ...args], /listening on (\S+)[\s\S]*?sandbox: current (\S+)/);
+  return { url: proc.match[1], current: proc.match[2], stop: proc.stop };
 }
 
 /** The sandbox blocks a card after repeated declines; every client declines the same test card once. */
@@ -111,11 +98,7 @@ const compares = modes.some((m) => /=(shadow|canary)$/.test(m));
 const operatorToken = randomBytes(18).toString('base64url');
 /** Once the comparison queue is empty: per route, the comparisons and whether all matched. */
 async function shadowVerdicts(url) {
-  const depth = async () => {
-    const text = await (await fetch(`${url}/metrics`)).text();
-    return Number(/^paybridge_shadow_queue_depth (\S+)$/m.exec(text)?.[1] ?? 0);
-  };
-  for (const end = Date.now() + 60_000; (await depth()) > 0 && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 100));
+  await shadowDrained(url);
   const report = await (await fetch(`${url}/_paybridge/report`, { headers: { authorization: `Bearer ${operatorToken}` } })).json();
   return report.routes.map((r) => [
     `compared ${r.route}`,
@@ -126,7 +109,7 @@ async function shadowVerdicts(url) {
 
 const requested = named.length ? named : Object.keys(CLIENTS);
 for (const name of requested) if (!CLIENTS[name]) usage(`unknown client ${name} (${Object.keys(CLIENTS).join(', ')})`);
-if (!existsSync(join(root, 'dist/src/cli.js'))) usage('build first: npm run build');
+if (!existsSync(BIN)) usage('build first: npm run build');
 if (!has('openssl', ['version'])) usage('openssl is needed for the TLS terminator');
 
 const work = mkdtempSync(join(tmpdir(), 'paybridge-field-'));
@@ -171,7 +154,7 @@ try {
   if (compares) results.push(...(await shadowVerdicts(gateway.url)));
 } finally {
   await front.close();
-  gateway.stop();
+  await gateway.stop();
   rmSync(work, { recursive: true, force: true });
 }
 console.log('');

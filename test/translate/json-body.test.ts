@@ -87,11 +87,13 @@ describe('upstream answers (parseJsonValue)', () => {
   });
 });
 
+/** A legacy L1 body through the translator: 'accepted', or the refusal as `code: detail`. */
+const translator = createTranslator();
+const refusedFor = (body: string) =>
+  translator.toCurrent({ method: 'POST', path: '/orders', headers: { 'limepay-secretkey': 'sandbox_sk_solo_x' }, body }).then(() => 'accepted', (err: { code: string; detail: string }) => `${err.code}: ${err.detail}`);
+
 describe('a required field left out', () => {
   it('is a 400 that says so, naming the field and the type it wants', async () => {
-    const translator = createTranslator();
-    const refusedFor = (body: string) =>
-      translator.toCurrent({ method: 'POST', path: '/orders', headers: { 'limepay-secretkey': 'sandbox_sk_solo_x' }, body }).then(() => 'accepted', (err: { code: string; detail: string }) => `${err.code}: ${err.detail}`);
     expect(await refusedFor('{"paymentAmount":{"amount":100,"currency":"AUD"},"description":"d","billing":{"email":"a@b.co"}}')).toBe('invalid_request: internalOrderId: required (string)');
     expect(await refusedFor('{"internalOrderId":"x1","paymentAmount":{"currency":"AUD"},"description":"d","billing":{"email":"a@b.co"}}')).toMatch(/^invalid_request: paymentAmount\.amount: required \(/);
     // a field sent as the wrong type keeps zod's words
@@ -101,9 +103,7 @@ describe('a required field left out', () => {
 
 describe('a long number where the contract wants an amount', () => {
   it('is a 400 naming the field, in words a client knows', async () => {
-    const translator = createTranslator();
     const body = '{"internalOrderId":"x1","paymentAmount":{"amount":12345678901234567890,"currency":"AUD"},"description":"d","billing":{"email":"a@b.co"}}';
-    const refused = await translator.toCurrent({ method: 'POST', path: '/orders', headers: { 'limepay-secretkey': 'sandbox_sk_solo_x' }, body }).then(() => 'accepted', (err: { code: string; detail: string }) => `${err.code}: ${err.detail}`);
-    expect(refused).toBe('invalid_request: paymentAmount.amount: Invalid input: expected number, received a number with more digits than a double holds');
+    expect(await refusedFor(body)).toBe('invalid_request: paymentAmount.amount: Invalid input: expected number, received a number with more digits than a double holds');
   });
 });

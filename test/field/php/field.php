@@ -23,6 +23,13 @@ function field_card_token($card) {
   return field_browser('/sandbox/card-tokens', 'Limepay-PublicKey: ' . FIELD_PUBLIC_KEY, ['cardNumber' => $card])['paymentTokenId'];
 }
 
+/** One of the client's classes with its members set: its constructor takes the shop framework's objects. */
+function field_object($class, array $members) {
+  $object = (new ReflectionClass($class))->newInstanceWithoutConstructor();
+  (function () use ($members) { foreach ($members as $name => $value) $this->$name = $value; })->call($object);
+  return $object;
+}
+
 /** Prints the calls made and exits 1 if a check failed. */
 function field_done(array $calls) {
   foreach ($calls as $call) echo "     $call\n";

@@ -17,16 +17,10 @@ function __($text) { return $text; }
 $plugin = rtrim(getenv('FIELD_PLUGIN'), '/');
 foreach (['Helper/Api.php', 'Helper/Generic.php', 'Model/Transaction.php', 'Model/Customer.php'] as $file) require "$plugin/$file";
 
-/** One of the plugin's classes with its collaborators set (its constructor takes Magento's object manager's). */
-function plugin_object($class, array $members) {
-  $object = (new ReflectionClass($class))->newInstanceWithoutConstructor();
-  (function () use ($members) { foreach ($members as $name => $value) $this->$name = $value; })->call($object);
-  return $object;
-}
 $config = new class { public function getConfigData($section, $field) { return ['secretkey' => FIELD_SECRET_KEY, 'publishablekey' => FIELD_PUBLIC_KEY][$field]; } };
-$api = plugin_object('Limepay\Lpcheckout\Helper\Api', ['config' => $config]);
-$helper = plugin_object('Limepay\Lpcheckout\Helper\Generic', ['config' => $config, 'appState' => new class { public function getAreaCode() { return 'frontend'; } }]);
-$customer = plugin_object('Limepay\Lpcheckout\Model\Customer', ['api' => $api, 'helper' => $helper, 'config' => $config]);
+$api = field_object('Limepay\Lpcheckout\Helper\Api', ['config' => $config]);
+$helper = field_object('Limepay\Lpcheckout\Helper\Generic', ['config' => $config, 'appState' => new class { public function getAreaCode() { return 'frontend'; } }]);
+$customer = field_object('Limepay\Lpcheckout\Model\Customer', ['api' => $api, 'helper' => $helper, 'config' => $config]);
 $paymentAction = new class {
   public $_paymentAction = null;
   public function isPaymentActionRequired() { return !empty($this->_paymentAction); }
@@ -34,7 +28,7 @@ $paymentAction = new class {
   public function clearPaymentAction() { $this->_paymentAction = null; }
 };
 $merchantOrder = new class { public $_merchantOrderId; public function clearOrder() { $this->_merchantOrderId = null; } };
-$transaction = plugin_object('Limepay\Lpcheckout\Model\Transaction', ['api' => $api, 'helper' => $helper, 'config' => $config, 'paymentAction' => $paymentAction, 'merchantOrder' => $merchantOrder]);
+$transaction = field_object('Limepay\Lpcheckout\Model\Transaction', ['api' => $api, 'helper' => $helper, 'config' => $config, 'paymentAction' => $paymentAction, 'merchantOrder' => $merchantOrder]);
 
 // Customer::create upserts by the Magento customer id (an int from the session), then signin
 $customerId = $customer->create(['customerId' => 42, 'emailAddress' => 'sam@example.com']);

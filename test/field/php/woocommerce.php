@@ -75,13 +75,7 @@ function shop_order($id, $total, $virtual) {
 }
 
 // the gateway as the shop's settings make it (the constructor needs all of WooCommerce)
-$gateway = (new ReflectionClass('Limepay'))->newInstanceWithoutConstructor();
-(function () {
-  $this->id = 'limepay';
-  $this->secret_key = FIELD_SECRET_KEY;
-  $this->request_3ds = true;
-  $this->minimum_amount_3ds = '100';
-})->call($gateway);
+$gateway = field_object('Limepay', ['id' => 'limepay', 'secret_key' => FIELD_SECRET_KEY, 'request_3ds' => true, 'minimum_amount_3ds' => '100']);
 Limepay_API::set_secret_key(FIELD_SECRET_KEY);
 
 // the signed-in shopper: create_customer, then signin_customer for the checkout component
