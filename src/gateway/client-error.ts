@@ -24,17 +24,28 @@ function describe(err: Error & { code?: string }): { status: number; code: Error
   }
 }
 
+/** A request Node's parser refused, as answered: for the log line and the count. */
+export interface ClientRefusal {
+  tracer: string;
+  status: number;
+  code: ErrorCode;
+  detail: string;
+}
+
 /**
  * Fastify's clientErrorHandler: a request Node's parser refuses still gets a legacy-shaped error
- * (statusCode, errorCode, message, detail, tracer), then the connection is closed.
+ * (statusCode, errorCode, message, detail, tracer), then the connection is closed. `refused` hears
+ * of each answer written, so that its tracer is in the log.
  */
-export function legacyClientError(err: Error & { code?: string }, socket: Socket): void {
+export function legacyClientError(err: Error & { code?: string }, socket: Socket, refused?: (refusal: ClientRefusal) => void): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
   const { status, code, detail } = describe(err);
-  const body = JSON.stringify({ ...legacyErrorBody(code, detail, randomUUID()), statusCode: status });
+  const tracer = randomUUID();
+  refused?.({ tracer, status, code, detail });
+  const body = JSON.stringify({ ...legacyErrorBody(code, detail, tracer), statusCode: status });
   socket.end(
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\n` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

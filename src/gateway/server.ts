@@ -18,7 +18,7 @@ import { createTracing } from '../observability/tracing.js';
 import { gatewayLogging } from './logging.js';
 import { requestIdOf } from './requests.js';
 import { createShadowServing } from './shadow-serve.js';
-import { legacyClientError } from './client-error.js';
+import { legacyClientError, type ClientRefusal } from './client-error.js';
 import { createClassifier } from './classify.js';
 import { createTraffic } from './traffic.js';
 import { createUpstream, type Upstream } from './upstream.js';
@@ -63,7 +63,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: (req) => requestIdOf(req.headers),
     return503OnClosing: true,
-    clientErrorHandler: legacyClientError,
+    clientErrorHandler: (err, socket) => legacyClientError(err, socket, clientRefused),
     forceCloseConnections: 'idle',
     serverFactory: (ownPaths) => {
       const server = createServer(
@@ -98,6 +98,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       onDroppedFields: (route, fields) => metrics.droppedFields.inc({ route }, fields.length),
     });
   metrics.total('paybridge_merchant_key_lookups_total', 'Get Merchant calls made to resolve merchant tokens (cache misses).', () => translator.merchantKeys?.lookups ?? 0);
+
+  const clientRefusals = metrics.counter('paybridge_client_refusals_total', "Requests Node's HTTP parser refused (malformed HTTP, headers too large, a client too slow), by status and error code.", ['status', 'code']);
+  function clientRefused({ tracer, status, code, detail }: ClientRefusal): void {
+    clientRefusals.inc({ status: String(status), code });
+    app.log.warn({ requestId: tracer, status, errorCode: code, detail }, 'request refused by the HTTP parser');
+  }
 
   // bound once the shadow side exists (it needs the traffic handler's current calls)
   let admit = (_route: string) => true;

@@ -29,6 +29,8 @@ export interface Exchange {
   readonly id: string;
   readonly method: string;
   readonly url: string;
+  /** Its headers by lower-case name (headerRecord). */
+  readonly headers: Record<string, string | string[]>;
   /** performance.now() when it arrived. */
   readonly started: number;
   decision?: Decision;
@@ -66,15 +68,19 @@ export function createTraffic(deps: TrafficDeps) {
     finished(x, status);
   }
 
-  /** Metrics, the access line and the span of one answered request. */
+  /**
+   * Metrics, the access line and the span of one answered request. A request refused before it was
+   * classified (two credentials, a malformed path) is counted and logged as route `refused`, mode
+   * `none`: its tracer is in the log like any other.
+   */
   function finished(x: Exchange, status: number): void {
     x.span?.end(status);
     const decision = x.decision;
-    // a request refused before it was classified (two credentials) is not counted as traffic of a route
-    if (!decision) return;
+    const route = decision?.route ?? 'refused';
+    const mode = decision?.mode ?? 'none';
     const ms = performance.now() - x.started;
-    metrics.answered(decision.route, decision.mode, status, ms / 1000);
-    deps.access({ requestId: x.id, clientRequestId: x.id === decision.headers['x-request-id'], route: decision.route, mode: decision.mode, method: x.method, url: x.url, status, ms, traceId: traceIdOf(decision.headers) });
+    metrics.answered(route, mode, status, ms / 1000);
+    deps.access({ requestId: x.id, clientRequestId: x.id === x.headers['x-request-id'], route, mode, method: x.method, url: x.url, status, ms, traceId: traceIdOf(x.headers) });
   }
 
   function sendError(x: Exchange, err: unknown): void {
@@ -181,7 +187,7 @@ export function createTraffic(deps: TrafficDeps) {
   /** The node:http handler of all traffic. */
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const headers = headerRecord(req);
-    const x: Exchange = { req, res, id: requestIdOf(headers), method: req.method ?? 'GET', url: req.url ?? '/', started: performance.now() };
+    const x: Exchange = { req, res, id: requestIdOf(headers), method: req.method ?? 'GET', url: req.url ?? '/', headers, started: performance.now() };
     let work: Promise<void>;
     try {
       if (x.url.includes('%')) checkPercentEncoding(x.url);

@@ -77,7 +77,7 @@ function requestMetrics(registry: Registry) {
   const histogram = 'paybridge_request_duration_seconds';
   const register = (name: string, help: string, type: 'counter' | 'histogram', values: () => object[]) =>
     registry.registerMetric({ name, help, type, get: async () => ({ name, help, type, aggregator: 'sum', values: values() }) } as never);
-  register(counter, 'Requests answered, by legacy route id (or current, unmapped), mode and HTTP status.', 'counter', () =>
+  register(counter, 'Requests answered, by legacy route id (or current, unmapped, refused: before a route was known), mode and HTTP status.', 'counter', () =>
     [...all()].flatMap((t) => [...t.statuses.values()].map((s) => ({ labels: s.labels, value: s.count }))),
   );
   register(histogram, 'Time to answer, by route id and mode.', 'histogram', () =>

@@ -1,17 +1,37 @@
 /** /metrics is Prometheus text a parser reads: the gateway's own series and prom-client's process metrics, each metric once. */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error the parser ships no types
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { startGateway } from '../helpers/gateway.js';
+import { logSink, startGateway } from '../helpers/gateway.js';
 import { client } from '../helpers/http.js';
 import { KEYS, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let gw: Awaited<ReturnType<typeof startGateway>>;
+const logs = logSink();
 beforeAll(async () => {
   sb = await startSandbox();
-  gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } } });
+  gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } } }, logs.stream);
 });
+
+type Family = { name: string; type: string; metrics: { labels?: Record<string, string>; value?: string }[] };
+async function families(): Promise<Record<string, Family>> {
+  const res = await client(gw.url).get('/metrics');
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+  return Object.fromEntries((parsePrometheusTextFormat(res.text) as Family[]).map((f) => [f.name, f]));
+}
+
+/** Writes raw bytes on a fresh connection; resolves with everything read until the gateway closes it. */
+function raw(text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(gw.url).port), '127.0.0.1', () => socket.write(text));
+    let out = '';
+    socket.on('data', (d) => (out += d.toString('utf8')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(out));
+  });
+}
 afterAll(async () => {
   await gw.close();
   await sb.close();
@@ -21,15 +41,34 @@ describe('/metrics', () => {
   it('parses as Prometheus text with the request, upstream and process metrics, each name once', async () => {
     await client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).get('/transactions/tran_missing');
     const res = await client(gw.url).get('/metrics');
-    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
-    const families = parsePrometheusTextFormat(res.text) as { name: string; type: string; metrics: { labels?: Record<string, string>; value?: string }[] }[];
-    const names = families.map((f) => f.name);
+    const names = (parsePrometheusTextFormat(res.text) as Family[]).map((f) => f.name);
     expect(new Set(names).size).toBe(names.length);
-    const byName = Object.fromEntries(families.map((f) => [f.name, f]));
+    const byName = await families();
     expect(byName.paybridge_requests_total!.type).toBe('COUNTER');
     expect(byName.paybridge_requests_total!.metrics).toContainEqual(expect.objectContaining({ labels: { route: 'L6', mode: 'current', status: '404' }, value: '1' }));
     expect(byName.paybridge_request_duration_seconds!.type).toBe('HISTOGRAM');
     for (const name of ['paybridge_process_cpu_user_seconds_total', 'paybridge_process_resident_memory_bytes', 'paybridge_nodejs_eventloop_lag_seconds', 'paybridge_nodejs_gc_duration_seconds', 'paybridge_merchant_key_lookups_total'])
       expect(byName[name], name).toBeDefined();
+  });
+
+  it('counts and logs a request refused before its route was known, with the tracer the client got', async () => {
+    const twoKeys = await client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk, 'Limepay-Token': KEYS.marketplace }).get('/orders/ordr_1');
+    const badPath = await client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).get('/orders/%zz');
+    expect([twoKeys.status, twoKeys.body.errorCode, badPath.status, badPath.body.errorCode]).toEqual([400, 'invalid_credentials', 400, 'invalid_request']);
+    // a header name with a space: Node's parser refuses it before the gateway sees a request
+    const parser = await raw(`GET /orders/ordr_1 HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\nLimepay-SecretKey: ${KEYS.soloSk}\r\n\r\n`);
+    expect(parser).toMatch(/^HTTP\/1\.1 400 /);
+    const parserTracer = (JSON.parse(parser.slice(parser.indexOf('\r\n\r\n') + 4)) as { tracer: string }).tracer;
+
+    const byName = await families();
+    expect(byName.paybridge_requests_total!.metrics).toContainEqual(expect.objectContaining({ labels: { route: 'refused', mode: 'none', status: '400' }, value: '2' }));
+    expect(byName.paybridge_client_refusals_total!.metrics).toContainEqual(expect.objectContaining({ labels: { status: '400', code: 'invalid_request' }, value: '1' }));
+
+    const records = logs.records();
+    for (const { tracer, url } of [{ tracer: twoKeys.body.tracer, url: '/orders/ordr_1' }, { tracer: badPath.body.tracer, url: '/orders/%zz' }])
+      expect(records).toContainEqual(expect.objectContaining({ msg: 'request', requestId: tracer, route: 'refused', mode: 'none', method: 'GET', url, status: 400 }));
+    expect(records).toContainEqual(expect.objectContaining({ level: 40, requestId: parserTracer, status: 400, errorCode: 'invalid_request', msg: 'request refused by the HTTP parser' }));
+    // the credentials are not in the lines
+    expect(logs.lines.join('\n')).not.toContain(KEYS.soloSk);
   });
 });
