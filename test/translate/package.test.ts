@@ -4,7 +4,7 @@
  * a fresh directory with its dependencies declared.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,10 +21,14 @@ describe('library mode, as a user installs it', () => {
     // inside the repository (dist/, not committed), so `paybridge` resolves to this package (its exports and dist types)
     const dir = join(ROOT, 'dist', `readme-snippet-${process.pid}`);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'snippet.ts'), snippet);
-    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--rootDir', ROOT, '--outDir', join(dir, 'out'), join(dir, 'snippet.ts')], { cwd: ROOT });
-    const { stdout } = await run(process.execPath, [join(dir, 'out', 'dist', `readme-snippet-${process.pid}`, 'snippet.js')], { cwd: ROOT });
-    expect(stdout.trim()).toBe('200 readme-1');
+    try {
+      writeFileSync(join(dir, 'snippet.ts'), snippet);
+      await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--rootDir', ROOT, '--outDir', join(dir, 'out'), join(dir, 'snippet.ts')], { cwd: ROOT });
+      const { stdout } = await run(process.execPath, [join(dir, 'out', 'dist', `readme-snippet-${process.pid}`, 'snippet.js')], { cwd: ROOT });
+      expect(stdout.trim()).toBe('200 readme-1');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('packs, installs in a fresh directory with its declared dependencies, and imports', async () => {
