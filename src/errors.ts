@@ -68,6 +68,23 @@ export class PaybridgeError extends Error {
   }
 }
 
+/** undici's timeout errors, and the DOMException an AbortSignal.timeout() aborts with. */
+const UPSTREAM_TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'TimeoutError']);
+
+/**
+ * An upstream call's failure (an undici error, an abort) as the error answered, the gateway's and
+ * the library's alike: a timeout is a 504 `upstream_timeout`, anything else a 502 `upstream_error`;
+ * a PaybridgeError stays as it is.
+ */
+export function fromUpstreamError(err: unknown): PaybridgeError {
+  if (err instanceof PaybridgeError) return err;
+  const { code, name, message } = (err ?? {}) as { code?: unknown; name?: unknown; message?: unknown };
+  const id = typeof code === 'string' && code !== '' ? code : undefined;
+  if (UPSTREAM_TIMEOUTS.has(id ?? '') || name === 'TimeoutError')
+    return new PaybridgeError('upstream_timeout', `the upstream did not answer in time (${id ?? 'TimeoutError'})`);
+  return new PaybridgeError('upstream_error', `the upstream call failed: ${id ?? (typeof message === 'string' ? message : String(err))}`);
+}
+
 export function errorTypeDescription(status: number): string {
   if (status === 401) return 'Authentication failed: the credentials are missing or not valid.';
   if (status === 403) return 'Authorisation failed: the credentials may not perform this action.';

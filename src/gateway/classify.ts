@@ -2,14 +2,12 @@
  * What happens to a request, decided once from its credential, path and the route's mode: which
  * generation it speaks, which route it is, and for a passthrough the upstream it goes to.
  */
-import type { Config } from '../config.js';
+import type { Config, RouteMode } from '../config.js';
 import { PaybridgeError } from '../errors.js';
 import { foreignScheme, isLegacyRequest } from '../translate/credentials.js';
 import type { Translator } from '../translate/index.js';
 import { environmentOf, type Environment } from './environments.js';
 import { soleCredential, type Decision } from './requests.js';
-
-type Mode = 'current' | 'legacy' | 'shadow' | 'canary';
 
 /**
  * `admit(route)`: whether a sampled shadow exchange can be compared (room in the comparison queue);
@@ -18,7 +16,7 @@ type Mode = 'current' | 'legacy' | 'shadow' | 'canary';
 export function createClassifier(config: Config, translator: Translator, admit: (route: string) => boolean = () => true) {
   const defaultEnvironment: Environment =
     config.defaultEnvironment ?? (config.upstreams.sandbox.current || config.upstreams.sandbox.legacy ? 'sandbox' : 'live');
-  const modeOf = (route: string): Mode => (config.routes[route] ?? config.routes['*'] ?? 'current') as Mode;
+  const modeOf = (route: string): RouteMode => config.routes[route] ?? config.routes['*'] ?? 'current';
   const sampleOf = (route: string): number => config.shadow.sample[route] ?? config.shadow.sample['*'] ?? 1;
 
   /** The upstream base URL of an environment and generation, or a legacy 401 naming the credential. */

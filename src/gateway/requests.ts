@@ -1,6 +1,7 @@
 /** What the gateway knows about one request: its headers, its generation, its route and mode. */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { RouteMode } from '../config.js';
 import { PaybridgeError } from '../errors.js';
 import { LEGACY_CREDENTIAL_HEADERS, tooManyCredentials } from '../translate/credentials.js';
 import type { RouteMatch } from '../translate/router.js';
@@ -16,7 +17,8 @@ export interface Decision {
   headers: Record<string, string | string[]>;
   /** Legacy route id, `current` for current-generation calls, `unmapped` for unknown legacy paths. */
   route: string;
-  mode: 'current' | 'legacy' | 'shadow' | 'canary' | 'passthrough';
+  /** The route's mode; `passthrough` for current-generation calls and the sandbox's own paths. */
+  mode: RouteMode | 'passthrough';
   /** Base URL a passthrough goes to. */
   upstream?: string;
 }

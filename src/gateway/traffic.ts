@@ -9,7 +9,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import { stringifyJson } from '../contract/json.js';
-import { currentErrorBody, legacyErrorBody, PaybridgeError } from '../errors.js';
+import { currentErrorBody, fromUpstreamError, legacyErrorBody, PaybridgeError } from '../errors.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Tracing } from '../observability/tracing.js';
 import type { CurrentRequest, CurrentResponse, LegacyResponse } from '../translate/engine.js';
@@ -20,7 +20,7 @@ import type { AccessFields } from './logging.js';
 import type { createClassifier } from './classify.js';
 import { forwardedHeaders, headerRecord, requestIdOf, type Decision } from './requests.js';
 import type { createShadowServing } from './shadow-serve.js';
-import { endToEnd, toPaybridgeError, type Upstream } from './upstream.js';
+import { endToEnd, type Upstream } from './upstream.js';
 
 /** One request in flight through the gateway. */
 export interface Exchange {
@@ -100,7 +100,7 @@ export function createTraffic(deps: TrafficDeps) {
 
   /** A failed upstream call as the PaybridgeError to answer with, counted and logged. */
   function upstreamFailed(route: string, requestId: string, err: unknown, message: string): PaybridgeError {
-    const error = toPaybridgeError(err);
+    const error = fromUpstreamError(err);
     metrics.upstreamErrors.inc({ route, code: error.code, status: String(error.status) });
     log.warn({ requestId, route, err: error }, message);
     return error;

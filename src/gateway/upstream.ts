@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
 import { stringifyJson } from '../contract/json.js';
-import { PaybridgeError } from '../errors.js';
+import { fromUpstreamError, PaybridgeError } from '../errors.js';
 import { answerBody } from '../translate/answers.js';
 import type { CurrentRequest, CurrentResponse } from '../translate/engine.js';
 
@@ -23,7 +23,6 @@ export interface UpstreamOptions {
   connections?: number;
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET']);
 
 /** Headers of one connection, never forwarded (RFC 9110 section 7.6.1), plus those recomputed. */
@@ -240,9 +239,9 @@ export function createUpstream(options: UpstreamOptions) {
     return once(base, request, deadline).catch((err: unknown) => {
       if (request.method === 'GET' && !(err instanceof PaybridgeError) && RESET_CODES.has((err as { code?: string }).code ?? ''))
         return once(base, request, deadline).catch((again: unknown) => {
-          throw toPaybridgeError(again);
+          throw fromUpstreamError(again);
         });
-      throw toPaybridgeError(err);
+      throw fromUpstreamError(err);
     });
   }
 
@@ -290,14 +289,6 @@ export function endToEnd(headers: Readonly<Record<string, string | string[] | un
     if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
   }
   return out;
-}
-
-export function toPaybridgeError(err: unknown): PaybridgeError {
-  if (err instanceof PaybridgeError) return err;
-  const code = (err as { code?: string }).code ?? '';
-  const message = (err as Error).message ?? String(err);
-  if (TIMEOUT_CODES.has(code)) return new PaybridgeError('upstream_timeout', `the upstream did not answer in time (${code})`);
-  return new PaybridgeError('upstream_error', `the upstream call failed: ${code || message}`);
 }
 
 export type Upstream = ReturnType<typeof createUpstream>;

@@ -5,7 +5,7 @@
 import { stringifyJson } from '../contract/json.js';
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { PaybridgeError } from '../errors.js';
+import { fromUpstreamError, PaybridgeError } from '../errors.js';
 import { isLegacyRequest, type Headers } from './credentials.js';
 import { answerBody, errorResponse } from './answers.js';
 import type { CurrentRequest, CurrentResponse, LegacyResponse } from './engine.js';
@@ -68,8 +68,7 @@ export function dispatchBuffered(dispatch: Dispatcher.Dispatch, opts: Dispatcher
         resolve({ status, body: answerBody(Buffer.concat(chunks).toString('utf8'), type) });
       },
       onResponseError(_c, error) {
-        const timeout = /Timeout/.test(error.name) || /timeout/i.test((error as { code?: string }).code ?? '');
-        reject(new PaybridgeError(timeout ? 'upstream_timeout' : 'upstream_error', `the current API call failed: ${error.message}`));
+        reject(fromUpstreamError(error));
       },
     });
   });

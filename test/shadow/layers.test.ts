@@ -1,4 +1,7 @@
-/** The house's arrows point down (design.md): translate/, observability/ and shadow/ never import gateway/. */
+/**
+ * The house's arrows point down (design.md): translate/, observability/ and shadow/ never import
+ * gateway/; the sandbox's legacy face is written natively, never from translate/ or mappings/.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,5 +18,9 @@ describe('layers', () => {
     expect(upward).toEqual([]);
     expect(importsOf('translate').filter((i) => /-> \.\.\/(shadow|sandbox)\//.test(i))).toEqual([]);
     expect(importsOf('observability').filter((i) => /-> \.\.\/(shadow|sandbox|translate)\//.test(i))).toEqual([]);
+  });
+
+  it("the sandbox's legacy face imports nothing from translate/ or mappings/: comparing it with translated answers tests something", () => {
+    expect(importsOf('sandbox/legacy').filter((i) => /-> (\.\.\/)+(src\/)?(translate|mappings)\//.test(i))).toEqual([]);
   });
 });

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeInterceptor } from '../../src/index.js';
@@ -92,5 +94,20 @@ describe('bridgeInterceptor: an old Node integration on the current API with no 
     const res = await fetch(`${LEGACY_BASE}/orders/ordr_1`, { headers: { 'Limepay-SecretKey': KEYS.soloSk }, dispatcher: broken } as unknown as RequestInit);
     expect(res.status).toBe(502);
     expect(((await res.json()) as { errorCode: string }).errorCode).toBe('upstream_error');
+  });
+
+  it('answers 504 upstream_timeout when the current API sends no answer in time, as the gateway does', async () => {
+    // takes the request and never answers
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const slow = new Agent({ headersTimeout: 300 }).compose(bridgeInterceptor({ currentUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` }));
+      const res = await fetch(`${LEGACY_BASE}/orders/ordr_1`, { headers: { 'Limepay-SecretKey': KEYS.soloSk }, dispatcher: slow } as unknown as RequestInit);
+      expect(res.status).toBe(504);
+      expect(await res.json()).toMatchObject({ statusCode: 504, errorCode: 'upstream_timeout', detail: 'the upstream did not answer in time (UND_ERR_HEADERS_TIMEOUT)' });
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 });
