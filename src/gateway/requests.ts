@@ -33,26 +33,6 @@ export function requestIdOf(headers: HeaderValues): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-/** A header line whose name is a number: WordPress's flattening of a PHP list (`0: Content-Type: ...`). */
-const NUMERIC_NAME = /^\d+$/;
-
-/**
- * Headers by lower-case name from the raw list, a repeated header as an array (Node would join or
- * drop it). Lines with numeric names are ignored (legacy-api.md section 0).
- */
-export function headerRecord(raw: IncomingMessage): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const list = raw.rawHeaders;
-  for (let i = 0; i < list.length; i += 2) {
-    const name = list[i]!.toLowerCase();
-    if (NUMERIC_NAME.test(name)) continue;
-    const value = list[i + 1]!;
-    const prev = out[name];
-    out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
-  }
-  return out;
-}
-
 /** The credential inside one Authorization value: the Bearer token, the key of Basic (`key:`), else the value. */
 function authorizationCredential(value: string): string {
   const bearer = /^\s*Bearer\s+(\S+)/i.exec(value);

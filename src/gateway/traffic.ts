@@ -13,12 +13,13 @@ import { currentErrorBody, fromUpstreamError, legacyErrorBody, PaybridgeError } 
 import type { Metrics } from '../observability/metrics.js';
 import type { Tracing } from '../observability/tracing.js';
 import type { CurrentRequest, CurrentResponse, LegacyResponse } from '../translate/engine.js';
+import { headerRecord } from '../translate/headers.js';
 import { traceIdOf } from '../translate/trace-context.js';
 import type { Translator } from '../translate/index.js';
 import { hasBody, readBody } from './body.js';
 import type { AccessFields } from './logging.js';
 import type { createClassifier } from './classify.js';
-import { forwardedHeaders, headerRecord, requestIdOf, type Decision } from './requests.js';
+import { forwardedHeaders, requestIdOf, type Decision } from './requests.js';
 import type { createShadowServing } from './shadow-serve.js';
 import { endToEnd, type Upstream } from './upstream.js';
 
@@ -186,7 +187,7 @@ export function createTraffic(deps: TrafficDeps) {
 
   /** The node:http handler of all traffic. */
   function handle(req: IncomingMessage, res: ServerResponse): void {
-    const headers = headerRecord(req);
+    const headers = headerRecord(req.rawHeaders);
     const x: Exchange = { req, res, id: requestIdOf(headers), method: req.method ?? 'GET', url: req.url ?? '/', headers, started: performance.now() };
     let work: Promise<void>;
     try {

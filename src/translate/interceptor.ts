@@ -8,6 +8,7 @@ import type { Dispatcher } from 'undici';
 import { fromUpstreamError, PaybridgeError } from '../errors.js';
 import { isLegacyRequest, type Headers } from './credentials.js';
 import { answerBody, errorResponse } from './answers.js';
+import { headerRecord } from './headers.js';
 import type { CurrentRequest, CurrentResponse, LegacyResponse } from './engine.js';
 import { createTranslator, type Translator, type TranslatorOptions } from './index.js';
 
@@ -18,23 +19,18 @@ export interface BridgeOptions extends TranslatorOptions {
   translator?: Translator;
 }
 
-function headerRecord(headers: Dispatcher.DispatchOptions['headers']): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const add = (name: string, value: string) => {
-    const key = name.toLowerCase();
-    const prev = out[key];
-    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
-  };
-  if (!headers) return out;
-  if (Array.isArray(headers)) {
-    for (let i = 0; i < headers.length; i += 2) add(String(headers[i]), String(headers[i + 1]));
-  } else if (typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function') {
-    for (const [k, v] of headers as Iterable<[string, string]>) add(k, v);
+/** undici's request headers (a flat list, pairs, or an object of values and lists) as one flat name-value list. */
+function headerList(headers: Dispatcher.DispatchOptions['headers']): string[] {
+  if (!headers) return [];
+  if (Array.isArray(headers)) return headers.map(String);
+  const list: string[] = [];
+  if (typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function') {
+    for (const [k, v] of headers as Iterable<[string, string]>) list.push(k, String(v));
   } else {
     for (const [k, v] of Object.entries(headers as Record<string, string | string[] | undefined>))
-      if (v !== undefined) for (const one of Array.isArray(v) ? v : [v]) add(k, one);
+      if (v !== undefined) for (const one of Array.isArray(v) ? v : [v]) list.push(k, String(one));
   }
-  return out;
+  return list;
 }
 
 async function bodyText(body: unknown): Promise<string | undefined> {
@@ -121,7 +117,7 @@ export function bridgeInterceptor(options: BridgeOptions): Dispatcher.Dispatcher
   const target = new URL(options.currentUrl);
   const basePath = target.pathname.replace(/\/+$/, '');
   return (dispatch) => (opts, handler) => {
-    const headers: Headers = headerRecord(opts.headers);
+    const headers: Headers = headerRecord(headerList(opts.headers));
     if (!isLegacyRequest(headers)) return dispatch(opts, handler);
     const ctl = controller();
     handler.onRequestStart?.(ctl, {});

@@ -1,0 +1,21 @@
+/** Request headers as the translator reads them, from the flat name-value lists HTTP stacks hand over. */
+
+/** A header line whose name is a number: WordPress's flattening of a PHP list (`0: Content-Type: ...`). */
+const NUMERIC_NAME = /^\d+$/;
+
+/**
+ * Headers by lower-case name from a flat `[name, value, name, value, ...]` list (Node's `rawHeaders`,
+ * undici's array form), a repeated header as an array (Node would join or drop it, and the gateway
+ * counts credentials). Lines with numeric names are ignored (legacy-api.md section 0).
+ */
+export function headerRecord(list: readonly string[]): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (let i = 0; i < list.length; i += 2) {
+    const name = list[i]!.toLowerCase();
+    if (NUMERIC_NAME.test(name)) continue;
+    const value = list[i + 1]!;
+    const prev = out[name];
+    out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
