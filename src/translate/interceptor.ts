@@ -45,28 +45,41 @@ async function bodyText(body: unknown): Promise<string | undefined> {
   throw new PaybridgeError('invalid_request', 'body: unsupported body type for a legacy call');
 }
 
+/** undici's handler of one current call: collects the answer whole, then settles with it (parsed JSON when it is JSON) or with the failure as a PaybridgeError. */
+class BufferingHandler implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private type = '';
+  private readonly chunks: Buffer[] = [];
+
+  constructor(
+    private readonly resolve: (answer: CurrentResponse) => void,
+    private readonly reject: (err: PaybridgeError) => void,
+  ) {}
+
+  onRequestStart(): void {}
+
+  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.status = statusCode;
+    this.type = String(headers['content-type'] ?? '');
+  }
+
+  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.resolve({ status: this.status, body: answerBody(Buffer.concat(this.chunks).toString('utf8'), this.type) });
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController, error: Error): void {
+    this.reject(fromUpstreamError(error));
+  }
+}
+
 /** One request through `dispatch`, the whole answer buffered: parsed JSON when it is JSON. */
 export function dispatchBuffered(dispatch: Dispatcher.Dispatch, opts: Dispatcher.DispatchOptions): Promise<CurrentResponse> {
   return new Promise((resolve, reject) => {
-    let status = 0;
-    let type = '';
-    const chunks: Buffer[] = [];
-    dispatch(opts, {
-      onRequestStart() {},
-      onResponseStart(_c, statusCode, headers) {
-        status = statusCode;
-        type = String(headers['content-type'] ?? '');
-      },
-      onResponseData(_c, chunk) {
-        chunks.push(chunk);
-      },
-      onResponseEnd() {
-        resolve({ status, body: answerBody(Buffer.concat(chunks).toString('utf8'), type) });
-      },
-      onResponseError(_c, error) {
-        reject(fromUpstreamError(error));
-      },
-    });
+    dispatch(opts, new BufferingHandler(resolve, reject));
   });
 }
 
