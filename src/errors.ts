@@ -35,7 +35,6 @@ export const ERRORS = {
   // server side
   internal_error: { status: 500, message: 'An internal error occurred' },
   upstream_error: { status: 502, message: 'The upstream service failed' },
-  service_unavailable: { status: 503, message: 'The service is shutting down' },
   upstream_timeout: { status: 504, message: 'The upstream service timed out' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,6 +1,7 @@
 /** The operator's view of shadow mode: the report as JSON and as an HTML page, behind a bearer token. */
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PaybridgeError } from '../errors.js';
 import { renderReportHtml } from '../shadow/html.js';
 import type { ShadowReport } from '../shadow/ledger.js';
 
@@ -25,11 +26,14 @@ export function registerOperatorRoutes(
   app: FastifyInstance,
   options: { token: string | undefined; report: () => ShadowReport; find: (id: string) => unknown[] },
 ): void {
-  const guard = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
-    if (!options.token) return reply.code(404).send({ statusCode: 404, errorCode: 'not_found', message: 'The operator report is off: no operator token is configured' });
+  // refusals are thrown: the gateway's error handler answers them from the error table, with a tracer
+  const guard = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!options.token) throw new PaybridgeError('not_found', 'the operator report is off: no operator token is configured');
     const given = tokenOf(request);
-    if (!given || !same(given, options.token))
-      return reply.code(401).header('www-authenticate', 'Bearer').send({ statusCode: 401, errorCode: 'unauthenticated', message: 'The operator token is missing or wrong' });
+    if (!given || !same(given, options.token)) {
+      reply.header('www-authenticate', 'Bearer');
+      throw new PaybridgeError('unauthenticated', 'Authorization: the operator token is missing or wrong');
+    }
   };
   // ?find=<id>: the comparisons of a gateway request id or an upstream tracer a customer quotes
   app.get('/_paybridge/report', { preHandler: guard }, async (request) => {

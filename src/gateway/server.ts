@@ -136,7 +136,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   let documents: { legacy: object; current: object } | undefined;
   app.get('/_paybridge/openapi/:generation', async (request, reply) => {
     const which = (request.params as { generation: string }).generation.replace(/\.json$/, '');
-    if (which !== 'legacy' && which !== 'current') return reply.code(404).send({ statusCode: 404, errorCode: 'not_found', message: 'legacy.json or current.json' });
+    if (which !== 'legacy' && which !== 'current') throw new PaybridgeError('not_found', 'generation: legacy.json or current.json');
     documents ??= { legacy: legacyDocument(translator.routes, packageVersion()), current: currentDocument(packageVersion()) };
     return documents[which];
   });

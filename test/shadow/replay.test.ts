@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShadowReport } from '../../src/shadow/ledger.js';
 import { client, type Client } from '../helpers/http.js';
 import { startGateway } from '../helpers/gateway.js';
+import { legacyError } from '../helpers/legacy-shapes.js';
 import { logPath } from '../helpers/logs.js';
 import { OPERATOR_TOKENS } from '../helpers/secrets.js';
 import { CARDS, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -101,9 +102,20 @@ describe('shadow mode replay', () => {
     expect(text).toContain('[redacted]');
   });
 
-  it('refuses the operator report without the token', async () => {
-    expect((await client(gw.url).get('/_paybridge/report')).status).toBe(401);
-    expect((await client(gw.url, { authorization: 'Bearer wrong-token-wrong-token' }).get('/_paybridge/')).status).toBe(401);
+  it('refuses the operator report without the token, in the error shape with a tracer', async () => {
+    for (const res of [await client(gw.url).get('/_paybridge/report'), await client(gw.url, { authorization: 'Bearer wrong-token-wrong-token' }).get('/_paybridge/')]) {
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      expect(legacyError.parse(res.body)).toMatchObject({ statusCode: 401, errorCode: 'unauthenticated', detail: 'Authorization: the operator token is missing or wrong', tracer: res.headers.get('x-request-id') });
+    }
+    // a gateway without an operator token has no report at all
+    const closed = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } } });
+    try {
+      const res = await client(closed.url, { authorization: `Bearer ${OPERATOR}` }).get('/_paybridge/report');
+      expect([res.status, legacyError.parse(res.body).errorCode]).toEqual([404, 'not_found']);
+    } finally {
+      await closed.close();
+    }
     const page = await client(gw.url).get(`/_paybridge/?token=${OPERATOR}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<table id="routes">');

@@ -7,6 +7,7 @@ import { LEGACY_ROUTES } from '../../src/translate/legacy-routes.js';
 import { createTranslator } from '../../src/translate/index.js';
 import { startGateway } from '../helpers/gateway.js';
 import { client } from '../helpers/http.js';
+import { legacyError } from '../helpers/legacy-shapes.js';
 import { spawnBin } from '../helpers/spawn.js';
 
 let gw: Awaited<ReturnType<typeof startGateway>>;
@@ -39,7 +40,9 @@ describe('OpenAPI documents', () => {
       expect(res.status).toBe(200);
       expect(res.body.openapi).toBe('3.1.0');
     }
-    expect((await client(gw.url).get('/_paybridge/openapi/other.json')).status).toBe(404);
+    const other = await client(gw.url).get('/_paybridge/openapi/other.json');
+    expect(other.status).toBe(404);
+    expect(legacyError.parse(other.body)).toMatchObject({ errorCode: 'not_found', detail: 'generation: legacy.json or current.json', tracer: other.headers.get('x-request-id') });
     const cli = spawnBin(['openapi', 'current']);
     expect(await cli.exited).toBe(0);
     expect(JSON.parse(cli.stdout()).paths['/orders'].post.requestBody).toBeDefined();
