@@ -1,10 +1,14 @@
 /**
  * The legacy route table compiled from mappings/. Compiling checks every mapping the way Cadwyn checks
  * version changes: a description is required, one mapping per legacy route, and each mapping must be
- * a route of legacy-api.md. A failed check stops start-up with a message naming the file and mapping.
+ * a route of legacy-api.md on one side and an operation of the current API on the other
+ * (contract/current-routes.ts), its body wrapped in an action that operation takes. A failed check
+ * stops start-up with a message naming the file and mapping.
  */
 import { z } from 'zod';
+import { CURRENT_ROUTES } from '../contract/current-routes.js';
 import type { IdKind } from '../contract/ids.js';
+import { ACTION_VARIANTS } from '../contract/zod-helpers.js';
 import type { Mapping, ParamTarget } from './define.js';
 import { LEGACY_ROUTES, type HttpMethod } from './legacy-routes.js';
 import { compileShape, moved, type CompiledShape, type ShapeSpec } from './shape.js';
@@ -59,6 +63,17 @@ function placeholders(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 }
 
+/** The current call must be an operation of the current API, and each action a mapping wraps its body in one it takes. */
+function checkCurrentCall(mapping: Mapping, call: string, wraps: string[]): void {
+  const [method, path] = splitCall(call);
+  const operation = CURRENT_ROUTES.find((r) => r.method === method && r.path === path);
+  if (!operation) throw new MappingError(mapping, `${call} is not an operation of the current API (src/contract/current-routes.ts)`);
+  const actions = operation.body ? ACTION_VARIANTS.get(operation.body) : undefined;
+  for (const action of wraps)
+    if (!actions || !Object.hasOwn(actions, action))
+      throw new MappingError(mapping, `${call} takes no action ${action}${actions ? ` (it takes ${Object.keys(actions).join(', ')})` : ''}`);
+}
+
 function compile(mapping: Mapping): CompiledMapping {
   if (typeof mapping.description !== 'string' || mapping.description.trim() === '')
     throw new MappingError(mapping, 'a description is required');
@@ -80,9 +95,12 @@ function compile(mapping: Mapping): CompiledMapping {
   );
   for (const name of placeholders(currentPath))
     if (!provided.has(name)) throw new MappingError(mapping, `current path parameter ${name} is never filled`);
+  const shape = mapping.request?.shape;
+  const wrap = mapping.request?.wrap;
+  checkCurrentCall(mapping, mapping.current, typeof wrap === 'function' ? Object.keys(shape ?? {}) : wrap ? [wrap] : []);
+  if (mapping.preflight) checkCurrentCall(mapping, mapping.preflight.current, []);
   const movedSpec: ShapeSpec = Object.fromEntries(Object.keys(mapping.request?.move ?? {}).map((k) => [k, moved()]));
   const requestShapes = new Map<string, CompiledShape>();
-  const shape = mapping.request?.shape;
   if (typeof mapping.request?.wrap === 'function') {
     for (const [wrap, spec] of Object.entries((shape ?? {}) as Record<string, ShapeSpec>))
       requestShapes.set(wrap, compileShape({ ...spec, ...movedSpec }));

@@ -45,4 +45,17 @@ describe('mappings are checked when the router compiles', () => {
       compileRouter([{ ...valid(), current: 'GET /orders/{id}', body: z.object({}) }]),
     ).toThrow(/current path parameter id is never filled/);
   });
+
+  it('stops on a current call the current API does not have, and on an action its operation does not take', () => {
+    expect(() => compileRouter([{ ...valid(), current: 'GET /order/{orderId}' }])).toThrow(
+      /mapping L3 .*GET \/order\/\{orderId\} is not an operation of the current API/,
+    );
+    const cancel = ALL_MAPPINGS.find((m) => m.route === 'L12')!;
+    expect(compileRouter([cancel]).mappings).toHaveLength(1);
+    expect(() => compileRouter([{ ...cancel, request: { wrap: 'DeleteOrder' } }])).toThrow(
+      /mapping L12 .*PATCH \/orders\/\{orderId\} takes no action DeleteOrder \(it takes UpdateReferenceOrderId, CancelOrder\)/,
+    );
+    // a GET takes no body, so no action at all
+    expect(() => compileRouter([{ ...valid(), request: { wrap: 'CancelOrder' } }])).toThrow(/GET \/orders\/\{orderId\} takes no action CancelOrder$/);
+  });
 });
