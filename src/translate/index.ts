@@ -53,10 +53,17 @@ export interface Translator {
   /** The rest of execute for a request toCurrent already translated: preflight, send, translate back. */
   complete(translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse>;
   readonly routes: ReturnType<typeof compileRouter>;
-  /** Dropped (unknown) legacy fields seen so far: route id -> field path -> count. */
+  /**
+   * Dropped (unknown) legacy fields seen so far: route id -> field path -> count. At most
+   * MAX_DROPPED_PATHS paths a route; later new ones are counted together under `(other paths)`.
+   */
   droppedFields(): Record<string, Record<string, number>>;
   readonly merchantKeys: MerchantKeyResolver | undefined;
 }
+
+/** Distinct dropped-field paths counted per route (droppedFields). */
+export const MAX_DROPPED_PATHS = 200;
+const OTHER_PATHS = '(other paths)';
 
 /**
  * Creates the translator.
@@ -82,7 +89,11 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
     newRequestId: randomUUID,
     onDroppedFields: (routeId, fields) => {
       const counts = dropped.get(routeId) ?? new Map<string, number>();
-      for (const f of fields) counts.set(f, (counts.get(f) ?? 0) + 1);
+      // the paths come from clients' bodies: a client's own keys must not grow the gateway's memory
+      for (const f of fields) {
+        const path = counts.has(f) || counts.size < MAX_DROPPED_PATHS ? f : OTHER_PATHS;
+        counts.set(path, (counts.get(path) ?? 0) + 1);
+      }
       dropped.set(routeId, counts);
       options.logger?.warn({ routeId, droppedFields: fields }, 'legacy fields unknown to the contract were dropped');
       options.onDroppedFields?.(routeId, fields);

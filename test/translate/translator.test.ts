@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaybridgeError } from '../../src/errors.js';
-import { createTranslator, type CurrentRequest, type CurrentResponse } from '../../src/translate/index.js';
+import { createTranslator, MAX_DROPPED_PATHS, type CurrentRequest, type CurrentResponse } from '../../src/translate/index.js';
 import { jwt, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const translator = createTranslator();
@@ -133,6 +133,21 @@ describe('unknown legacy fields', () => {
     expect(warnings).toEqual([{ routeId: 'L1', droppedFields: ['query.utm', 'items[0].colour', 'loyalty'] }]);
     await t.toCurrent({ method: 'POST', path: '/orders', headers: SK, body });
     expect(t.droppedFields()).toEqual({ L1: { 'query.utm': 1, loyalty: 2, 'items[0].colour': 2 } });
+  });
+
+  it('are counted on at most MAX_DROPPED_PATHS paths a route, however many keys a client invents', async () => {
+    const t = createTranslator();
+    for (let request = 0; request < 3; request++) {
+      const invented = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`x_${request}_${i}`, 1]));
+      await t.toCurrent({ method: 'POST', path: '/orders', headers: SK, body: legacyOrder({ loyalty: 1, ...invented }) });
+    }
+    const counts = t.droppedFields().L1!;
+    expect(Object.keys(counts)).toHaveLength(MAX_DROPPED_PATHS + 1);
+    // 453 dropped fields in all: a path seen before the limit keeps its own count (loyalty: 3, and
+    // 199 invented keys once each), the rest are counted together
+    expect(counts.loyalty).toBe(3);
+    expect(counts['(other paths)']).toBe(453 - 3 - (MAX_DROPPED_PATHS - 1));
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(453);
   });
 });
 
