@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Build stage: install every dependency from the lock file and compile TypeScript.
-FROM node:24-bookworm-slim AS build
+FROM node:26-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -9,7 +9,7 @@ COPY mappings ./mappings
 RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: compiled code and production dependencies only, as an unprivileged user.
-FROM node:24-bookworm-slim
+FROM node:26-trixie-slim
 ENV NODE_ENV=production PAYBRIDGE_HOST=0.0.0.0 PAYBRIDGE_PORT=8080
 WORKDIR /app
 COPY --from=build /app/package.json ./
