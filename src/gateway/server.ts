@@ -134,7 +134,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   // both generations described for tools (OpenAPI 3.1), derived from the schemas and mappings
   let documents: { legacy: object; current: object } | undefined;
-  app.get('/_paybridge/openapi/:generation', async (request, reply) => {
+  app.get('/_paybridge/openapi/:generation', async (request) => {
     const which = (request.params as { generation: string }).generation.replace(/\.json$/, '');
     if (which !== 'legacy' && which !== 'current') throw new PaybridgeError('not_found', 'generation: legacy.json or current.json');
     documents ??= { legacy: legacyDocument(translator.routes, packageVersion()), current: currentDocument(packageVersion()) };
