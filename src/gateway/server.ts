@@ -5,13 +5,11 @@
  * pages, OpenAPI). Upstreams are chosen by the credential's environment prefix.
  */
 import { createServer } from 'node:http';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { legacyErrorBody, PaybridgeError } from '../errors.js';
+import { PaybridgeError } from '../errors.js';
 import { createTranslator, type Translator } from '../translate/index.js';
 import type { Shadow } from '../shadow/engine.js';
-import { currentDocument, legacyDocument, packageVersion } from '../openapi/documents.js';
-import { registerOperatorRoutes } from './operator.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { scrub } from '../observability/redact.js';
 import { createTracing } from '../observability/tracing.js';
@@ -20,6 +18,7 @@ import { requestIdOf } from './requests.js';
 import { createShadowServing } from './shadow-serve.js';
 import { legacyClientError, type ClientRefusal } from './client-error.js';
 import { createClassifier } from './classify.js';
+import { registerOwnPaths, sendOwnError } from './own-paths.js';
 import { createTraffic } from './traffic.js';
 import { createUpstream, type Upstream } from './upstream.js';
 
@@ -114,34 +113,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const { shadow } = serving;
   admit = (route) => shadow.admit(route);
 
-  function sendOwnError(reply: FastifyReply, error: PaybridgeError): FastifyReply {
-    return reply.code(error.status).header('x-request-id', reply.request.id).type('application/json; charset=utf-8').send(legacyErrorBody(error.code, error.detail, String(reply.request.id)));
-  }
-  app.setErrorHandler((err, request, reply) => {
-    if (err instanceof PaybridgeError) return sendOwnError(reply, err);
-    request.log.error({ err }, 'request failed');
-    return sendOwnError(reply, new PaybridgeError('internal_error', 'the gateway failed to handle the request'));
-  });
-
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  // browsers ask for it when a person opens the 3DS page or the operator page through the gateway
-  app.get('/favicon.ico', async (_request, reply) => reply.code(404).send());
-  app.get('/readyz', async (_request, reply) => {
-    if (draining) return reply.code(503).send({ status: 'draining' });
-    return { status: 'ready' };
-  });
-  app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.render()));
-
-  // both generations described for tools (OpenAPI 3.1), derived from the schemas and mappings
-  let documents: { legacy: object; current: object } | undefined;
-  app.get('/_paybridge/openapi/:generation', async (request) => {
-    const which = (request.params as { generation: string }).generation.replace(/\.json$/, '');
-    if (which !== 'legacy' && which !== 'current') throw new PaybridgeError('not_found', 'generation: legacy.json or current.json');
-    documents ??= { legacy: legacyDocument(translator.routes, packageVersion()), current: currentDocument(packageVersion()) };
-    return documents[which];
-  });
-
-  registerOperatorRoutes(app, { token: config.operatorToken, report: () => shadow.ledger.report(), find: (id) => shadow.ledger.find(id) });
+  registerOwnPaths(app, { metrics, translator, shadow, operatorToken: config.operatorToken, draining: () => draining });
 
   return {
     app,
