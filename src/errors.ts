@@ -67,8 +67,8 @@ export class PaybridgeError extends Error {
   }
 }
 
-/** undici's timeout errors, and the DOMException an AbortSignal.timeout() aborts with. */
-const UPSTREAM_TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'TimeoutError']);
+/** undici's timeout errors by code (an AbortSignal.timeout() abort is told by its name, TimeoutError). */
+const UPSTREAM_TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /**
  * An upstream call's failure (an undici error, an abort) as the error answered, the gateway's and
@@ -79,7 +79,7 @@ export function fromUpstreamError(err: unknown): PaybridgeError {
   if (err instanceof PaybridgeError) return err;
   const { code, name, message } = (err ?? {}) as { code?: unknown; name?: unknown; message?: unknown };
   const id = typeof code === 'string' && code !== '' ? code : undefined;
-  if (UPSTREAM_TIMEOUTS.has(id ?? '') || name === 'TimeoutError')
+  if ((id !== undefined && UPSTREAM_TIMEOUTS.has(id)) || name === 'TimeoutError')
     return new PaybridgeError('upstream_timeout', `the upstream did not answer in time (${id ?? 'TimeoutError'})`);
   return new PaybridgeError('upstream_error', `the upstream call failed: ${id ?? (typeof message === 'string' ? message : String(err))}`);
 }

@@ -95,18 +95,18 @@ function compile(mapping: Mapping): CompiledMapping {
   );
   for (const name of placeholders(currentPath))
     if (!provided.has(name)) throw new MappingError(mapping, `current path parameter ${name} is never filled`);
-  const shape = mapping.request?.shape;
-  const wrap = mapping.request?.wrap;
-  checkCurrentCall(mapping, mapping.current, typeof wrap === 'function' ? Object.keys(shape ?? {}) : wrap ? [wrap] : []);
-  if (mapping.preflight) checkCurrentCall(mapping, mapping.preflight.current, []);
   const movedSpec: ShapeSpec = Object.fromEntries(Object.keys(mapping.request?.move ?? {}).map((k) => [k, moved()]));
   const requestShapes = new Map<string, CompiledShape>();
+  const shape = mapping.request?.shape;
   if (typeof mapping.request?.wrap === 'function') {
     for (const [wrap, spec] of Object.entries((shape ?? {}) as Record<string, ShapeSpec>))
       requestShapes.set(wrap, compileShape({ ...spec, ...movedSpec }));
   } else {
     requestShapes.set(mapping.request?.wrap ?? '', compileShape({ ...((shape ?? {}) as ShapeSpec), ...movedSpec }));
   }
+  // the actions its body is wrapped in: the request shapes' keys ('' is an unwrapped body)
+  checkCurrentCall(mapping, mapping.current, [...requestShapes.keys()].filter((wrap) => wrap !== ''));
+  if (mapping.preflight) checkCurrentCall(mapping, mapping.preflight.current, []);
   const response = mapping.response;
   let preflight: CompiledMapping['preflight'];
   if (mapping.preflight) {
