@@ -2,17 +2,20 @@
  * The legacy route table compiled from mappings/. Compiling checks every mapping the way Cadwyn checks
  * version changes: a description is required, one mapping per legacy route, and each mapping must be
  * a route of legacy-api.md on one side and an operation of the current API on the other
- * (contract/current-routes.ts), its body wrapped in an action that operation takes. A failed check
- * stops start-up with a message naming the file and mapping.
+ * (contract/current-routes.ts), its body wrapped in an action that operation takes, every key it writes
+ * into the call one that operation's schema knows (current-keys.ts). A failed check stops start-up
+ * with a message naming the file and mapping.
  */
 import { z } from 'zod';
-import { CURRENT_ROUTES } from '../contract/current-routes.js';
+import { CURRENT_ROUTES, type CurrentRoute } from '../contract/current-routes.js';
 import type { IdKind } from '../contract/ids.js';
 import { ACTION_VARIANTS } from '../contract/zod-helpers.js';
 import type { Mapping, ParamTarget } from './define.js';
 import { LEGACY_ROUTES, type HttpMethod } from './legacy-routes.js';
 import { compileShape, moved, type CompiledShape, type ShapeSpec } from './shape.js';
+import { legacyProbe, probes, unknownTargets } from './current-keys.js';
 import { keyTree, type KeyTree } from './unknown-fields.js';
+import { toCurrentKey } from './vocabulary.js';
 
 export class MappingError extends Error {
   constructor(mapping: Mapping, problem: string) {
@@ -64,7 +67,7 @@ function placeholders(path: string): string[] {
 }
 
 /** The current call must be an operation of the current API, and each action a mapping wraps its body in one it takes. */
-function checkCurrentCall(mapping: Mapping, call: string, wraps: string[]): void {
+function checkCurrentCall(mapping: Mapping, call: string, wraps: string[]): CurrentRoute {
   const [method, path] = splitCall(call);
   const operation = CURRENT_ROUTES.find((r) => r.method === method && r.path === path);
   if (!operation) throw new MappingError(mapping, `${call} is not an operation of the current API (src/contract/current-routes.ts)`);
@@ -72,6 +75,38 @@ function checkCurrentCall(mapping: Mapping, call: string, wraps: string[]): void
   for (const action of wraps)
     if (!actions || !Object.hasOwn(actions, action))
       throw new MappingError(mapping, `${call} takes no action ${action}${actions ? ` (it takes ${Object.keys(actions).join(', ')})` : ''}`);
+  return operation;
+}
+
+/**
+ * Every key a mapping writes into the current call's body (per action) and query must be one the
+ * operation's schema knows: a rename target with a typo is a start-up error, not a field the current
+ * API drops or refuses.
+ */
+function checkCurrentKeys(mapping: Mapping, operation: CurrentRoute, requestShapes: Map<string, CompiledShape>, params: { target: ParamTarget }[]): void {
+  const targets = [...params.map((p) => p.target), ...Object.values(mapping.request?.move ?? {})];
+  const named = (to: ParamTarget['to']) => targets.filter((t) => t.to === to).map((t) => t.name);
+  const actions = operation.body ? ACTION_VARIANTS.get(operation.body) : undefined;
+  for (const [body, wrap] of probes(legacyProbe(mapping.body), mapping.request?.wrap)) {
+    const shape = requestShapes.get(wrap);
+    const schema = wrap === '' ? operation.body : actions?.[wrap];
+    if (!shape) throw new MappingError(mapping, `its wrap chose ${wrap || 'no action'}, which has no shape`);
+    if (!schema) {
+      if (mapping.body || named('body').length > 0) throw new MappingError(mapping, `${mapping.current} takes no body`);
+      continue;
+    }
+    const unknown = unknownTargets(shape, body, named('body'), schema);
+    if (unknown.length > 0)
+      throw new MappingError(mapping, `${wrap ? `${wrap} in ` : ''}${mapping.current} has no field ${unknown.join(', ')} (src/contract/current-requests.ts)`);
+  }
+  const renames = mapping.query?.shape ?? {};
+  const query = [
+    ...named('query'),
+    ...[...(mapping.query ? keyTree(mapping.query.schema)?.keys.keys() ?? [] : [])].map((key) => (typeof renames[key] === 'string' ? (renames[key] as string) : toCurrentKey(key))),
+  ];
+  const known = operation.query ? keyTree(operation.query) : undefined;
+  const unknownQuery = known === null ? [] : query.filter((name) => !known?.keys.has(name));
+  if (unknownQuery.length > 0) throw new MappingError(mapping, `${mapping.current} has no query parameter ${unknownQuery.join(', ')}`);
 }
 
 function compile(mapping: Mapping): CompiledMapping {
@@ -105,7 +140,8 @@ function compile(mapping: Mapping): CompiledMapping {
     requestShapes.set(mapping.request?.wrap ?? '', compileShape({ ...((shape ?? {}) as ShapeSpec), ...movedSpec }));
   }
   // the actions its body is wrapped in: the request shapes' keys ('' is an unwrapped body)
-  checkCurrentCall(mapping, mapping.current, [...requestShapes.keys()].filter((wrap) => wrap !== ''));
+  const operation = checkCurrentCall(mapping, mapping.current, [...requestShapes.keys()].filter((wrap) => wrap !== ''));
+  checkCurrentKeys(mapping, operation, requestShapes, params);
   if (mapping.preflight) checkCurrentCall(mapping, mapping.preflight.current, []);
   const response = mapping.response;
   let preflight: CompiledMapping['preflight'];

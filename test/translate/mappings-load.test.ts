@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
-import { defineMapping, toPath } from '../../src/translate/define.js';
+import { defineMapping, toBody, toPath, type Mapping, type RequestSpec } from '../../src/translate/define.js';
 import { compileRouter } from '../../src/translate/router.js';
+import { moved, type ShapeSpec } from '../../src/translate/shape.js';
 
 const valid = () =>
   defineMapping({
@@ -57,5 +58,52 @@ describe('mappings are checked when the router compiles', () => {
     );
     // a GET takes no body, so no action at all
     expect(() => compileRouter([{ ...valid(), request: { wrap: 'CancelOrder' } }])).toThrow(/GET \/orders\/\{orderId\} takes no action CancelOrder$/);
+  });
+
+  describe('every key a mapping writes into a current call is one the current API knows', () => {
+    const mapping = (route: string) => ALL_MAPPINGS.find((m) => m.route === route)!;
+    const withRequest = (m: Mapping, request: RequestSpec): Mapping => ({ ...m, request });
+    const l1 = mapping('L1');
+    const orderShape = l1.request!.shape as ShapeSpec;
+
+    it('stops on a rename target with a typo, at the top level and inside a nested shape', () => {
+      expect(() => compileRouter([withRequest(l1, { wrap: 'CreateOnlineOrder', shape: { ...orderShape, customerEmail: 'customerEmailAdress' } })])).toThrow(
+        /mappings\/orders\.ts: mapping L1 .*CreateOnlineOrder in POST \/orders has no field customerEmailAdress \(src\/contract\/current-requests\.ts\)$/,
+      );
+      expect(() => compileRouter([withRequest(l1, { wrap: 'CreateOnlineOrder', shape: { ...orderShape, billing: { phone: 'phone' } } })])).toThrow(
+        /has no field billing\.phone /,
+      );
+    });
+
+    it('stops on a legacy field the shape leaves to the vocabulary when the current action has no such field', () => {
+      const withColour = { ...l1, body: (l1.body as z.ZodObject).extend({ colour: z.string().optional() }) };
+      expect(() => compileRouter([withColour])).toThrow(/CreateOnlineOrder in POST \/orders has no field colour /);
+      // taken out of the body by its rule, the same field is fine
+      expect(compileRouter([withRequest(withColour, { wrap: 'CreateOnlineOrder', shape: { ...orderShape, colour: moved() } })]).mappings).toHaveLength(1);
+    });
+
+    it('checks each action a function picks with the fields that pick it (L4: the 3DS completion)', () => {
+      const l4 = mapping('L4');
+      const spec = l4.request!.shape as Record<string, ShapeSpec>;
+      expect(compileRouter([l4]).mappings).toHaveLength(1);
+      expect(() => compileRouter([withRequest(l4, { ...l4.request!, shape: { ...spec, Confirm3DSComplete: { ...spec.Confirm3DSComplete, paymentToken: 'paymentToken' } } })])).toThrow(
+        /Confirm3DSComplete in POST \/orders\/\{orderId\}\/pay has no field paymentToken /,
+      );
+      // returnURL goes to PayByCard as returnUrl; written as sent, PayByCard has no such field
+      const { returnURL: _dropped, ...payByCard } = spec.PayByCard!;
+      expect(() => compileRouter([withRequest(l4, { ...l4.request!, shape: { ...spec, PayByCard: payByCard } })])).toThrow(/PayByCard in .* has no field returnURL /);
+    });
+
+    it('stops on a path id put into a body field, or a query parameter, the current call does not have', () => {
+      const l25 = mapping('L25');
+      expect(compileRouter([l25]).mappings).toHaveLength(1);
+      expect(() => compileRouter([{ ...l25, params: { ...l25.params, bankAccountId: toBody('bankAccount', 'bankAccount') } }])).toThrow(
+        /SetMerchantPrimaryBankAccount in PATCH \/merchants\/\{merchantId\} has no field bankAccount /,
+      );
+      const l17 = mapping('L17');
+      expect(() => compileRouter([{ ...l17, query: { ...l17.query!, shape: { merchantOrderId: 'order' } } }])).toThrow(
+        /GET \/transactions has no query parameter order$/,
+      );
+    });
   });
 });
