@@ -1,21 +1,33 @@
 /**
- * A mapping's rename targets checked against the current API at load (design.md: "its rename targets
- * keys of that schema"). The request shape is run forward over a probe body holding every key the
- * legacy schema knows, so the check sees what the engine really writes (rules, nested shapes and the
- * vocabulary alike); each key written must be one the current action's schema knows. A typo in a
- * target would otherwise go to the current API as an unknown field, to be dropped or refused there.
+ * A mapping's keys checked against the current API at load (design.md: "its rename targets keys of
+ * that schema"). The request shape is run forward over a probe body holding every key the legacy
+ * schema knows, so the check sees what the engine really writes (rules, nested shapes and the
+ * vocabulary alike); each key written must be one the current action's schema knows. The response
+ * shape is run backward over a probe answer that records each key read which the current answer's
+ * schema does not have. A misspelt key would otherwise be a field the current API drops or refuses,
+ * or a legacy field silently missing from every answer.
  */
 import type { z } from 'zod';
 import type { CompiledShape, Obj } from './shape.js';
 import { keyTree, unknownFields, type KeyTree } from './unknown-fields.js';
 
-/** A legacy body with every key the tree knows: objects and one-element arrays where it nests, a string leaf elsewhere. */
-function probeBody(tree: KeyTree): unknown {
+/**
+ * A value with every key the tree knows: objects and one-element arrays where it nests, a string leaf
+ * elsewhere. With `found`, each object records the keys read from it that the tree does not know (as
+ * dotted paths): what a response shape reads, told apart from what the current API answers.
+ */
+function probeValue(tree: KeyTree, found?: Set<string>, path = ''): unknown {
   if (tree === null) return 'probe';
-  if (tree.items !== undefined) return [probeBody(tree.items)];
-  const out: Obj = {};
-  for (const [key, child] of tree.keys) out[key] = probeBody(child);
-  return out;
+  if (tree.items !== undefined) return [probeValue(tree.items, found, `${path}[0]`)];
+  const target: Obj = {};
+  for (const [key, child] of tree.keys) target[key] = probeValue(child, found, path ? `${path}.${key}` : key);
+  if (!found) return target;
+  return new Proxy(target, {
+    get(t, key, receiver) {
+      if (typeof key === 'string' && !Object.hasOwn(t, key) && !(key in Object.prototype)) found.add(path ? `${path}.${key}` : key);
+      return Reflect.get(t, key, receiver) as unknown;
+    },
+  });
 }
 
 /**
@@ -41,13 +53,41 @@ export function probes(probe: Obj, wrap: string | ((body: Obj) => string) | unde
 export function unknownTargets(
   shape: CompiledShape, body: Obj, bodyFields: readonly string[], currentBody: z.ZodType,
 ): string[] {
-  const written = shape.forward(body);
+  let written: Obj = {};
+  try {
+    written = shape.forward(body);
+  } catch {
+    // a rule that cannot run on probe values (a string where it wants a number): not checked here;
+    // the check is a guard against misspelt targets, and the parity and truth tests send real bodies
+  }
   for (const name of bodyFields) written[name] = 'probe';
   return unknownFields(keyTree(currentBody), written);
 }
 
 /** The probe of a legacy body schema (an empty object when the route takes no body). */
 export function legacyProbe(legacyBody: z.ZodType | undefined): Obj {
-  const probe = legacyBody ? probeBody(keyTree(legacyBody)) : {};
+  const probe = legacyBody ? probeValue(keyTree(legacyBody)) : {};
   return typeof probe === 'object' && probe !== null && !Array.isArray(probe) ? (probe as Obj) : {};
+}
+
+/**
+ * The keys a response shape reads that none of the operation's answers has at `at` (dotted), each
+ * answer probed on its own: a key read is unknown only when every answer that has an object at `at`
+ * lacks it. Empty when no answer has an object there (nothing to check against).
+ */
+export function unknownReads(shape: CompiledShape, answers: readonly z.ZodType[], at: string | undefined): string[] {
+  let unknown: Set<string> | undefined;
+  for (const answer of answers) {
+    let tree = keyTree(answer);
+    for (const part of at ? at.split('.') : []) tree = tree && tree.items === undefined ? (tree.keys.get(part) ?? null) : null;
+    if (tree === null || tree.items !== undefined) continue;
+    const found = new Set<string>();
+    try {
+      shape.backward(probeValue(tree, found) as Obj);
+    } catch {
+      // a rule that cannot run on probe values (a string where it wants a date): the reads before it still count
+    }
+    unknown = unknown ? new Set([...unknown].filter((path) => found.has(path))) : found;
+  }
+  return [...(unknown ?? [])];
 }

@@ -13,7 +13,7 @@ import { ACTION_VARIANTS } from '../contract/zod-helpers.js';
 import type { Mapping, ParamTarget } from './define.js';
 import { LEGACY_ROUTES, type HttpMethod } from './legacy-routes.js';
 import { compileShape, moved, type CompiledShape, type ShapeSpec } from './shape.js';
-import { legacyProbe, probes, unknownTargets } from './current-keys.js';
+import { legacyProbe, probes, unknownReads, unknownTargets } from './current-keys.js';
 import { keyTree, type KeyTree } from './unknown-fields.js';
 import { toCurrentKey } from './vocabulary.js';
 
@@ -144,6 +144,12 @@ function compile(mapping: Mapping): CompiledMapping {
   checkCurrentKeys(mapping, operation, requestShapes, params);
   if (mapping.preflight) checkCurrentCall(mapping, mapping.preflight.current, []);
   const response = mapping.response;
+  const responseShape = 'shape' in response ? compileShape(response.shape) : undefined;
+  if (responseShape && 'shape' in response) {
+    const unread = unknownReads(responseShape, operation.answers ?? [], response.at);
+    if (unread.length > 0)
+      throw new MappingError(mapping, `the answer of ${mapping.current}${response.at ? ` at ${response.at}` : ''} has no field ${unread.join(', ')} (src/contract/current-responses.ts)`);
+  }
   let preflight: CompiledMapping['preflight'];
   if (mapping.preflight) {
     const [m, p] = splitCall(mapping.preflight.current);
@@ -171,7 +177,7 @@ function compile(mapping: Mapping): CompiledMapping {
     bodyTree: mapping.body ? keyTree(mapping.body) : undefined,
     queryTree: mapping.query ? keyTree(mapping.query.schema) : undefined,
     requestShapes,
-    responseShape: 'shape' in response ? compileShape(response.shape) : undefined,
+    responseShape,
     preflight,
   };
 }

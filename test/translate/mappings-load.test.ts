@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
 import { defineMapping, toBody, toPath, type Mapping, type RequestSpec } from '../../src/translate/define.js';
 import { compileRouter } from '../../src/translate/router.js';
-import { moved, type ShapeSpec } from '../../src/translate/shape.js';
+import { closed, computed, from, moved, type Shape, type ShapeSpec } from '../../src/translate/shape.js';
 
 const valid = () =>
   defineMapping({
@@ -103,6 +103,30 @@ describe('mappings are checked when the router compiles', () => {
       const l17 = mapping('L17');
       expect(() => compileRouter([{ ...l17, query: { ...l17.query!, shape: { merchantOrderId: 'order' } } }])).toThrow(
         /GET \/transactions has no query parameter order$/,
+      );
+    });
+  });
+
+  describe('every key a response shape reads is one the current answer has', () => {
+    const mapping = (route: string) => ALL_MAPPINGS.find((m) => m.route === route)!;
+
+    it('stops on a response shape reading a field the current answer does not have, nested paths and computed rules included', () => {
+      const l6 = mapping('L6');
+      const legacyTransaction = (l6.response as { shape: Shape }).shape;
+      const withRules = (rules: ShapeSpec): Mapping => ({ ...l6, response: { shape: closed({ ...legacyTransaction.spec, ...rules }) } });
+      expect(compileRouter([withRules({})]).mappings).toHaveLength(1);
+      expect(() => compileRouter([withRules({ _id: from('purchaseDetails.transactionID') })])).toThrow(
+        /mapping L6 .*the answer of GET \/transactions\/\{transactionId\} has no field purchaseDetails\.transactionID \(src\/contract\/current-responses\.ts\)$/,
+      );
+      const refunds = computed((detail) => ((detail.timelines ?? []) as { eventTyp?: string }[]).filter((t) => t.eventTyp === 'PaymentRefunded'));
+      expect(() => compileRouter([withRules({ refunds })])).toThrow(/has no field timelines\[0\]\.eventTyp /);
+    });
+
+    it('reads from the object at the mapping\'s `at` path of the answer', () => {
+      const l3 = mapping('L3');
+      const order = (l3.response as { shape: Shape }).shape;
+      expect(() => compileRouter([{ ...l3, response: { at: 'OnlineOrder.order', shape: closed({ ...order.spec, merchantOrderId: 'orderID' }) } }])).toThrow(
+        /the answer of GET \/orders\/\{orderId\} at OnlineOrder\.order has no field orderID /,
       );
     });
   });
