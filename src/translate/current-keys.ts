@@ -71,11 +71,12 @@ export function legacyProbe(legacyBody: z.ZodType | undefined): Obj {
 }
 
 /**
- * The keys a response shape reads that none of the operation's answers has at `at` (dotted), each
- * answer probed on its own: a key read is unknown only when every answer that has an object at `at`
- * lacks it. Empty when no answer has an object there (nothing to check against).
+ * The keys a response translation (a shape's backward, or a mapping's map function) reads that none
+ * of the operation's answers has at `at` (dotted), each answer probed on its own: a key read is
+ * unknown only when every answer that has an object at `at` lacks it (a map function looks for each
+ * kind of answer it may get). Empty when no answer has an object there (nothing to check against).
  */
-export function unknownReads(shape: CompiledShape, answers: readonly z.ZodType[], at: string | undefined): string[] {
+export function unknownReads(read: (answer: Obj) => unknown, answers: readonly z.ZodType[], at: string | undefined): string[] {
   let unknown: Set<string> | undefined;
   for (const answer of answers) {
     let tree = keyTree(answer);
@@ -83,7 +84,7 @@ export function unknownReads(shape: CompiledShape, answers: readonly z.ZodType[]
     if (tree === null || tree.items !== undefined) continue;
     const found = new Set<string>();
     try {
-      shape.backward(probeValue(tree, found) as Obj);
+      read(probeValue(tree, found) as Obj);
     } catch {
       // a rule that cannot run on probe values (a string where it wants a date): the reads before it still count
     }

@@ -12,7 +12,7 @@ import type { IdKind } from '../contract/ids.js';
 import { ACTION_VARIANTS } from '../contract/zod-helpers.js';
 import type { Mapping, ParamTarget } from './define.js';
 import { LEGACY_ROUTES, type HttpMethod } from './legacy-routes.js';
-import { compileShape, moved, type CompiledShape, type ShapeSpec } from './shape.js';
+import { compileShape, moved, type CompiledShape, type Obj, type ShapeSpec } from './shape.js';
 import { legacyProbe, probes, unknownReads, unknownTargets } from './current-keys.js';
 import { keyTree, type KeyTree } from './unknown-fields.js';
 import { toCurrentKey } from './vocabulary.js';
@@ -145,11 +145,15 @@ function compile(mapping: Mapping): CompiledMapping {
   if (mapping.preflight) checkCurrentCall(mapping, mapping.preflight.current, []);
   const response = mapping.response;
   const responseShape = 'shape' in response ? compileShape(response.shape) : undefined;
-  if (responseShape && 'shape' in response) {
-    const unread = unknownReads(responseShape, operation.answers ?? [], response.at);
-    if (unread.length > 0)
-      throw new MappingError(mapping, `the answer of ${mapping.current}${response.at ? ` at ${response.at}` : ''} has no field ${unread.join(', ')} (src/contract/current-responses.ts)`);
-  }
+  const read = responseShape
+    ? (answer: Obj) => responseShape.backward(answer)
+    : 'map' in response
+      ? (answer: Obj) => response.map(answer, legacyProbe(mapping.body), undefined)
+      : undefined;
+  const at = 'shape' in response ? response.at : undefined;
+  const unread = read ? unknownReads(read, operation.answers ?? [], at) : [];
+  if (unread.length > 0)
+    throw new MappingError(mapping, `the answer of ${mapping.current}${at ? ` at ${at}` : ''} has no field ${unread.join(', ')} (src/contract/current-responses.ts)`);
   let preflight: CompiledMapping['preflight'];
   if (mapping.preflight) {
     const [m, p] = splitCall(mapping.preflight.current);

@@ -122,6 +122,16 @@ describe('mappings are checked when the router compiles', () => {
       expect(() => compileRouter([withRules({ refunds })])).toThrow(/has no field timelines\[0\]\.eventTyp /);
     });
 
+    it('probes a map function with every kind of answer its operation gives', () => {
+      const l13 = mapping('L13');
+      expect(compileRouter([l13]).mappings).toHaveLength(1);
+      expect(() => compileRouter([{ ...l13, response: { map: (body: { customerID: string }) => body.customerID } }])).toThrow(
+        /mapping L13 .*the answer of POST \/customers has no field customerID /,
+      );
+      // L4 reads the 3DS challenge and the card payment, each from the answer that has it
+      expect(compileRouter([mapping('L4')]).mappings).toHaveLength(1);
+    });
+
     it('reads from the object at the mapping\'s `at` path of the answer', () => {
       const l3 = mapping('L3');
       const order = (l3.response as { shape: Shape }).shape;
