@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { legacyErrorBody, type ErrorCode } from '../errors.js';
+import type { Metrics } from '../observability/metrics.js';
 
 const REASONS: Record<number, string> = { 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
@@ -51,4 +52,16 @@ export function legacyClientError(err: Error & { code?: string }, socket: Socket
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     () => socket.destroy(),
   );
+}
+
+/**
+ * What the gateway does with each request Node's parser refused: counted
+ * (`paybridge_client_refusals_total{status,code}`) and logged at warn with the tracer the client got.
+ */
+export function refusalRecorder(metrics: Metrics, warn: (obj: object, msg: string) => void): (refusal: ClientRefusal) => void {
+  const refusals = metrics.counter('paybridge_client_refusals_total', "Requests Node's HTTP parser refused (malformed HTTP, headers too large, a client too slow), by status and error code.", ['status', 'code']);
+  return ({ tracer, status, code, detail }) => {
+    refusals.inc({ status: String(status), code });
+    warn({ requestId: tracer, status, errorCode: code, detail }, 'request refused by the HTTP parser');
+  };
 }

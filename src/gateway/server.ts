@@ -5,7 +5,7 @@
  * pages, OpenAPI). Upstreams are chosen by the credential's environment prefix.
  */
 import { createServer } from 'node:http';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { PaybridgeError } from '../errors.js';
 import { createTranslator, type Translator } from '../translate/index.js';
@@ -15,9 +15,7 @@ import { scrub } from '../observability/redact.js';
 import { createTracing } from '../observability/tracing.js';
 import { gatewayLogging } from './logging.js';
 import { requestIdOf } from './requests.js';
-import { createShadowServing } from './shadow-serve.js';
-import { legacyClientError, type ClientRefusal } from './client-error.js';
-import { createClassifier } from './classify.js';
+import { legacyClientError, refusalRecorder } from './client-error.js';
 import { registerOwnPaths, sendOwnError } from './own-paths.js';
 import { createTraffic } from './traffic.js';
 import { createUpstream, type Upstream } from './upstream.js';
@@ -57,6 +55,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const tracing = createTracing({ otlpEndpoint: config.otlpEndpoint, serviceName: 'paybridge' });
   let draining = false;
   let traffic: ReturnType<typeof createTraffic> | undefined;
+  const clientRefused = refusalRecorder(metrics, (obj, msg) => app.log.warn(obj, msg));
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : (logging.options as object),
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
@@ -83,35 +82,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       sendOwnError(reply, new PaybridgeError('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'path: malformed percent-encoding' : `request: ${scrub(error.message)}`)),
   });
 
-  const serviceEnvironment = config.serviceKey?.startsWith('live_') ? 'live' : 'sandbox';
-  const translator =
-    options.translator ??
-    createTranslator({
-      merchantTokens: config.merchantTokens,
-      ...(options.lookupMerchantKey ? { lookupMerchantKey: options.lookupMerchantKey } : {}),
-      ...(config.serviceKey && config.upstreams[serviceEnvironment].current
-        ? { serviceKey: config.serviceKey, currentUrl: config.upstreams[serviceEnvironment].current }
-        : {}),
-      merchantKeyCache: { max: config.merchantKeyCache.max, ttlMs: config.merchantKeyCache.ttlMs },
-      logger: { warn: (obj, msg) => app.log.warn(obj, msg), error: (obj, msg) => app.log.error(obj, msg) },
-      onDroppedFields: (route, fields) => metrics.droppedFields.inc({ route }, fields.length),
-    });
+  const translator = options.translator ?? gatewayTranslator(options, metrics, app.log);
   metrics.total('paybridge_merchant_key_lookups_total', 'Get Merchant calls made to resolve merchant tokens (cache misses).', () => translator.merchantKeys?.lookups ?? 0);
-
-  const clientRefusals = metrics.counter('paybridge_client_refusals_total', "Requests Node's HTTP parser refused (malformed HTTP, headers too large, a client too slow), by status and error code.", ['status', 'code']);
-  function clientRefused({ tracer, status, code, detail }: ClientRefusal): void {
-    clientRefusals.inc({ status: String(status), code });
-    app.log.warn({ requestId: tracer, status, errorCode: code, detail }, 'request refused by the HTTP parser');
-  }
-
-  // bound once the shadow side exists (it needs the traffic handler's current calls)
-  let admit = (_route: string) => true;
-  const classifier = createClassifier(config, translator, (route) => admit(route));
-  traffic = createTraffic({ config, translator, classifier, upstream, metrics, tracing, log: app.log, access: logging.access, draining: () => draining });
-  const serving = createShadowServing({ config, translator, metrics, upstream, log: app.log, upstreamFor: classifier.upstreamFor, callCurrent: traffic.callCurrent });
-  traffic.useShadow(serving);
-  const { shadow } = serving;
-  admit = (route) => shadow.admit(route);
+  traffic = createTraffic({ config, translator, upstream, metrics, tracing, log: app.log, access: logging.access, draining: () => draining });
+  const { shadow } = traffic;
 
   registerOwnPaths(app, { metrics, translator, shadow, operatorToken: config.operatorToken, draining: () => draining });
 
@@ -136,4 +110,20 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       logging.flush();
     },
   };
+}
+
+/** The translator a gateway builds from its config: merchant tokens, the service key's Get Merchant look-up, dropped fields counted. */
+function gatewayTranslator(options: GatewayOptions, metrics: Metrics, log: FastifyBaseLogger): Translator {
+  const { config } = options;
+  const serviceEnvironment = config.serviceKey?.startsWith('live_') ? 'live' : 'sandbox';
+  return createTranslator({
+    merchantTokens: config.merchantTokens,
+    ...(options.lookupMerchantKey ? { lookupMerchantKey: options.lookupMerchantKey } : {}),
+    ...(config.serviceKey && config.upstreams[serviceEnvironment].current
+      ? { serviceKey: config.serviceKey, currentUrl: config.upstreams[serviceEnvironment].current }
+      : {}),
+    merchantKeyCache: { max: config.merchantKeyCache.max, ttlMs: config.merchantKeyCache.ttlMs },
+    logger: { warn: (obj, msg) => log.warn(obj, msg), error: (obj, msg) => log.error(obj, msg) },
+    onDroppedFields: (route, fields) => metrics.droppedFields.inc({ route }, fields.length),
+  });
 }

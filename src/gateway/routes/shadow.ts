@@ -1,0 +1,92 @@
+/**
+ * The gateway's side of shadow and canary modes: a sampled shadow exchange (the legacy upstream
+ * answers the client, its answer whole), and the hand-over of every sampled exchange to the
+ * comparison queue once the client has its answer.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Metrics } from '../../observability/metrics.js';
+import { createShadow } from '../../shadow/engine.js';
+import type { Answer, RawAnswer as RawPrimary } from '../../shadow/exchange.js';
+import { answerBody } from '../../translate/answers.js';
+import type { CurrentResponse, LegacyRequest, Translator } from '../../translate/index.js';
+import type { Answers, Exchange } from '../answers.js';
+import { hasBody, readBody } from '../body.js';
+import { paramsOf, soleCredential } from '../requests.js';
+import type { Upstream } from '../upstream.js';
+import type { CallCurrent } from './translated.js';
+
+export interface ShadowRouteDeps {
+  config: Config;
+  translator: Translator;
+  metrics: Metrics;
+  upstream: Upstream;
+  log: FastifyBaseLogger;
+  answers: Answers;
+  upstreamFor: (credential: string | undefined, generation: 'current' | 'legacy') => string;
+  callCurrent: CallCurrent;
+}
+
+export function createShadowRoute(deps: ShadowRouteDeps) {
+  const { config, metrics, upstream, upstreamFor, answers } = deps;
+
+  /** One legacy call forwarded unchanged to the legacy upstream of its credential. */
+  async function callLegacy(request: LegacyRequest): Promise<CurrentResponse> {
+    const headers = request.headers as Record<string, string | string[]>;
+    const answer = await upstream.forward(upstreamFor(soleCredential(headers), 'legacy'), {
+      method: request.method,
+      path: request.path,
+      headers,
+      ...(typeof request.body === 'string' ? { body: request.body } : {}),
+    }, request.requestId ?? '');
+    return { status: answer.status, body: answerBody(answer.text, answer.headers['content-type']) };
+  }
+
+  const shadow = createShadow({
+    config,
+    translator: deps.translator,
+    metrics,
+    callCurrent: (current, requestId) => deps.callCurrent(current, requestId, 'shadow'),
+    callLegacy,
+    log: deps.log,
+  });
+
+  /** Queues the comparison of an exchange the client already has the answer to. */
+  function compareLater(x: Exchange, mode: 'shadow' | 'canary', body: string | undefined, primary: Answer | RawPrimary, primaryBytes: number): void {
+    const decision = x.decision!;
+    shadow.enqueue({
+      bytes: (body?.length ?? 0) + primaryBytes,
+      mode,
+      route: decision.route,
+      requestId: x.id,
+      compiled: decision.match!.compiled,
+      params: paramsOf(decision.match!),
+      request: { method: x.method, path: x.url, headers: decision.headers, ...(body !== undefined ? { body } : {}) },
+      primary,
+    });
+  }
+
+  /** A sampled shadow exchange: the legacy upstream answers the client; the comparison runs afterwards. */
+  async function shadowed(x: Exchange): Promise<void> {
+    const decision = x.decision!;
+    const body = hasBody(x.req) ? (await readBody(x.req, config.bodyLimitBytes))?.toString('utf8') : undefined;
+    let answer;
+    try {
+      answer = await upstream.forward(upstreamFor(soleCredential(decision.headers), 'legacy'), {
+        method: x.method,
+        path: x.url,
+        headers: decision.headers,
+        ...(body !== undefined ? { body } : {}),
+      }, x.id);
+    } catch (err) {
+      throw answers.upstreamFailed(decision.route, x.id, err, 'shadow primary call failed');
+    }
+    const latencyMs = performance.now() - x.started;
+    answers.write(x, answer.status, answer.headers, answer.text === '' ? undefined : answer.text);
+    compareLater(x, 'shadow', body, { status: answer.status, text: answer.text, contentType: answer.headers['content-type'], latencyMs }, answer.text.length);
+  }
+
+  return { shadow, compareLater, shadowed };
+}
+
+export type ShadowRoute = ReturnType<typeof createShadowRoute>;

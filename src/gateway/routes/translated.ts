@@ -1,0 +1,76 @@
+/**
+ * A legacy request in `current` or `canary` mode: the body read once, translated, sent to the current
+ * API under the request's deadline, the answer translated back; a sampled canary exchange is then
+ * handed to the comparison queue.
+ */
+import type { Config } from '../../config.js';
+import { stringifyJson } from '../../contract/json.js';
+import type { Tracing } from '../../observability/tracing.js';
+import type { CurrentRequest, CurrentResponse, LegacyResponse } from '../../translate/engine.js';
+import type { Translator } from '../../translate/index.js';
+import type { Answers, Exchange } from '../answers.js';
+import { hasBody, readBody } from '../body.js';
+import type { createClassifier } from '../classify.js';
+import { forwardedHeaders, type Decision } from '../requests.js';
+import type { ShadowRoute } from './shadow.js';
+import type { Upstream } from '../upstream.js';
+
+/** One translated current call, sent to the current upstream of its Bearer's environment. */
+export type CallCurrent = (current: CurrentRequest, requestId: string, route: string, forwarded?: Record<string, string>, deadline?: number) => Promise<CurrentResponse>;
+
+/** Current calls for the gateway (and the shadow comparisons), counted and logged when they fail. */
+export function createCurrentCaller(deps: { classifier: ReturnType<typeof createClassifier>; upstream: Upstream; answers: Answers }): CallCurrent {
+  const { classifier, upstream, answers } = deps;
+  return async (current, requestId, route, forwarded, deadline) => {
+    const authorization = current.headers.authorization;
+    const base = classifier.upstreamFor(authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined, 'current');
+    try {
+      return await upstream.call(base, current, requestId, deadline, forwarded);
+    } catch (err) {
+      throw answers.upstreamFailed(route, requestId, err, 'upstream call failed');
+    }
+  };
+}
+
+export interface TranslatedDeps {
+  config: Config;
+  translator: Translator;
+  tracing: Tracing;
+  answers: Answers;
+  callCurrent: CallCurrent;
+  compareLater: ShadowRoute['compareLater'];
+}
+
+export function createTranslated(deps: TranslatedDeps) {
+  const { config, translator, tracing, answers, callCurrent } = deps;
+
+  /** The translated exchange in spans: the gateway hop, the translation, and each upstream call with its own traceparent. */
+  function tracedExecute(
+    legacyRequest: Parameters<Translator['execute']>[0],
+    route: string,
+    send: (current: CurrentRequest, headers: Record<string, string>) => Promise<CurrentResponse>,
+  ): Promise<LegacyResponse> {
+    const parent = typeof legacyRequest.headers.traceparent === 'string' ? legacyRequest.headers.traceparent : undefined;
+    const attributes = { 'paybridge.route': route, 'http.request.method': legacyRequest.method };
+    return tracing.span(`paybridge ${route}`, parent, attributes, (hop) =>
+      tracing.span(`translate ${route}`, hop, attributes, (translation) =>
+        translator.execute(legacyRequest, (current) =>
+          tracing.span(`upstream ${current.method}`, translation, { 'http.request.method': current.method, 'url.path': current.path.split('?')[0]! }, (call) => send(current, tracing.headersOf(call)), 'client'),
+        ),
+      ), 'server');
+  }
+
+  return async function translate(x: Exchange, decision: Decision): Promise<void> {
+    // one deadline for every upstream call of this request (a refund's read and the refund)
+    const deadline = Date.now() + config.timeouts.requestMs;
+    const body = hasBody(x.req) ? (await readBody(x.req, config.bodyLimitBytes))?.toString('utf8') : undefined;
+    const forwarded = forwardedHeaders(decision.headers, x.req);
+    const legacyRequest = { method: x.method, path: x.url, headers: decision.headers, requestId: x.id, ...(body !== undefined ? { body } : {}) };
+    const answer = tracing.enabled
+      ? await tracedExecute(legacyRequest, decision.route, (current, headers) => callCurrent(current, x.id, decision.route, Object.assign({}, forwarded, headers), deadline))
+      : await translator.execute(legacyRequest, (current) => callCurrent(current, x.id, decision.route, forwarded, deadline), decision.match);
+    answers.sendLegacy(x, answer);
+    if (decision.sampled)
+      deps.compareLater(x, 'canary', body, { status: answer.status, body: answer.body, latencyMs: performance.now() - x.started }, answer.body === undefined ? 0 : stringifyJson(answer.body).length);
+  };
+}
