@@ -12,6 +12,9 @@ function tracerOf(side: 'primary' | 'candidate', answer: Answer | null): Record<
   return typeof tracer === 'string' ? { [side]: tracer } : {};
 }
 
+/** Milliseconds to a tenth, as every latency in a record is written. */
+const tenth = (ms: number): number => Math.round(ms * 10) / 10;
+
 export function comparisonRecord(
   ex: Exchange,
   method: CompareMethod,
@@ -28,8 +31,8 @@ export function comparisonRecord(
     requestId: ex.requestId,
     mode: ex.mode,
     method,
-    primary: { status: primary.status, latencyMs: primary.latencyMs },
-    candidate: candidate && { status: candidate.status, latencyMs: candidate.latencyMs },
+    primary: { status: primary.status, latencyMs: tenth(primary.latencyMs) },
+    candidate: candidate && { status: candidate.status, latencyMs: tenth(candidate.latencyMs) },
     differences: differences.map((d) => {
       // ids and timestamps told apart on the values compared: redaction can mask one (a token, a tracer)
       const out = redactAt(d);

@@ -97,6 +97,9 @@ describe('shadow mode replay', () => {
     const comparisons = lines.filter((l) => l.type === 'comparison');
     expect(comparisons.length).toBe(result.totals.compared);
     expect(comparisons[0]).toMatchObject({ route: expect.stringMatching(/^L\d+$/), requestId: expect.any(String), primary: { status: expect.any(Number), latencyMs: expect.any(Number) } });
+    // latencies to a tenth of a millisecond on both sides (the primary's was the raw double)
+    const tenths = comparisons.flatMap((c) => [c.primary.latencyMs, ...(c.candidate ? [c.candidate.latencyMs] : [])]);
+    expect(tenths.filter((ms: number) => Math.round(ms * 10) / 10 !== ms)).toEqual([]);
     const text = readFileSync(logFile, 'utf8');
     expect(text).not.toContain(KEYS.soloSk);
     expect(text).toContain('[redacted]');
