@@ -3,8 +3,8 @@
  * version changes: a description is required, one mapping per legacy route, and each mapping must be
  * a route of legacy-api.md on one side and an operation of the current API on the other
  * (contract/current-routes.ts), its body wrapped in an action that operation takes, every key it writes
- * into the call one that operation's schema knows (current-keys.ts). A failed check stops start-up
- * with a message naming the file and mapping.
+ * into the call one that operation's schema knows and every key it reads from the answer one the
+ * answer has (current-keys.ts). A failed check stops start-up with a message naming the file and mapping.
  */
 import { z } from 'zod';
 import { CURRENT_ROUTES, type CurrentRoute } from '../contract/current-routes.js';
@@ -99,14 +99,31 @@ function checkCurrentKeys(mapping: Mapping, operation: CurrentRoute, requestShap
     if (unknown.length > 0)
       throw new MappingError(mapping, `${wrap ? `${wrap} in ` : ''}${mapping.current} has no field ${unknown.join(', ')} (src/contract/current-requests.ts)`);
   }
+  // query parameters: path ids put there, and the legacy query's keys as renamed (the shape, else the vocabulary)
   const renames = mapping.query?.shape ?? {};
-  const query = [
-    ...named('query'),
-    ...[...(mapping.query ? keyTree(mapping.query.schema)?.keys.keys() ?? [] : [])].map((key) => (typeof renames[key] === 'string' ? (renames[key] as string) : toCurrentKey(key))),
-  ];
+  const legacyKeys = mapping.query ? [...(keyTree(mapping.query.schema)?.keys.keys() ?? [])] : [];
+  const query = [...named('query'), ...legacyKeys.map((key) => (typeof renames[key] === 'string' ? (renames[key] as string) : toCurrentKey(key)))];
+  // no query schema: the operation takes none; a null tree: it takes anything
   const known = operation.query ? keyTree(operation.query) : undefined;
   const unknownQuery = known === null ? [] : query.filter((name) => !known?.keys.has(name));
   if (unknownQuery.length > 0) throw new MappingError(mapping, `${mapping.current} has no query parameter ${unknownQuery.join(', ')}`);
+}
+
+/**
+ * Every key a mapping's answer translation (its response shape, or its map function) reads must be one
+ * the operation's answers have: a misspelt key would leave a legacy field missing from every answer.
+ */
+function checkCurrentReads(mapping: Mapping, operation: CurrentRoute, responseShape: CompiledShape | undefined): void {
+  const response = mapping.response;
+  const read = responseShape
+    ? (answer: Obj) => responseShape.backward(answer)
+    : 'map' in response
+      ? (answer: Obj) => response.map(answer, legacyProbe(mapping.body), undefined)
+      : undefined;
+  const at = 'shape' in response ? response.at : undefined;
+  const unread = read ? unknownReads(read, operation.answers ?? [], at) : [];
+  if (unread.length > 0)
+    throw new MappingError(mapping, `the answer of ${mapping.current}${at ? ` at ${at}` : ''} has no field ${unread.join(', ')} (src/contract/current-responses.ts)`);
 }
 
 function compile(mapping: Mapping): CompiledMapping {
@@ -145,15 +162,7 @@ function compile(mapping: Mapping): CompiledMapping {
   if (mapping.preflight) checkCurrentCall(mapping, mapping.preflight.current, []);
   const response = mapping.response;
   const responseShape = 'shape' in response ? compileShape(response.shape) : undefined;
-  const read = responseShape
-    ? (answer: Obj) => responseShape.backward(answer)
-    : 'map' in response
-      ? (answer: Obj) => response.map(answer, legacyProbe(mapping.body), undefined)
-      : undefined;
-  const at = 'shape' in response ? response.at : undefined;
-  const unread = read ? unknownReads(read, operation.answers ?? [], at) : [];
-  if (unread.length > 0)
-    throw new MappingError(mapping, `the answer of ${mapping.current}${at ? ` at ${at}` : ''} has no field ${unread.join(', ')} (src/contract/current-responses.ts)`);
+  checkCurrentReads(mapping, operation, responseShape);
   let preflight: CompiledMapping['preflight'];
   if (mapping.preflight) {
     const [m, p] = splitCall(mapping.preflight.current);
