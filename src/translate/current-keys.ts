@@ -64,9 +64,9 @@ export function unknownTargets(
   return unknownFields(keyTree(currentBody), written);
 }
 
-/** The probe of a legacy body schema (an empty object when the route takes no body). */
-export function legacyProbe(legacyBody: z.ZodType | undefined): Obj {
-  const probe = legacyBody ? probeValue(keyTree(legacyBody)) : {};
+/** The probe of a legacy body schema's key tree (an empty object when the route takes no body). */
+export function legacyProbe(tree: KeyTree | undefined): Obj {
+  const probe = tree === undefined ? {} : probeValue(tree);
   return typeof probe === 'object' && probe !== null && !Array.isArray(probe) ? (probe as Obj) : {};
 }
 

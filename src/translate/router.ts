@@ -83,11 +83,13 @@ function checkCurrentCall(mapping: Mapping, call: string, wraps: string[]): Curr
  * operation's schema knows: a rename target with a typo is a start-up error, not a field the current
  * API drops or refuses.
  */
-function checkCurrentKeys(mapping: Mapping, operation: CurrentRoute, requestShapes: Map<string, CompiledShape>, params: { target: ParamTarget }[]): void {
+function checkCurrentKeys(
+  mapping: Mapping, operation: CurrentRoute, requestShapes: Map<string, CompiledShape>, params: { target: ParamTarget }[], probe: Obj, queryTree: KeyTree | undefined,
+): void {
   const targets = [...params.map((p) => p.target), ...Object.values(mapping.request?.move ?? {})];
   const named = (to: ParamTarget['to']) => targets.filter((t) => t.to === to).map((t) => t.name);
   const actions = operation.body ? ACTION_VARIANTS.get(operation.body) : undefined;
-  for (const [body, wrap] of probes(legacyProbe(mapping.body), mapping.request?.wrap)) {
+  for (const [body, wrap] of probes(probe, mapping.request?.wrap)) {
     const shape = requestShapes.get(wrap);
     const schema = wrap === '' ? operation.body : actions?.[wrap];
     if (!shape) throw new MappingError(mapping, `its wrap chose ${wrap || 'no action'}, which has no shape`);
@@ -101,7 +103,7 @@ function checkCurrentKeys(mapping: Mapping, operation: CurrentRoute, requestShap
   }
   // query parameters: path ids put there, and the legacy query's keys as renamed (the shape, else the vocabulary)
   const renames = mapping.query?.shape ?? {};
-  const legacyKeys = mapping.query ? [...(keyTree(mapping.query.schema)?.keys.keys() ?? [])] : [];
+  const legacyKeys = [...(queryTree?.keys.keys() ?? [])];
   const query = [...named('query'), ...legacyKeys.map((key) => (typeof renames[key] === 'string' ? (renames[key] as string) : toCurrentKey(key)))];
   // no query schema: the operation takes none; a null tree: it takes anything
   const known = operation.query ? keyTree(operation.query) : undefined;
@@ -113,12 +115,12 @@ function checkCurrentKeys(mapping: Mapping, operation: CurrentRoute, requestShap
  * Every key a mapping's answer translation (its response shape, or its map function) reads must be one
  * the operation's answers have: a misspelt key would leave a legacy field missing from every answer.
  */
-function checkCurrentReads(mapping: Mapping, operation: CurrentRoute, responseShape: CompiledShape | undefined): void {
+function checkCurrentReads(mapping: Mapping, operation: CurrentRoute, responseShape: CompiledShape | undefined, probe: Obj): void {
   const response = mapping.response;
   const read = responseShape
     ? (answer: Obj) => responseShape.backward(answer)
     : 'map' in response
-      ? (answer: Obj) => response.map(answer, legacyProbe(mapping.body), undefined)
+      ? (answer: Obj) => response.map(answer, probe, undefined)
       : undefined;
   const at = 'shape' in response ? response.at : undefined;
   const unread = read ? unknownReads(read, operation.answers ?? [], at) : [];
@@ -158,11 +160,15 @@ function compile(mapping: Mapping): CompiledMapping {
   }
   // the actions its body is wrapped in: the request shapes' keys ('' is an unwrapped body)
   const operation = checkCurrentCall(mapping, mapping.current, [...requestShapes.keys()].filter((wrap) => wrap !== ''));
-  checkCurrentKeys(mapping, operation, requestShapes, params);
+  // the legacy schemas' key trees, computed once: the translation's unknown-field reports and the checks
+  const bodyTree = mapping.body ? keyTree(mapping.body) : undefined;
+  const queryTree = mapping.query ? keyTree(mapping.query.schema) : undefined;
+  const probe = legacyProbe(bodyTree);
+  checkCurrentKeys(mapping, operation, requestShapes, params, probe, queryTree);
   if (mapping.preflight) checkCurrentCall(mapping, mapping.preflight.current, []);
   const response = mapping.response;
   const responseShape = 'shape' in response ? compileShape(response.shape) : undefined;
-  checkCurrentReads(mapping, operation, responseShape);
+  checkCurrentReads(mapping, operation, responseShape, probe);
   let preflight: CompiledMapping['preflight'];
   if (mapping.preflight) {
     const [m, p] = splitCall(mapping.preflight.current);
@@ -187,8 +193,8 @@ function compile(mapping: Mapping): CompiledMapping {
     currentPath: currentPath.split(/(\{\w+\})/),
     bodySchema: mapping.body ? z.compile(mapping.body) : undefined,
     querySchema: mapping.query ? z.compile(mapping.query.schema) : undefined,
-    bodyTree: mapping.body ? keyTree(mapping.body) : undefined,
-    queryTree: mapping.query ? keyTree(mapping.query.schema) : undefined,
+    bodyTree,
+    queryTree,
     requestShapes,
     responseShape,
     preflight,
