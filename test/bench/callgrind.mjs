@@ -28,12 +28,11 @@ function perfMap(file) {
 }
 
 /**
- * The self cost (instructions) of every function of a callgrind dump, summed by name: the cost lines
- * under each `fn=`, not the inclusive lines that follow a `calls=`. Names are compressed in the file
- * (`(12) name` once, `(12)` after), and a function callgrind could not name is its address.
+ * Reads a callgrind dump: `onSelf(fn, cost)` for each cost line under a `fn=`, `onCall(fn, callee, cost)`
+ * for each inclusive line that follows a `calls=`. Names are compressed in the file (`(12) name` once,
+ * `(12)` after), and a function callgrind could not name is its address.
  */
-export function selfCosts(dumpFile, mapFile) {
-  const lookup = perfMap(mapFile);
+function walk(dumpFile, onSelf, onCall) {
   const names = new Map();
   const name = (text) => {
     const m = /^\((\d+)\)(?: (.*))?$/.exec(text);
@@ -41,20 +40,30 @@ export function selfCosts(dumpFile, mapFile) {
     if (m[2] !== undefined) names.set(m[1], m[2]);
     return names.get(m[1]);
   };
-  const self = new Map();
   let fn = '?';
+  let callee = '?';
   let events = 1;
   let inclusiveNext = false;
   for (const line of readFileSync(dumpFile, 'utf8').split('\n')) {
     if (line.startsWith('positions:')) events = line.slice(10).trim().split(/\s+/).length;
     else if (line.startsWith('fn=')) fn = name(line.slice(3));
-    else if (line.startsWith('cfn=')) name(line.slice(4));
+    else if (line.startsWith('cfn=')) callee = name(line.slice(4));
     else if (line.startsWith('calls=')) inclusiveNext = true;
     else if (/^[0-9+\-*]/.test(line)) {
-      if (inclusiveNext) inclusiveNext = false;
-      else self.set(fn, (self.get(fn) ?? 0) + Number(line.split(' ')[events] ?? 0));
+      const cost = Number(line.split(' ')[events] ?? 0);
+      if (inclusiveNext) {
+        inclusiveNext = false;
+        onCall(fn, callee, cost);
+      } else onSelf(fn, cost);
     }
   }
+}
+
+/** The self cost (instructions) of every function of a callgrind dump, summed by name. */
+export function selfCosts(dumpFile, mapFile) {
+  const lookup = perfMap(mapFile);
+  const self = new Map();
+  walk(dumpFile, (fn, cost) => self.set(fn, (self.get(fn) ?? 0) + cost), () => {});
   const byName = new Map();
   for (const [f, cost] of self) {
     const address = /^0x([0-9a-f]+)$/i.exec(f ?? '');
@@ -62,4 +71,23 @@ export function selfCosts(dumpFile, mapFile) {
     byName.set(label, (byName.get(label) ?? 0) + cost);
   }
   return [...byName].sort((a, b) => b[1] - a[1]);
+}
+
+/**
+ * The instructions spent in V8's runtime functions (its C++ slow paths, entered through a CEntry
+ * builtin), everything they call included, by function. Optimised code that calls one on every
+ * request where another run of the same server does not shows how V8 compiled the code, not what the
+ * server does: one run of the gateway's L6 spent 42k instructions a request in
+ * Runtime_DefineKeyedOwnPropertyInLiteral (node's nextTick, compiled while its feedback was not yet
+ * settled) and the next none, while a native `perf` profile shows none.
+ */
+export function runtimeCosts(dumpFile) {
+  const costs = new Map();
+  walk(dumpFile, () => {}, (fn, callee, cost) => {
+    if (/^Builtins_CEntry/.test(fn ?? '') && /^v8::internal::Runtime_/.test(callee ?? '')) {
+      const label = callee.replace(/^v8::internal::(Runtime_\w+).*$/, '$1');
+      costs.set(label, (costs.get(label) ?? 0) + cost);
+    }
+  });
+  return [...costs].sort((a, b) => b[1] - a[1]);
 }

@@ -14,7 +14,10 @@
 // background compiler can lag behind and leave hot functions unoptimised for the whole run (the
 // gateway's passthrough counted 205k instead of 177k, 24k of it in runtime calls that optimised code
 // does not make; `perf` on a normal run shows none of them). Compiled on the main thread instead,
-// counts match what runs natively.
+// counts match what runs natively, mostly: a function can still be compiled while its feedback is
+// unsettled and then call a runtime function on every request (one L6 run: 42k instructions a request
+// in node's nextTick, none in the next run or in `perf`). The runtime calls of the median batch are
+// printed below the counts; a run with a large one that another run lacks is not the figure to use.
 // `shadow` is L6 through a shadow 1.0 gateway: the share of requests compared (the rest dropped by the
 // full queue) is printed, and (batch - legacy's) / share is what one comparison costs.
 // PROFILE=n: the server runs with --perf-basic-prof, and the n functions with the most self
@@ -25,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { selfCosts } from './callgrind.mjs';
+import { runtimeCosts, selfCosts } from './callgrind.mjs';
 import { metricSum, paidTransaction, shadowDrained, spawnSandbox } from './lib.mjs';
 import { ORDER_LEGACY } from './orders.mjs';
 
@@ -106,6 +109,11 @@ const counts = dumps.map((f) => Number(/^(?:summary|totals): (\d+)/m.exec(readFi
 const perRequest = counts.slice(1).map((c) => c / N / 1000);
 const median = [...perRequest].sort((a, b) => a - b)[Math.floor(perRequest.length / 2)];
 console.log(`${which}${process.env.DIST ? ` (${dist})` : ''}: instructions per request, by batch of ${N}: ${perRequest.map((p) => `${p.toFixed(1)}k`).join(' ')}; median ${median.toFixed(1)}k`);
+// V8's runtime calls of the median batch: a large one here and not in another run of the same build
+// is how V8 happened to compile that run (callgrind.mjs, runtimeCosts), so compare runs without it
+const runtime = runtimeCosts(join(dir, dumps[perRequest.indexOf(median) + 1]));
+const runtimeTotal = runtime.reduce((sum, [, cost]) => sum + cost, 0);
+console.log(`  of the median batch, in V8's runtime calls: ${(runtimeTotal / N / 1000).toFixed(1)}k a request (${runtime.slice(0, 3).map(([name, cost]) => `${name} ${(cost / N / 1000).toFixed(1)}k`).join(', ')})`);
 if (which === 'shadow') {
   // the comparisons still queued run first: compared + dropped then add up to the requests sent
   await shadowDrained(url, 120_000);
