@@ -1,6 +1,6 @@
 // Self instructions by function from one callgrind dump, JavaScript frames named from the perf map
 // that `node --perf-basic-prof` writes (/tmp/perf-<pid>.map): callgrind itself only sees addresses
-// in V8's generated code. Used by instructions.mjs (PROFILE=n).
+// in V8's generated code. Used by instructions.mjs (PROFILE=n, CALLS=pattern).
 import { existsSync, readFileSync } from 'node:fs';
 
 /** address -> name of the JIT code ranges in a perf map, as a lookup function (null when not in one). */
@@ -59,18 +59,44 @@ function walk(dumpFile, onSelf, onCall) {
   }
 }
 
+/**
+ * A function's name: callgrind's, or for an address in generated code the perf map's (its tier mark
+ * `*` optimised, `^` baseline, `~` interpreted kept when `tiers`).
+ */
+function namer(mapFile, tiers = false) {
+  const lookup = perfMap(mapFile);
+  return (f) => {
+    const address = /^0x([0-9a-f]+)$/i.exec(f ?? '');
+    const label = address ? (lookup(parseInt(address[1], 16)) ?? 'JIT code (unnamed)') : (f ?? '?');
+    return tiers ? label.replace(/^JS:/, '') : label.replace(/^JS:[*~^+-]?/, '');
+  };
+}
+
 /** The self cost (instructions) of every function of a callgrind dump, summed by name. */
 export function selfCosts(dumpFile, mapFile) {
-  const lookup = perfMap(mapFile);
-  const self = new Map();
-  walk(dumpFile, (fn, cost) => self.set(fn, (self.get(fn) ?? 0) + cost), () => {});
+  const name = namer(mapFile);
   const byName = new Map();
-  for (const [f, cost] of self) {
-    const address = /^0x([0-9a-f]+)$/i.exec(f ?? '');
-    const label = (address ? (lookup(parseInt(address[1], 16)) ?? 'JIT code (unnamed)') : (f ?? '?')).replace(/^JS:[*~^+-]?/, '');
+  walk(dumpFile, (fn, cost) => {
+    const label = name(fn);
     byName.set(label, (byName.get(label) ?? 0) + cost);
-  }
+  }, () => {});
   return [...byName].sort((a, b) => b[1] - a[1]);
+}
+
+/**
+ * The calls into every function whose name matches `pattern`, as `caller -> callee` with the callee's
+ * inclusive instructions, summed by pair; JavaScript names keep their tier mark (`*nextTick`).
+ */
+export function callsInto(dumpFile, mapFile, pattern) {
+  const name = namer(mapFile, true);
+  const pairs = new Map();
+  walk(dumpFile, () => {}, (fn, callee, cost) => {
+    const to = name(callee);
+    if (!pattern.test(to)) return;
+    const key = `${name(fn)} -> ${to}`;
+    pairs.set(key, (pairs.get(key) ?? 0) + cost);
+  });
+  return [...pairs].sort((a, b) => b[1] - a[1]);
 }
 
 /**

@@ -22,13 +22,17 @@
 // full queue) is printed, and (batch - legacy's) / share is what one comparison costs.
 // PROFILE=n: the server runs with --perf-basic-prof, and the n functions with the most self
 // instructions per request in the median batch are printed, JavaScript ones by name (callgrind.mjs).
+// CALLS=pattern (with PROFILE): also the calls into the functions whose names match it (a regular
+// expression), caller -> callee with the callee's inclusive instructions per request: who calls
+// `Runtime_DefineKeyedOwnPropertyInLiteral` (through `Builtins_CEntry`: CALLS=CEntry), what a
+// `*translate` costs with what it calls (CALLS='\*backward').
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { runtimeCosts, selfCosts } from './callgrind.mjs';
+import { callsInto, runtimeCosts, selfCosts } from './callgrind.mjs';
 import { metricSum, paidTransaction, shadowDrained, spawnSandbox } from './lib.mjs';
 import { ORDER_LEGACY } from './orders.mjs';
 
@@ -125,6 +129,11 @@ if (PROFILE) {
   console.log(`self instructions per request, batch ${at + 1} (the median):`);
   for (const [name, cost] of selfCosts(join(dir, dumps[at + 1]), `/tmp/perf-${server.pid}.map`).slice(0, PROFILE))
     console.log(`${(cost / N).toFixed(0).padStart(9)}  ${name.slice(0, 150)}`);
+  if (process.env.CALLS) {
+    console.log(`calls into /${process.env.CALLS}/ per request, batch ${at + 1}, the callee's inclusive instructions:`);
+    for (const [pair, cost] of callsInto(join(dir, dumps[at + 1]), `/tmp/perf-${server.pid}.map`, new RegExp(process.env.CALLS)).slice(0, PROFILE))
+      console.log(`${(cost / N).toFixed(0).padStart(9)}  ${pair.slice(0, 200)}`);
+  }
 }
 server.kill('SIGKILL');
 await client.close();
