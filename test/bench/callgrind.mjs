@@ -1,6 +1,7 @@
-// Self instructions by function from one callgrind dump, JavaScript frames named from the perf map
-// that `node --perf-basic-prof` writes (/tmp/perf-<pid>.map): callgrind itself only sees addresses
-// in V8's generated code. Used by instructions.mjs (PROFILE=n, CALLS=pattern).
+// Instructions by function from one callgrind dump (self costs, the calls into chosen functions, V8's
+// runtime calls), JavaScript frames named from the perf map that `node --perf-basic-prof` writes
+// (/tmp/perf-<pid>.map): callgrind itself only sees addresses in V8's generated code. Used by
+// instructions.mjs (PROFILE=n, CALLS=pattern, and the runtime-call line of every run).
 import { existsSync, readFileSync } from 'node:fs';
 
 /** address -> name of the JIT code ranges in a perf map, as a lookup function (null when not in one). */
@@ -104,8 +105,9 @@ export function callsInto(dumpFile, mapFile, pattern) {
  * builtin), everything they call included, by function. Optimised code that calls one on every
  * request where another run of the same server does not shows how V8 compiled the code, not what the
  * server does: one run of the gateway's L6 spent 42k instructions a request in
- * Runtime_DefineKeyedOwnPropertyInLiteral (node's nextTick, compiled while its feedback was not yet
- * settled) and the next none, while a native `perf` profile shows none.
+ * Runtime_DefineKeyedOwnPropertyInLiteral (node's nextTick, optimised in that run with the call
+ * on its path; why V8 compiled it so there was not found) and the next none, while a native `perf`
+ * profile shows none.
  */
 export function runtimeCosts(dumpFile) {
   const costs = new Map();

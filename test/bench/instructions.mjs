@@ -14,9 +14,9 @@
 // background compiler can lag behind and leave hot functions unoptimised for the whole run (the
 // gateway's passthrough counted 205k instead of 177k, 24k of it in runtime calls that optimised code
 // does not make; `perf` on a normal run shows none of them). Compiled on the main thread instead,
-// counts match what runs natively, mostly: a function can still be compiled while its feedback is
-// unsettled and then call a runtime function on every request (one L6 run: 42k instructions a request
-// in node's nextTick, none in the next run or in `perf`). The runtime calls of the median batch are
+// counts match what runs natively, mostly: in some runs V8 still optimises a function with a runtime
+// call on its path, made on every request (one L6 run: 42k instructions a request in node's nextTick,
+// none in the next run of the same build or in `perf`; why, was not found). The runtime calls of the median batch are
 // printed below the counts; a run with a large one that another run lacks is not the figure to use.
 // `shadow` is L6 through a shadow 1.0 gateway: the share of requests compared (the rest dropped by the
 // full queue) is printed, and (batch - legacy's) / share is what one comparison costs.
