@@ -115,7 +115,8 @@ const median = [...perRequest].sort((a, b) => a - b)[Math.floor(perRequest.lengt
 console.log(`${which}${process.env.DIST ? ` (${dist})` : ''}: instructions per request, by batch of ${N}: ${perRequest.map((p) => `${p.toFixed(1)}k`).join(' ')}; median ${median.toFixed(1)}k`);
 // V8's runtime calls of the median batch: a large one here and not in another run of the same build
 // is how V8 happened to compile that run (callgrind.mjs, runtimeCosts), so compare runs without it
-const runtime = runtimeCosts(join(dir, dumps[perRequest.indexOf(median) + 1]));
+const at = perRequest.indexOf(median);
+const runtime = runtimeCosts(join(dir, dumps[at + 1]));
 const runtimeTotal = runtime.reduce((sum, [, cost]) => sum + cost, 0);
 console.log(`  of the median batch, in V8's runtime calls: ${(runtimeTotal / N / 1000).toFixed(1)}k a request (${runtime.slice(0, 3).map(([name, cost]) => `${name} ${(cost / N / 1000).toFixed(1)}k`).join(', ')})`);
 if (which === 'shadow') {
@@ -125,7 +126,6 @@ if (which === 'shadow') {
   console.log(`shadow: ${await metricSum(url, 'paybridge_shadow_comparisons_total')} of ${total} requests compared, ${await metricSum(url, 'paybridge_shadow_dropped_total')} dropped`);
 }
 if (PROFILE) {
-  const at = perRequest.indexOf(median);
   console.log(`self instructions per request, batch ${at + 1} (the median):`);
   for (const [name, cost] of selfCosts(join(dir, dumps[at + 1]), `/tmp/perf-${server.pid}.map`).slice(0, PROFILE))
     console.log(`${(cost / N).toFixed(0).padStart(9)}  ${name.slice(0, 150)}`);

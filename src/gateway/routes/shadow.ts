@@ -30,15 +30,15 @@ export interface ShadowRouteDeps {
 export function createShadowRoute(deps: ShadowRouteDeps) {
   const { config, metrics, upstream, upstreamFor, answers } = deps;
 
-  /** One legacy call forwarded unchanged to the legacy upstream of its credential. */
+  /** One legacy request forwarded unchanged to the legacy upstream of its credential, its answer whole. */
+  function forwardLegacy(method: string, path: string, headers: Record<string, string | string[]>, body: string | undefined, requestId: string) {
+    return upstream.forward(upstreamFor(soleCredential(headers), 'legacy'), { method, path, headers, ...(body !== undefined ? { body } : {}) }, requestId);
+  }
+
+  /** A comparison's own legacy call (a canary's candidate, a read again to learn noise), its answer parsed. */
   async function callLegacy(request: LegacyRequest): Promise<CurrentResponse> {
-    const headers = request.headers as Record<string, string | string[]>;
-    const answer = await upstream.forward(upstreamFor(soleCredential(headers), 'legacy'), {
-      method: request.method,
-      path: request.path,
-      headers,
-      ...(typeof request.body === 'string' ? { body: request.body } : {}),
-    }, request.requestId ?? '');
+    const body = typeof request.body === 'string' ? request.body : undefined;
+    const answer = await forwardLegacy(request.method, request.path, request.headers as Record<string, string | string[]>, body, request.requestId ?? '');
     return { status: answer.status, body: answerBody(answer.text, answer.headers['content-type']) };
   }
 
@@ -72,12 +72,7 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
     const body = hasBody(x.req) ? (await readBody(x.req, config.bodyLimitBytes))?.toString('utf8') : undefined;
     let answer;
     try {
-      answer = await upstream.forward(upstreamFor(soleCredential(decision.headers), 'legacy'), {
-        method: x.method,
-        path: x.url,
-        headers: decision.headers,
-        ...(body !== undefined ? { body } : {}),
-      }, x.id);
+      answer = await forwardLegacy(x.method, x.url, decision.headers, body, x.id);
     } catch (err) {
       throw answers.upstreamFailed(decision.route, x.id, err, 'shadow primary call failed');
     }
