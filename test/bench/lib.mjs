@@ -163,8 +163,14 @@ export const median = (list) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat (USER_HZ = 100). */
-export function cpuSeconds(pid) {
+/** CPU seconds a process has used in user space and in the kernel, from /proc/<pid>/stat (USER_HZ = 100). */
+export function cpuTimes(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
+}
+
+/** CPU seconds (user + system) a process has used. */
+export function cpuSeconds(pid) {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
 }

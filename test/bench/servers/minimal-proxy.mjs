@@ -1,9 +1,11 @@
 // The floor of a Node proxy, the baseline of the gateway benchmark: node:http + one undici Pool,
-// each request piped with pool.stream, no parsing, no timers, nothing else.
+// each request piped with pool.stream, no parsing, no timers, nothing else. WORK_US=n (test/bench/work.mjs)
+// adds n microseconds of busy work before each answer: what a known amount of work costs here.
 import { createServer } from 'node:http';
 import { Pool } from 'undici';
 
 const upstream = process.argv[2];
+const WORK_MS = Number(process.env.WORK_US ?? 0) / 1000;
 const pool = new Pool(upstream, { connections: 128, pipelining: 1 });
 const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host', 'upgrade', 'proxy-connection']);
 
@@ -13,6 +15,7 @@ const server = createServer((req, res) => {
   pool.stream(
     { path: req.url, method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? null : req },
     ({ statusCode, headers: answer }) => {
+      if (WORK_MS > 0) for (const end = performance.now() + WORK_MS; performance.now() < end; );
       for (const k of HOP) delete answer[k];
       res.writeHead(statusCode, answer);
       return res;

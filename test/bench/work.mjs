@@ -1,0 +1,58 @@
+// What a known amount of work costs a server in the gateway benchmark's setup (issue 14), to read its
+// CPU ratios by: the minimal proxy (servers/minimal-proxy.mjs) with WORK_US of busy work added before
+// each answer, for each amount in WORK (microseconds, default 0,10,20,40), pinned as in gateway.mjs
+// (sandbox and load generator on core 0, the proxy alone on core 1), the amounts rotated over
+// BENCH_ROUNDS (>= 3) rounds. Prints, per amount, the medians of req/s and of CPU per request in user
+// space and in the kernel, and the median per-round CPU ratio to the proxy with no work added: the
+// ratio a server doing exactly that much more than the minimal proxy would be measured at.
+// `node test/bench/work.mjs` (a tool, run by hand; no build needed).
+import { fileURLToPath } from 'node:url';
+import { cpuTimes, DURATION, median, paidTransaction, pinnedLoad, spawnNode, spawnSandbox, TASKSET } from './lib.mjs';
+
+const amounts = (process.env.WORK ?? '0,10,20,40').split(',').map(Number);
+if (!amounts.includes(0)) amounts.unshift(0);
+const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS ?? 3));
+const proxy = fileURLToPath(new URL('./servers/minimal-proxy.mjs', import.meta.url));
+
+const sandbox = await spawnSandbox(0);
+const secretKey = sandbox.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
+const headers = { authorization: `Bearer ${secretKey}` };
+const path = `/transactions/${await paidTransaction(sandbox.currentUrl, headers)}`;
+
+/** One amount's run: a fresh proxy, a short warm-up, then the measured load. */
+async function run(workUs) {
+  const server = await spawnNode([proxy, sandbox.currentUrl], /listening (http:\/\/\S+)/, { cpu: 1, env: { WORK_US: String(workUs) } });
+  try {
+    const url = server.match[1] + path;
+    await pinnedLoad({ url, headers, duration: 2 });
+    const before = cpuTimes(server.pid);
+    const r = await pinnedLoad({ url, headers });
+    const after = cpuTimes(server.pid);
+    return { rps: r.rps, userUs: ((after.user - before.user) / r.requests) * 1e6, systemUs: ((after.system - before.system) / r.requests) * 1e6 };
+  } finally {
+    await server.stop();
+  }
+}
+
+const figures = new Map(amounts.map((a) => [a, []]));
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = amounts.map((_, i) => amounts[(i + round) % amounts.length]);
+    for (const amount of order) figures.get(amount).push(await run(amount));
+    console.log(`  round ${round + 1}/${ROUNDS} done`);
+  }
+} finally {
+  await sandbox.stop();
+}
+
+const none = figures.get(0);
+console.log(`\nminimal proxy with added work: ${DURATION} s runs, ${ROUNDS} rounds rotated, ${TASKSET ? 'pinned' : 'not pinned (no taskset)'}; medians`);
+console.log('  work us'.padEnd(10) + 'req/s'.padStart(9) + 'user us'.padStart(10) + 'kernel us'.padStart(11) + 'CPU us'.padStart(9) + 'CPU x'.padStart(8) + '   per round');
+for (const [amount, rows] of figures) {
+  const ratios = rows.map((r, i) => (r.userUs + r.systemUs) / (none[i].userUs + none[i].systemUs));
+  console.log(
+    `  ${amount}`.padEnd(10) + String(Math.round(median(rows.map((r) => r.rps)))).padStart(9) + median(rows.map((r) => r.userUs)).toFixed(1).padStart(10) +
+      median(rows.map((r) => r.systemUs)).toFixed(1).padStart(11) + median(rows.map((r) => r.userUs + r.systemUs)).toFixed(1).padStart(9) +
+      median(ratios).toFixed(2).padStart(8) + `   ${ratios.map((x) => x.toFixed(2)).join(' ')}`,
+  );
+}
