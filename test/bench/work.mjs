@@ -1,11 +1,11 @@
 // What a known amount of work costs a server in the gateway benchmark's setup (issue 14), to read its
-// CPU ratios by: the minimal proxy (servers/minimal-proxy.mjs) with WORK_US of busy work added before
+// CPU ratios by: the minimal proxy (servers/minimal-proxy.mjs) with busy work added before
 // each answer, for each amount in WORK (microseconds, default 0,10,20,40), pinned as in gateway.mjs
 // (sandbox and load generator on core 0, the proxy alone on core 1), the amounts rotated over
 // BENCH_ROUNDS (>= 3) rounds. Prints, per amount, the medians of req/s and of CPU per request in user
 // space and in the kernel, and the median per-round CPU ratio to the proxy with no work added: the
 // ratio a server doing exactly that much more than the minimal proxy would be measured at.
-// `node test/bench/work.mjs` (a tool, run by hand; no build needed).
+// `npm run build && node test/bench/work.mjs` (a tool, run by hand; the sandbox runs from dist).
 import { fileURLToPath } from 'node:url';
 import { cpuTimes, DURATION, median, paidTransaction, pinnedLoad, spawnNode, spawnSandbox, TASKSET } from './lib.mjs';
 
@@ -21,7 +21,7 @@ const path = `/transactions/${await paidTransaction(sandbox.currentUrl, headers)
 
 /** One amount's run: a fresh proxy, a short warm-up, then the measured load. */
 async function run(workUs) {
-  const server = await spawnNode([proxy, sandbox.currentUrl], /listening (http:\/\/\S+)/, { cpu: 1, env: { WORK_US: String(workUs) } });
+  const server = await spawnNode([proxy, sandbox.currentUrl, String(workUs)], /listening (http:\/\/\S+)/, { cpu: 1 });
   try {
     const url = server.match[1] + path;
     await pinnedLoad({ url, headers, duration: 2 });

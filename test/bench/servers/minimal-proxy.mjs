@@ -1,11 +1,13 @@
 // The floor of a Node proxy, the baseline of the gateway benchmark: node:http + one undici Pool,
-// each request piped with pool.stream, no parsing, no timers, nothing else. WORK_US=n (test/bench/work.mjs)
-// adds n microseconds of busy work before each answer: what a known amount of work costs here.
+// each request piped with pool.stream, no parsing, no timers, nothing else. `minimal-proxy.mjs <upstream>
+// [n]`: n microseconds of busy work before each answer (test/bench/work.mjs: what a known amount of
+// work costs here); an argument, not an environment variable, so that no setting of the shell can
+// slow the benchmarks' baseline.
 import { createServer } from 'node:http';
 import { Pool } from 'undici';
 
 const upstream = process.argv[2];
-const WORK_MS = Number(process.env.WORK_US ?? 0) / 1000;
+const WORK_MS = Number(process.argv[3] ?? 0) / 1000;
 const pool = new Pool(upstream, { connections: 128, pipelining: 1 });
 const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host', 'upgrade', 'proxy-connection']);
 
