@@ -9,8 +9,11 @@
 import { fileURLToPath } from 'node:url';
 import { cpuTimes, DURATION, median, paidTransaction, pinnedLoad, spawnNode, spawnSandbox, TASKSET } from './lib.mjs';
 
-const amounts = (process.env.WORK ?? '0,10,20,40').split(',').map(Number);
-if (!amounts.includes(0)) amounts.unshift(0);
+const amounts = [...new Set([0, ...(process.env.WORK ?? '0,10,20,40').split(',').map(Number)])];
+if (amounts.some((a) => !Number.isFinite(a) || a < 0)) {
+  console.error(`WORK: microseconds as a comma-separated list of numbers, got ${process.env.WORK}`);
+  process.exit(2);
+}
 const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS ?? 3));
 const proxy = fileURLToPath(new URL('./servers/minimal-proxy.mjs', import.meta.url));
 
