@@ -1,10 +1,10 @@
 // What a known amount of work costs a server in the gateway benchmark's setup (issue 14), to read its
-// CPU ratios by: the minimal proxy (servers/minimal-proxy.mjs) with busy work added before
+// ratios by: the minimal proxy (servers/minimal-proxy.mjs) with busy work added before
 // each answer, for each amount in WORK (microseconds, default 0,10,20,40), pinned as in gateway.mjs
 // (sandbox and load generator on core 0, the proxy alone on core 1), the amounts rotated over
 // BENCH_ROUNDS (>= 3) rounds. Prints, per amount, the medians of req/s and of CPU per request in user
-// space and in the kernel, and the median per-round CPU ratio to the proxy with no work added: the
-// ratio a server doing exactly that much more than the minimal proxy would be measured at.
+// space and in the kernel, and the median per-round req/s and CPU ratios to the proxy with no work
+// added: the ratios a server doing exactly that much more than the minimal proxy would be measured at.
 // `npm run build && node test/bench/work.mjs` (a tool, run by hand; the sandbox runs from dist).
 import { fileURLToPath } from 'node:url';
 import { cpuTimes, DURATION, median, paidTransaction, pinnedLoad, spawnNode, spawnSandbox, TASKSET } from './lib.mjs';
@@ -50,12 +50,12 @@ try {
 
 const none = figures.get(0);
 console.log(`\nminimal proxy with added work: ${DURATION} s runs, ${ROUNDS} rounds rotated, ${TASKSET ? 'pinned' : 'not pinned (no taskset)'}; medians`);
-console.log('  work us'.padEnd(10) + 'req/s'.padStart(9) + 'user us'.padStart(10) + 'kernel us'.padStart(11) + 'CPU us'.padStart(9) + 'CPU x'.padStart(8) + '   per round');
+console.log('  work us'.padEnd(10) + 'req/s'.padStart(9) + 'req/s x'.padStart(9) + 'user us'.padStart(10) + 'kernel us'.padStart(11) + 'CPU us'.padStart(9) + 'CPU x'.padStart(8) + '   CPU x per round');
 for (const [amount, rows] of figures) {
   const ratios = rows.map((r, i) => (r.userUs + r.systemUs) / (none[i].userUs + none[i].systemUs));
   console.log(
-    `  ${amount}`.padEnd(10) + String(Math.round(median(rows.map((r) => r.rps)))).padStart(9) + median(rows.map((r) => r.userUs)).toFixed(1).padStart(10) +
-      median(rows.map((r) => r.systemUs)).toFixed(1).padStart(11) + median(rows.map((r) => r.userUs + r.systemUs)).toFixed(1).padStart(9) +
-      median(ratios).toFixed(2).padStart(8) + `   ${ratios.map((x) => x.toFixed(2)).join(' ')}`,
+    `  ${amount}`.padEnd(10) + String(Math.round(median(rows.map((r) => r.rps)))).padStart(9) + median(rows.map((r, i) => r.rps / none[i].rps)).toFixed(2).padStart(9) +
+      median(rows.map((r) => r.userUs)).toFixed(1).padStart(10) + median(rows.map((r) => r.systemUs)).toFixed(1).padStart(11) +
+      median(rows.map((r) => r.userUs + r.systemUs)).toFixed(1).padStart(9) + median(ratios).toFixed(2).padStart(8) + `   ${ratios.map((x) => x.toFixed(2)).join(' ')}`,
   );
 }
