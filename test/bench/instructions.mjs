@@ -1,7 +1,8 @@
 // Instructions per request of one server, counted by valgrind (callgrind): a figure this shared, noisy
 // machine does not move, to tell whether a change to the gateway's code pays before the benchmark's
 // timed rounds (which it does not replace). User-space only: the kernel's share of a request (its
-// socket reads and writes) is not counted, and it is the same for every server here.
+// socket reads and writes) is not counted; every server here makes the same system calls, but their
+// time grows with the time a server takes to answer (work.mjs).
 //
 //   npm run build && node test/bench/instructions.mjs l6|l1|current|legacy|shadow|minimal [DIST=dir of another build]
 //
