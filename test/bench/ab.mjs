@@ -16,7 +16,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, median, paidTransaction, pinnedLoad as load, shadowDrained, spawnNode, spawnSandbox } from './lib.mjs';
+import { median, paidTransaction, pinnedLoad as load, shadowDrained, spawnNode, spawnSandbox, withCpu } from './lib.mjs';
 import { ORDER_LEGACY } from './orders.mjs';
 
 const dashes = process.argv.indexOf('--');
@@ -33,7 +33,7 @@ const RATE = process.env.RATE ? { overallRate: Number(process.env.RATE) } : {};
 const sandbox = await spawnSandbox(0);
 const started = [sandbox];
 try {
-  const sk = sandbox.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
+  const sk = sandbox.secretKey;
   const bearer = { authorization: `Bearer ${sk}` };
   const legacy = { 'limepay-secretkey': sk };
   const config = join(mkdtempSync(join(tmpdir(), 'paybridge-ab-')), 'config.json');
@@ -64,10 +64,12 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const figures = {};
     for (const b of round % 2 === 0 ? builds : [...builds].reverse()) {
-      const before = cpuSeconds(b.pid);
-      const r = await load({ url: b.url + call.path, ...call, ...RATE });
-      await shadowDrained(b.url);
-      figures[b.label] = { rps: r.rps, cpuUs: ((cpuSeconds(b.pid) - before) / r.requests) * 1e6 };
+      const r = await withCpu(b.pid, async () => {
+        const run = await load({ url: b.url + call.path, ...call, ...RATE });
+        await shadowDrained(b.url);
+        return run;
+      });
+      figures[b.label] = { rps: r.rps, cpuUs: r.cpuUs };
     }
     ratios.push(figures.new.cpuUs / figures.old.cpuUs);
     console.log(`  round ${round + 1}: ${builds.map((b) => `${b.label} ${Math.round(figures[b.label].rps)} req/s ${figures[b.label].cpuUs.toFixed(1)} us`).join(', ')}; new/old CPU ${ratios.at(-1).toFixed(3)}`);

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ORDER_CURRENT, ORDER_LEGACY } from './orders.mjs';
-import { CONNECTIONS, cpuSeconds, DURATION, json, median, metricSum, paidTransaction, pinnedLoad, rssMb, shadowDrained, spawnBin, spawnNode, spawnSandbox, TASKSET } from './lib.mjs';
+import { CONNECTIONS, DURATION, json, median, metricSum, paidTransaction, pinnedLoad, rssMb, shadowDrained, spawnBin, spawnNode, spawnSandbox, TASKSET, withCpu } from './lib.mjs';
 
 const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS ?? 3));
 const LOAD_CPU = 0;
@@ -37,14 +37,16 @@ const load = (options) => pinnedLoad(options, LOAD_CPU);
  * core rather than beside a gateway still draining up to a thousand of them.
  */
 async function measure(target, call) {
-  const before = cpuSeconds(target.pid);
-  const r = await load({ url: target.url + call.path, ...call });
-  if (target.drains) await shadowDrained(target.url);
-  return { rps: r.rps, p99: r.p99, requests: r.requests, cpuUs: ((cpuSeconds(target.pid) - before) / r.requests) * 1e6 };
+  const r = await withCpu(target.pid, async () => {
+    const figures = await load({ url: target.url + call.path, ...call });
+    if (target.drains) await shadowDrained(target.url);
+    return figures;
+  });
+  return { rps: r.rps, p99: r.p99, requests: r.requests, cpuUs: r.cpuUs };
 }
 
 const sandbox = await spawnSandbox(LOAD_CPU);
-const sk = sandbox.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
+const sk = sandbox.secretKey;
 const bearer = { authorization: `Bearer ${sk}` };
 const legacyHeaders = { 'limepay-secretkey': sk };
 const LISTENING = /listening on (http:\/\/\S+)/;

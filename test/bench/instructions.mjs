@@ -75,7 +75,7 @@ const url = await new Promise((resolve, reject) => {
   server.once('exit', (code) => reject(new Error(`the server under valgrind exited ${code}: ${out}`)));
 });
 
-const sk = sandbox.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
+const sk = sandbox.secretKey;
 const bearer = { authorization: `Bearer ${sk}` };
 const legacy = { 'limepay-secretkey': sk };
 const tx = await paidTransaction(sandbox.currentUrl, bearer);

@@ -44,10 +44,15 @@ export function spawnBin(args, ready, options = {}) {
   return spawnNode([BIN, ...args], ready, options);
 }
 
-/** The sandbox bin on free ports; resolves with its URLs and seeded credentials. */
+/**
+ * The sandbox bin on free ports; resolves with its URLs and seeded credentials, `secretKey` the one
+ * merchant (mcht_solo) every benchmark calls as.
+ */
 export async function spawnSandbox(cpu) {
   const proc = await spawnBin(['sandbox', '--port', '0', '--legacy-port', '0', '--agreement-delay-ms', '0', '--json'], /^\{.*\}\n/, { cpu });
-  return { ...JSON.parse(proc.match[0]), stop: proc.stop, pid: proc.pid };
+  const seeded = JSON.parse(proc.match[0]);
+  const secretKey = seeded.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
+  return { ...seeded, secretKey, stop: proc.stop, pid: proc.pid };
 }
 
 export async function json(url, { method = 'GET', headers = {}, body } = {}) {
@@ -164,7 +169,7 @@ export const median = (list) => {
 };
 
 /** CPU seconds a process has used in user space and in the kernel, from /proc/<pid>/stat (USER_HZ = 100). */
-export function cpuTimes(pid) {
+function cpuTimes(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }
@@ -173,4 +178,17 @@ export function cpuTimes(pid) {
 export function cpuSeconds(pid) {
   const { user, system } = cpuTimes(pid);
   return user + system;
+}
+
+/**
+ * Runs `load` (resolving with figures that count `requests`) and adds the CPU process `pid` used over
+ * it, per request in microseconds: `userUs`, `systemUs` (the kernel) and `cpuUs` (both).
+ */
+export async function withCpu(pid, load) {
+  const before = cpuTimes(pid);
+  const r = await load();
+  const after = cpuTimes(pid);
+  const userUs = ((after.user - before.user) / r.requests) * 1e6;
+  const systemUs = ((after.system - before.system) / r.requests) * 1e6;
+  return { ...r, userUs, systemUs, cpuUs: userUs + systemUs };
 }

@@ -18,7 +18,7 @@ const ALLOC = process.env.ALLOC === '1';
 const extra = [...(process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean), ...(ALLOC ? ['--import', fileURLToPath(new URL('./servers/alloc-sampler.mjs', import.meta.url))] : [])];
 const seconds = Number(process.argv[3] ?? 8);
 const sandbox = await spawnSandbox(0);
-const sk = sandbox.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
+const sk = sandbox.secretKey;
 const legacy = { 'limepay-secretkey': sk, 'content-type': 'application/json' };
 const dir = mkdtempSync(join(tmpdir(), 'paybridge-prof-'));
 const allocFile = join(dir, 'alloc.json');

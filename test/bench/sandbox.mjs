@@ -3,7 +3,7 @@
 import { json, measure, ORDER_BODY, pool, printRows, spawnSandbox, DURATION, CONNECTIONS } from './lib.mjs';
 
 const sandbox = await spawnSandbox();
-const sk = sandbox.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
+const sk = sandbox.secretKey;
 const auth = { authorization: `Bearer ${sk}` };
 const base = sandbox.currentUrl;
 

@@ -6,7 +6,7 @@ import { CONNECTIONS, cpuSeconds, DURATION, json, measure, printRows, spawnBin, 
 const metric = (text, name) => [...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? (\\d+(\\.\\d+)?)$`, 'gm'))].reduce((s, m) => s + Number(m[2]), 0);
 
 const sandbox = await spawnSandbox();
-const sk = sandbox.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
+const sk = sandbox.secretKey;
 const bearer = { authorization: `Bearer ${sk}` };
 const upstreams = ['--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, '--log-level', 'warn'];
 const gateways = [

@@ -7,7 +7,7 @@
 // added: the ratios a server doing exactly that much more than the minimal proxy would be measured at.
 // `npm run build && node test/bench/work.mjs` (a tool, run by hand; the sandbox runs from dist).
 import { fileURLToPath } from 'node:url';
-import { cpuTimes, DURATION, median, paidTransaction, pinnedLoad, spawnNode, spawnSandbox, TASKSET } from './lib.mjs';
+import { DURATION, median, paidTransaction, pinnedLoad, spawnNode, spawnSandbox, TASKSET, withCpu } from './lib.mjs';
 
 const amounts = [...new Set([0, ...(process.env.WORK ?? '0,10,20,40').split(',').map(Number)])];
 if (amounts.some((a) => !Number.isFinite(a) || a < 0)) {
@@ -18,8 +18,7 @@ const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS ?? 3));
 const proxy = fileURLToPath(new URL('./servers/minimal-proxy.mjs', import.meta.url));
 
 const sandbox = await spawnSandbox(0);
-const secretKey = sandbox.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
-const headers = { authorization: `Bearer ${secretKey}` };
+const headers = { authorization: `Bearer ${sandbox.secretKey}` };
 const path = `/transactions/${await paidTransaction(sandbox.currentUrl, headers)}`;
 
 /** One amount's run: a fresh proxy, a short warm-up, then the measured load. */
@@ -28,10 +27,7 @@ async function run(workUs) {
   try {
     const url = server.match[1] + path;
     await pinnedLoad({ url, headers, duration: 2 });
-    const before = cpuTimes(server.pid);
-    const r = await pinnedLoad({ url, headers });
-    const after = cpuTimes(server.pid);
-    return { rps: r.rps, userUs: ((after.user - before.user) / r.requests) * 1e6, systemUs: ((after.system - before.system) / r.requests) * 1e6 };
+    return await withCpu(server.pid, () => pinnedLoad({ url, headers }));
   } finally {
     await server.stop();
   }
