@@ -1,8 +1,7 @@
-// Shared helpers of the benchmarks: spawn servers from the built bin, run autocannon, print figures.
+// Shared helpers of the benchmarks: spawn servers from the built bin, run autocannon in its own process, read CPU and memory.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { ORDER_CURRENT } from './orders.mjs';
 
 export const BIN = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
@@ -79,22 +78,6 @@ export async function pool(count, width, job) {
   return results;
 }
 
-/** One autocannon run; throws if any request failed, so a figure is never reported over errors. */
-export async function measure(label, options) {
-  const result = await autocannon({ connections: CONNECTIONS, ...(options.amount ? {} : { duration: DURATION }), ...options });
-  const failed = result.errors + result.timeouts + result.non2xx;
-  const row = {
-    label,
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    failed,
-  };
-  if (failed > 0 && !options.allowFailures) throw new Error(`${label}: ${failed} failed requests (${JSON.stringify({ errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx, statusCodeStats: result.statusCodeStats })})`);
-  return row;
-}
-
 /**
  * One autocannon run in its own process (servers/load.mjs), pinned to `cpu` (with taskset, beside the
  * upstream); resolves with its figures, rejects over failed requests.
@@ -139,23 +122,6 @@ export async function paidTransaction(currentUrl, bearer) {
   return paid.transactionId;
 }
 
-export function printRows(title, rows) {
-  console.log(`\n${title}`);
-  console.log('  label'.padEnd(44) + 'req/s'.padStart(10) + 'p50 ms'.padStart(9) + 'p99 ms'.padStart(9) + 'requests'.padStart(11));
-  for (const r of rows)
-    console.log(`  ${r.label}`.padEnd(44) + String(r.rps).padStart(10) + String(r.p50).padStart(9) + String(r.p99).padStart(9) + String(r.requests).padStart(11));
-}
-
-export const ORDER_BODY = {
-  CreateOnlineOrder: {
-    referenceOrderId: 'bench-1',
-    amount: { minorCurrencyUnits: 10_000, currency: 'AUD' },
-    customerEmailAddress: 'bench@example.com',
-    description: 'bench order',
-    metadata: { cart: { id: 1 } },
-  },
-};
-
 /** Resident set size of a process in MB, from /proc/<pid>/status. */
 export function rssMb(pid) {
   const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
@@ -172,12 +138,6 @@ export const median = (list) => {
 function cpuTimes(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
-}
-
-/** CPU seconds (user + system) a process has used. */
-export function cpuSeconds(pid) {
-  const { user, system } = cpuTimes(pid);
-  return user + system;
 }
 
 /**
