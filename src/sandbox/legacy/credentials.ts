@@ -17,7 +17,10 @@ interface HeaderRule {
   describe: string;
 }
 
-const key = (kind: string) => (v: string) => new RegExp(`^(sandbox|live)_${kind}_[A-Za-z0-9_-]+$`).test(v);
+const key = (kind: string) => {
+  const form = new RegExp(`^(sandbox|live)_${kind}_[A-Za-z0-9_-]+$`);
+  return (v: string) => form.test(v);
+};
 const jwt = (kind: JwtKind) => (v: string) => looksLikeJwt(v) && peekJwtKind(v) === kind;
 const opaque = (v: string) => /^[A-Za-z0-9_-]{8,256}$/.test(v) && !/^(sandbox|live)_/.test(v);
 
