@@ -66,7 +66,7 @@ export function createClassifier(config: Config, translator: Translator, admit: 
       const match = translator.routes.match(method, pathname);
       const route = match?.compiled.mapping.route ?? 'unmapped';
       const mode = match ? modeOf(route) : config.unmappedRoutes === 'legacy' ? 'legacy' : 'current';
-      const decision: Decision = { generation: 'legacy', headers, route, mode, ...(match ? { match } : {}) };
+      const decision: Decision = { generation: 'legacy', headers, route, mode, match };
       onDecision(decision);
       if (mode === 'shadow' || mode === 'canary') decision.sampled = Math.random() < sampleOf(route) && (mode === 'canary' || admit(route));
       // legacy mode, and shadow exchanges not sampled, go straight through

@@ -10,7 +10,7 @@ import type { RouteMatch } from '../translate/router.js';
 export interface Decision {
   generation: 'legacy' | 'current';
   /** The legacy route matched (legacy requests of the route table only). */
-  match?: RouteMatch;
+  match?: RouteMatch | undefined;
   /** Shadow or canary: this exchange is compared (the route's sample rate). */
   sampled?: boolean;
   /** Request headers by lower-case name, repeated ones as arrays (the translator counts credentials). */
@@ -86,8 +86,24 @@ export function paramsOf(match: RouteMatch): Record<string, string> {
   return out;
 }
 
-const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim() || undefined;
+/** The first value of a header that may list several (`a, b`), trimmed; undefined when empty. */
+function first(v: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(v) ? v[0] : v;
+  if (value === undefined) return undefined;
+  const comma = value.indexOf(',');
+  return (comma < 0 ? value : value.slice(0, comma)).trim() || undefined;
+}
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+/** The last host value checked and its verdict: a client sends the same Host on every request. */
+let lastHost = '';
+let lastHostValid = false;
+const validHost = (host: string): boolean => {
+  if (host !== lastHost) {
+    lastHostValid = HOST.test(host);
+    lastHost = host;
+  }
+  return lastHostValid;
+};
 
 /**
  * How the client reached the gateway, for the URLs an upstream builds (a 3DS redirectURL must open
@@ -100,6 +116,6 @@ export function forwardedHeaders(headers: HeaderValues, req: IncomingMessage): R
   const out: Record<string, string> = {
     'x-forwarded-proto': proto === 'https' || proto === 'http' ? proto : (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http',
   };
-  if (host !== undefined && HOST.test(host)) out['x-forwarded-host'] = host;
+  if (host !== undefined && validHost(host)) out['x-forwarded-host'] = host;
   return out;
 }

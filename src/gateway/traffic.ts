@@ -55,7 +55,13 @@ export function createTraffic(deps: TrafficDeps) {
     } catch (err) {
       work = Promise.reject(err);
     }
-    work.catch((err) => answers.sendError(x, err)).catch((err) => answers.lastResort(x, err));
+    work.then(undefined, (err: unknown) => {
+      try {
+        answers.sendError(x, err);
+      } catch (failed) {
+        answers.lastResort(x, failed);
+      }
+    });
   }
 
   return { handle, shadow: shadowRoute.shadow };

@@ -36,12 +36,12 @@ interface Base {
   path: string;
 }
 
-/** One request as it goes upstream. */
+/** One request as it goes upstream; headers by name, or as a flat [name, value, ...] list. */
 export interface RawRequest {
   method: string;
   path: string;
-  headers: Record<string, string | string[]>;
-  body?: string | Buffer;
+  headers: Record<string, string | string[]> | string[];
+  body?: string | Buffer | undefined;
 }
 
 /** One whole upstream answer. */
@@ -214,34 +214,40 @@ export function createUpstream(options: UpstreamOptions) {
   }, Math.min(250, Math.max(10, Math.floor(Math.min(options.requestMs, options.headersMs, options.bodyMs) / 20))));
   sweep.unref();
 
-  function once(base: Base, request: RawRequest, deadline: number): Promise<Answer> {
-    if (deadline <= Date.now()) return Promise.reject(deadlineError());
-    return new Promise((resolve, reject) => {
-      const collector = new Collector(deadline, maxBytes, (err, c) => {
-        inFlight.delete(c);
-        if (err) reject(err);
-        else resolve({ status: c.status, headers: c.headers, body: c.body() });
-      });
-      inFlight.add(collector);
-      base.pool.dispatch(
-        { path: base.path + request.path, method: request.method as Dispatcher.HttpMethod, headers: request.headers, body: request.body ?? null },
-        collector,
-      );
+  /** Sends one exchange; `done` is called once, with the whole answer or the failure. */
+  function once(base: Base, request: RawRequest, deadline: number, done: (err: Error | null, collector: Collector) => void): void {
+    const collector = new Collector(deadline, maxBytes, (err, c) => {
+      inFlight.delete(c);
+      done(err, c);
     });
+    if (deadline <= Date.now()) return collector.finish(deadlineError());
+    inFlight.add(collector);
+    base.pool.dispatch(
+      { path: base.path + request.path, method: request.method as Dispatcher.HttpMethod, headers: request.headers, body: request.body ?? null },
+      collector,
+    );
   }
 
   /**
-   * One exchange, the answer whole. A GET whose connection was reset before an answer is sent once
-   * more; nothing else is ever sent twice.
+   * One exchange, the answer whole, handed to `read` (which must not throw; default: as it came). A GET whose connection
+   * was reset before an answer is sent once more; nothing else is ever sent twice. One promise per
+   * exchange: the retry and the reading happen in the collector's callback.
    */
-  function exchange(baseUrl: string, request: RawRequest, deadline: number): Promise<Answer> {
+  function exchange(baseUrl: string, request: RawRequest, deadline: number): Promise<Answer>;
+  function exchange<T>(baseUrl: string, request: RawRequest, deadline: number, read: (answer: Answer) => T): Promise<T>;
+  function exchange<T>(baseUrl: string, request: RawRequest, deadline: number, read: (answer: Answer) => T = wholeAnswer as (answer: Answer) => T): Promise<T> {
     const base = baseOf(baseUrl);
-    return once(base, request, deadline).catch((err: unknown) => {
-      if (request.method === 'GET' && !(err instanceof PaybridgeError) && RESET_CODES.has((err as { code?: string }).code ?? ''))
-        return once(base, request, deadline).catch((again: unknown) => {
-          throw fromUpstreamError(again);
-        });
-      throw fromUpstreamError(err);
+    return new Promise<T>((resolve, reject) => {
+      let retried = false;
+      const done = (err: Error | null, c: Collector): void => {
+        if (!err) return resolve(read({ status: c.status, headers: c.headers, body: c.body() }));
+        if (!retried && request.method === 'GET' && !(err instanceof PaybridgeError) && RESET_CODES.has((err as { code?: string }).code ?? '')) {
+          retried = true;
+          return once(base, request, deadline, done);
+        }
+        reject(fromUpstreamError(err));
+      };
+      once(base, request, deadline, done);
     });
   }
 
@@ -253,24 +259,25 @@ export function createUpstream(options: UpstreamOptions) {
   function call(
     baseUrl: string, current: CurrentRequest, requestId: string, deadline = Date.now() + options.requestMs, extraHeaders?: Record<string, string>,
   ): Promise<CurrentResponse> {
-    const headers: Record<string, string | string[]> = Object.assign({}, current.headers, extraHeaders);
-    headers['x-request-id'] = requestId;
-    const request = { method: current.method, path: current.path, headers, ...(current.body === undefined ? {} : { body: stringifyJson(current.body) }) };
-    return exchange(baseUrl, request, deadline).then((answer) => ({
-      status: answer.status,
-      body: answerBody(answer.body.toString('utf8'), answer.headers['content-type']),
-    }));
+    // a flat list (no object grown key by key per call); the extra headers win over the translated
+    // ones, and the request id over both
+    const headers: string[] = [];
+    for (const name in current.headers)
+      if (name !== 'x-request-id' && (extraHeaders === undefined || !Object.hasOwn(extraHeaders, name))) headers.push(name, current.headers[name]!);
+    if (extraHeaders) for (const name in extraHeaders) if (name !== 'x-request-id') headers.push(name, extraHeaders[name]!);
+    headers.push('x-request-id', requestId);
+    const request: RawRequest = { method: current.method, path: current.path, headers, body: current.body === undefined ? undefined : stringifyJson(current.body) };
+    return exchange(baseUrl, request, deadline, readCurrent);
   }
 
   /**
    * One request forwarded as it came (method, path, headers, body) with `x-request-id` set, the whole
    * answer buffered: the primary call of a sampled shadow exchange, whose answer is both served and compared.
    */
-  async function forward(baseUrl: string, request: RawRequest, requestId: string, deadline = Date.now() + options.requestMs): Promise<RawAnswer> {
+  function forward(baseUrl: string, request: RawRequest & { headers: Record<string, string | string[]> }, requestId: string, deadline = Date.now() + options.requestMs): Promise<RawAnswer> {
     const headers = endToEnd(request.headers);
     headers['x-request-id'] = requestId;
-    const answer = await exchange(baseUrl, { method: request.method, path: request.path, headers, ...(request.body === undefined ? {} : { body: request.body }) }, deadline);
-    return { status: answer.status, headers: endToEnd(answer.headers), text: answer.body.toString('utf8') };
+    return exchange(baseUrl, { method: request.method, path: request.path, headers, body: request.body }, deadline, readRaw);
   }
 
   async function close(): Promise<void> {
@@ -290,5 +297,13 @@ export function endToEnd(headers: Readonly<Record<string, string | string[] | un
   }
   return out;
 }
+
+/** A current answer: the body parsed when it is JSON. */
+const readCurrent = (answer: Answer): CurrentResponse => ({ status: answer.status, body: answerBody(answer.body.toString('utf8'), answer.headers['content-type']) });
+
+/** A forwarded answer as text, hop-by-hop headers removed. */
+const readRaw = (answer: Answer): RawAnswer => ({ status: answer.status, headers: endToEnd(answer.headers), text: answer.body.toString('utf8') });
+
+const wholeAnswer = (answer: Answer): Answer => answer;
 
 export type Upstream = ReturnType<typeof createUpstream>;

@@ -130,9 +130,8 @@ export function createEngine(options: EngineOptions) {
     const requestId = request.requestId ?? options.newRequestId();
     const q = request.path.indexOf('?');
     const pathname = q < 0 ? request.path : request.path.slice(0, q);
-    const method = request.method.toUpperCase();
-    const match = matched ?? router.match(method, pathname);
-    if (!match) throw new PaybridgeError('route_not_mapped', `${method} ${pathname} is not a legacy route`);
+    const match = matched ?? router.match(request.method, pathname);
+    if (!match) throw new PaybridgeError('route_not_mapped', `${request.method.toUpperCase()} ${pathname} is not a legacy route`);
     const alternate = match.compiled.alternate;
     const compiled =
       alternate && hasIdForm(alternate.kind, decodeSegment(match.compiled.params[alternate.index]!.name, match.values[alternate.index]!))
@@ -151,10 +150,13 @@ export function createEngine(options: EngineOptions) {
       else if (target.to === 'body') bodyValues[target.name] = value;
       else query.push([target.name, value]);
     };
-    compiled.params.forEach(({ name, target }, i) => place(target, checkId(name, target, decodeSegment(name, match.values[i]!))));
+    for (let i = 0; i < compiled.params.length; i++) {
+      const { name, target } = compiled.params[i]!;
+      place(target, checkId(name, target, decodeSegment(name, match.values[i]!)));
+    }
 
     const dropped: string[] = [];
-    const rawQuery = parseQuery(q < 0 ? '' : request.path.slice(q + 1));
+    const rawQuery = q < 0 ? {} : parseQuery(request.path.slice(q + 1));
     if (mapping.query) {
       for (const field of unknownFields(compiled.queryTree!, rawQuery)) dropped.push(`query.${field}`);
       const parsed = compiled.querySchema!.safeParse(rawQuery);
@@ -166,7 +168,7 @@ export function createEngine(options: EngineOptions) {
         const name = typeof rule === 'string' ? rule : toCurrentKey(key);
         for (const v of Array.isArray(value) ? value : [value]) query.push([name, String(v)]);
       }
-    } else {
+    } else if (q >= 0) {
       for (const key of Object.keys(rawQuery)) dropped.push(`query.${key}`);
     }
 
@@ -180,8 +182,8 @@ export function createEngine(options: EngineOptions) {
     } else if (request.body !== undefined && request.body !== null && request.body !== '') {
       dropped.push('body');
     }
-    for (const [field, target] of Object.entries(mapping.request?.move ?? {}))
-      place(target, checkId(field, target, (legacyBody as Obj)[field]));
+    const move = mapping.request?.move;
+    if (move) for (const [field, target] of Object.entries(move)) place(target, checkId(field, target, (legacyBody as Obj)[field]));
 
     return credential.merchantToken
       ? merchantKey(credential.value).then((key) => finish(key))
@@ -201,20 +203,10 @@ export function createEngine(options: EngineOptions) {
         path: fill(compiled.preflight.path, pathValues),
         headers: withoutContentType(headers),
       };
-      return {
-        method: compiled.currentMethod,
-        path: appendQuery(fill(compiled.currentPath, pathValues), query),
-        headers,
-        context: {
-          routeId: mapping.route,
-          compiled,
-          legacyBody,
-          requestId,
-          droppedFields: dropped,
-          ...(preflight ? { preflight } : {}),
-        },
-        ...(body !== undefined ? { body } : {}),
-      };
+      // literals of one shape for every request (no spread: on Node 20 a spread in a literal defines
+      // the keys after it at run time); absent optional members are undefined
+      const context: TranslationContext = { routeId: mapping.route, compiled, legacyBody, requestId, droppedFields: dropped, preflight, preflightAnswer: undefined };
+      return { method: compiled.currentMethod, path: appendQuery(fill(compiled.currentPath, pathValues), query), headers, body, context };
     }
   }
 
@@ -249,7 +241,7 @@ export function createEngine(options: EngineOptions) {
         return result instanceof LegacyAnswer ? { status: result.status, body: result.body } : { status: response.status, body: result };
       }
       let target: unknown = response.body;
-      for (const part of spec.at ? spec.at.split('.') : []) target = isObj(target) ? target[part] : undefined;
+      for (const part of context.compiled.responseAt) target = isObj(target) ? target[part] : undefined;
       if (!isObj(target)) throw new Error(`no object at ${spec.at ?? 'the top level'}`);
       return { status: response.status, body: context.compiled.responseShape!.backward(target) };
     } catch (err) {

@@ -100,7 +100,8 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
     },
   });
 
-  const stripContext = ({ context: _c, ...current }: TranslatedRequest): CurrentRequest => current;
+  // the current call without its context, as a literal (a rest pattern copies through the runtime)
+  const stripContext = (t: TranslatedRequest): CurrentRequest => ({ method: t.method, path: t.path, headers: t.headers, body: t.body });
 
   // exclusive preflights: the tail of the chain of calls per resource path
   const exclusive = new Map<string, Promise<unknown>>();

@@ -45,6 +45,8 @@ export interface CompiledMapping {
   /** Request shape(s) per wrapper name ('' when unwrapped), with moved fields removed. */
   requestShapes: Map<string, CompiledShape>;
   responseShape: CompiledShape | undefined;
+  /** The path of the response shape's object in the current answer (`at`, split once). */
+  responseAt: string[];
   preflight: { method: string; path: string[] } | undefined;
   /** The translation used instead when the path parameter at `index` holds an id of `kind`. */
   alternate: { index: number; kind: IdKind; compiled: CompiledMapping } | undefined;
@@ -197,6 +199,7 @@ function compile(mapping: Mapping): CompiledMapping {
     queryTree,
     requestShapes,
     responseShape,
+    responseAt: 'at' in response && response.at ? response.at.split('.') : [],
     preflight,
   };
 }
@@ -222,32 +225,38 @@ export function compileRouter(mappings: readonly Mapping[]): Router {
     byRoute.set(mapping.route, mapping);
   }
   const compiled = mappings.map(compile);
-  const buckets = new Map<string, CompiledMapping[]>();
+  // method -> segment count -> candidates: found without building a key string or splitting the path
+  const buckets = new Map<string, CompiledMapping[][]>();
   for (const c of compiled) {
-    const key = `${c.method} ${c.segments.length}`;
-    const list = buckets.get(key) ?? [];
+    const byLength = buckets.get(c.method) ?? [];
+    const list = (byLength[c.segments.length] ??= []);
     list.push(c);
     // literal-heavy routes first, so /sources/blockedcards-like literals win over params
     list.sort((a, b) => b.segments.filter((s) => s.literal).length - a.segments.filter((s) => s.literal).length);
-    buckets.set(key, list);
+    buckets.set(c.method, byLength);
   }
   return {
     mappings: compiled,
     match(method, pathname) {
-      const parts = pathname.split('/');
-      const candidates = buckets.get(`${method.toUpperCase()} ${parts.length - 1}`);
-      if (!candidates) return undefined;
+      // the path's segments are walked in place (pathname.split on every request cost a runtime call)
+      let count = 0;
+      for (let i = pathname.indexOf('/'); i >= 0; i = pathname.indexOf('/', i + 1)) count++;
+      const candidates = (buckets.get(method) ?? buckets.get(method.toUpperCase()))?.[count];
+      if (!candidates || pathname.charCodeAt(0) !== 47) return undefined;
       outer: for (const c of candidates) {
         const values: string[] = [];
+        let start = 1;
         for (let i = 0; i < c.segments.length; i++) {
           const seg = c.segments[i]!;
-          const part = parts[i + 1]!;
+          let end = pathname.indexOf('/', start);
+          if (end < 0) end = pathname.length;
           if (seg.literal !== undefined) {
-            if (seg.literal !== part) continue outer;
+            if (end - start !== seg.literal.length || !pathname.startsWith(seg.literal, start)) continue outer;
           } else {
-            if (part === '') continue outer;
-            values.push(part);
+            if (end === start) continue outer;
+            values.push(pathname.slice(start, end));
           }
+          start = end + 1;
         }
         return { compiled: c, values };
       }

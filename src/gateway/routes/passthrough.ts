@@ -27,7 +27,7 @@ export function createPassthrough({ config, upstream, tracing, answers }: Passth
     headers['x-request-id'] = x.id;
     let answer;
     try {
-      answer = await upstream.exchange(decision.upstream, { method: x.method, path: x.url, headers, ...(body ? { body } : {}) }, deadline);
+      answer = await upstream.exchange(decision.upstream, { method: x.method, path: x.url, headers, body }, deadline);
     } catch (err) {
       throw answers.upstreamFailed(decision.route, x.id, err, 'passthrough upstream call failed');
     }

@@ -65,7 +65,7 @@ export function createTranslated(deps: TranslatedDeps) {
     const deadline = Date.now() + config.timeouts.requestMs;
     const body = hasBody(x.req) ? (await readBody(x.req, config.bodyLimitBytes))?.toString('utf8') : undefined;
     const forwarded = forwardedHeaders(decision.headers, x.req);
-    const legacyRequest = { method: x.method, path: x.url, headers: decision.headers, requestId: x.id, ...(body !== undefined ? { body } : {}) };
+    const legacyRequest = { method: x.method, path: x.url, headers: decision.headers, requestId: x.id, body };
     const answer = tracing.enabled
       ? await tracedExecute(legacyRequest, decision.route, (current, headers) => callCurrent(current, x.id, decision.route, Object.assign({}, forwarded, headers), deadline))
       : await translator.execute(legacyRequest, (current) => callCurrent(current, x.id, decision.route, forwarded, deadline), decision.match);
