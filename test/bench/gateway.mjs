@@ -2,7 +2,9 @@
 //   - every server in its own process; with taskset, the sandbox and the load generator (autocannon,
 //     its own process) on core 0 and the server under test alone on core 1;
 //   - baselines: the sandbox directly, a minimal node:http + undici Pool proxy (pool.stream), a plain
-//     @fastify/http-proxy;
+//     @fastify/http-proxy, and L6's floor (servers/l6-floor.mjs: the minimal proxy doing only what L6
+//     cannot skip: the answer read whole, parsed, shaped by the gateway's compiled shape, serialised),
+//     which splits L6's gap into what JSON and the shape cost and what the gateway's plumbing costs;
 //   - the gateway: L6 translated, current-generation passthrough, `legacy` mode, shadow at sample 0.1
 //     and 1.0 (L6), L1 create translated;
 //   - the cost of one comparison, measured twice: at saturation (shadow 1.0 minus legacy mode, over the
@@ -67,6 +69,7 @@ const onCore = { cpu: SERVER_CPU };
 const minimal = await start('minimal proxy', spawnNode([server('minimal-proxy'), sandbox.currentUrl], /minimal listening (\S+)/, onCore), (p) => p.match[1]);
 const minimalLegacy = await start('minimal proxy (legacy upstream)', spawnNode([server('minimal-proxy'), sandbox.legacyUrl], /minimal listening (\S+)/, onCore), (p) => p.match[1]);
 const fastifyProxy = await start('@fastify/http-proxy', spawnNode([server('passthrough-proxy'), sandbox.currentUrl], /proxy listening (\S+)/, onCore), (p) => p.match[1]);
+const floor = await start('L6 floor', spawnNode([server('l6-floor'), sandbox.currentUrl], /floor listening (\S+)/, onCore), (p) => p.match[1]);
 const gateway = await start('gateway', spawnBin(gatewayArgs, LISTENING, onCore), (p) => p.match[1]);
 const legacyMode = await start('gateway legacy mode', spawnBin([...gatewayArgs, '--mode', '*=legacy'], LISTENING, onCore), (p) => p.match[1]);
 const shadowLow = await start('gateway shadow 0.1', spawnBin([...gatewayArgs, '--mode', '*=shadow', '--shadow-sample', '0.1', '--shadow-log', '/dev/null'], LISTENING, onCore), (p) => p.match[1]);
@@ -92,6 +95,7 @@ try {
     ['minimal proxy, GET transaction', minimal, getCurrent],
     ['minimal proxy, legacy GET transaction', minimalLegacy, getLegacy],
     ['@fastify/http-proxy, GET transaction', fastifyProxy, getCurrent, 'minimal proxy, GET transaction'],
+    ['L6 floor (read, parse, shape, write)', floor, getCurrent, 'minimal proxy, GET transaction'],
     ['gateway, L6 translated', gateway, getLegacy, 'minimal proxy, GET transaction', { rps: 0.85, p99: 1, cpu: 1.3 }],
     ['gateway, current passthrough', gateway, getCurrent, 'minimal proxy, GET transaction', { rps: 0.95 }],
     ['gateway, legacy mode (L6)', legacyMode, getLegacy, 'minimal proxy, legacy GET transaction', { rps: 0.95 }],

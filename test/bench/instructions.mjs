@@ -4,7 +4,7 @@
 // socket reads and writes) is not counted; every server here makes the same system calls, but their
 // time grows with the time a server takes to answer (work.mjs).
 //
-//   npm run build && node test/bench/instructions.mjs l6|l1|current|legacy|shadow|minimal [DIST=dir of another build]
+//   npm run build && node test/bench/instructions.mjs l6|l1|current|legacy|shadow|minimal|floor [DIST=dir of another build]
 //
 // The server runs under valgrind beside the sandbox; a small undici client (8 connections) sends 3 x N
 // requests to warm it up, then K batches of N, callgrind dumping its counts after each. Printed: the
@@ -51,8 +51,10 @@ const dir = mkdtempSync(join(tmpdir(), 'paybridge-instr-'));
 writeFileSync(join(dir, 'config.json'), JSON.stringify({ client: { maxRequestsPerSocket: 0 } }));
 const modes = { legacy: ['--mode', '*=legacy'], shadow: ['--mode', '*=shadow', '--shadow-sample', '1', '--shadow-log', '/dev/null'] };
 const PROFILE = Number(process.env.PROFILE ?? 0);
-const serverArgs = which === 'minimal'
-  ? [fileURLToPath(new URL('./servers/minimal-proxy.mjs', import.meta.url)), sandbox.currentUrl]
+// the minimal proxy, and L6's floor (servers/l6-floor.mjs: what L6 cannot skip, nothing else), are baselines
+const baseline = { minimal: 'minimal-proxy', floor: 'l6-floor' }[which];
+const serverArgs = baseline
+  ? [fileURLToPath(new URL(`./servers/${baseline}.mjs`, import.meta.url)), sandbox.currentUrl]
   : [join(dist, 'src/cli.js'), 'serve', '--config', join(dir, 'config.json'), '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, ...(modes[which] ?? [])];
 const server = spawn(
   'valgrind',
@@ -81,13 +83,14 @@ const legacy = { 'limepay-secretkey': sk };
 const tx = await paidTransaction(sandbox.currentUrl, bearer);
 const request = {
   minimal: { path: `/transactions/${tx}`, method: 'GET', headers: bearer },
+  floor: { path: `/transactions/${tx}`, method: 'GET', headers: bearer },
   current: { path: `/transactions/${tx}`, method: 'GET', headers: bearer },
   l6: { path: `/transactions/${tx}`, method: 'GET', headers: legacy },
   legacy: { path: `/transactions/${tx}`, method: 'GET', headers: legacy },
   shadow: { path: `/transactions/${tx}`, method: 'GET', headers: legacy },
   l1: { path: '/orders', method: 'POST', headers: { ...legacy, 'content-type': 'application/json' }, body: JSON.stringify(ORDER_LEGACY) },
 }[which];
-if (!request) throw new Error(`unknown server ${which}: l6, l1, current, legacy, shadow or minimal`);
+if (!request) throw new Error(`unknown server ${which}: l6, l1, current, legacy, shadow, minimal or floor`);
 
 const client = new Pool(url, { connections: 8 });
 async function batch(count) {
