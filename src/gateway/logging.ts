@@ -82,7 +82,11 @@ export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
       const now = Date.now();
       if (now !== clock) {
         clock = now;
-        clockText = String(now);
+        // a time in ms is past 2^31, a heap number, which String() writes by V8's slow double-to-text
+        // path: written as two small integers instead
+        const high = Math.floor(now / 1_000_000);
+        const low = now - high * 1_000_000;
+        clockText = high > 0 && Number.isInteger(now) ? `${high}${String(low).padStart(6, '0')}` : String(now);
       }
       out.write(
         `${prefix}${clockText}${base},"requestId":"${f.clientRequestId ? scrub(f.requestId) : f.requestId}${middle(f.route, f.mode, f.method)}${JSON.stringify(scrub(f.url))},"status":${f.status},"ms":${tenths(f.ms)}${f.traceId ? `,"traceId":"${f.traceId}"` : ''},"msg":"request"}\n`,

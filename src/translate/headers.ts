@@ -12,7 +12,9 @@ export function headerRecord(list: readonly string[]): Record<string, string | s
   const out: Record<string, string | string[]> = {};
   for (let i = 0; i < list.length; i += 2) {
     const name = list[i]!.toLowerCase();
-    if (NUMERIC_NAME.test(name)) continue;
+    // only a name starting with a digit can be all digits: the regex runs for those alone
+    const c = name.charCodeAt(0);
+    if (c >= 48 && c <= 57 && NUMERIC_NAME.test(name)) continue;
     const value = list[i + 1]!;
     const prev = out[name];
     out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
