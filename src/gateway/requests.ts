@@ -1,7 +1,7 @@
 /** What the gateway knows about one request: its headers, its generation, its route and mode. */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RouteMode } from '../config.js';
+import { newRequestId } from '../contract/ids.js';
 import { PaybridgeError } from '../errors.js';
 import { LEGACY_CREDENTIAL_HEADERS, tooManyCredentials } from '../translate/credentials.js';
 import type { RouteMatch } from '../translate/router.js';
@@ -30,7 +30,7 @@ type HeaderValues = Readonly<Record<string, string | string[] | undefined>>;
 /** The caller's x-request-id when it is a sane id, else a fresh UUID: the tracer of every error. */
 export function requestIdOf(headers: HeaderValues): string {
   const given = headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
 }
 
 /** The credential inside one Authorization value: the Bearer token, the key of Basic (`key:`), else the value. */

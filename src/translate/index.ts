@@ -2,8 +2,8 @@
  * The translation core as a library: legacy request -> current request, current response -> legacy
  * response, with the route table compiled from mappings/.
  */
-import { randomUUID } from 'node:crypto';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
+import { newRequestId } from '../contract/ids.js';
 import { PaybridgeError } from '../errors.js';
 import { MerchantKeyResolver } from './credentials.js';
 import type { Mapping } from './define.js';
@@ -86,7 +86,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
   const engine = createEngine({
     router: routes,
     ...(merchantKeys ? { merchantKeys } : {}),
-    newRequestId: randomUUID,
+    newRequestId,
     onDroppedFields: (routeId, fields) => {
       const counts = dropped.get(routeId) ?? new Map<string, number>();
       // the paths come from clients' bodies: a client's own keys must not grow the gateway's memory
@@ -151,7 +151,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
     droppedFields: () =>
       Object.fromEntries([...dropped].map(([route, counts]) => [route, Object.fromEntries(counts)])),
     async execute(request, send, matched) {
-      const requestId = request.requestId ?? randomUUID();
+      const requestId = request.requestId ?? newRequestId();
       let translated: TranslatedRequest;
       try {
         // synchronous unless a merchant token is looked up
