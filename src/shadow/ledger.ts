@@ -101,7 +101,7 @@ function compact(record: ComparisonRecord): Kept {
     if (d.noise) out.noise = d.noise;
     return out;
   });
-  return { time, route, requestId, mode, method, primary, candidate, differences, ...(tracers ? { tracers } : {}) };
+  return { time, route, requestId, mode, method, primary, candidate, differences, tracers };
 }
 
 interface RouteRecords {

@@ -7,9 +7,20 @@ import type { CompareMethod, ComparisonRecord, NoiseRecord, SkippedRecord } from
 import { builtinNoise, type LearnedNoise } from './noise.js';
 
 /** The tracer an upstream put in its error answer: the id a customer quotes. */
-function tracerOf(side: 'primary' | 'candidate', answer: Answer | null): Record<string, string> {
+function tracerOf(answer: Answer | null): string | undefined {
   const tracer = (answer?.body as { tracer?: unknown } | undefined)?.tracer;
-  return typeof tracer === 'string' ? { [side]: tracer } : {};
+  return typeof tracer === 'string' ? tracer : undefined;
+}
+
+/** The tracers of either side's error answer, or undefined when neither has one. */
+function tracersOf(primary: Answer, candidate: Answer | null): { primary?: string; candidate?: string } | undefined {
+  const p = tracerOf(primary);
+  const c = tracerOf(candidate);
+  if (p === undefined && c === undefined) return undefined;
+  const tracers: { primary?: string; candidate?: string } = {};
+  if (p !== undefined) tracers.primary = p;
+  if (c !== undefined) tracers.candidate = c;
+  return tracers;
 }
 
 /** Milliseconds to a tenth, as every latency in a record is written. */
@@ -23,7 +34,9 @@ export function comparisonRecord(
   differences: Difference[],
   note?: string,
 ): ComparisonRecord {
-  const tracers = { ...tracerOf('primary', primary), ...tracerOf('candidate', candidate) };
+  const tracers = tracersOf(primary, candidate);
+  // one literal of fixed keys (a spread in a literal defines the keys after it at run time); a member
+  // left undefined is not written (JSON)
   return {
     type: 'comparison',
     time: isoTime(),
@@ -44,10 +57,10 @@ export function comparisonRecord(
       method: ex.request.method,
       path: scrub(ex.request.path),
       headers: redactValue(ex.request.headers) as Record<string, unknown>,
-      ...(ex.request.body !== undefined ? { body: redactValue(parseJson(ex.request.body)) } : {}),
+      body: ex.request.body !== undefined ? redactValue(parseJson(ex.request.body)) : undefined,
     },
-    ...(Object.keys(tracers).length ? { tracers } : {}),
-    ...(note ? { note } : {}),
+    tracers,
+    note: note || undefined,
   };
 }
 

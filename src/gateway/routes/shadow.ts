@@ -32,7 +32,7 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
 
   /** One legacy request forwarded unchanged to the legacy upstream of its credential, its answer whole. */
   function forwardLegacy(method: string, path: string, headers: Record<string, string | string[]>, body: string | undefined, requestId: string) {
-    return upstream.forward(upstreamFor(soleCredential(headers), 'legacy'), { method, path, headers, ...(body !== undefined ? { body } : {}) }, requestId);
+    return upstream.forward(upstreamFor(soleCredential(headers), 'legacy'), { method, path, headers, body }, requestId);
   }
 
   /** A comparison's own legacy call (a canary's candidate, a read again to learn noise), its answer parsed. */
@@ -61,7 +61,7 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
       requestId: x.id,
       compiled: decision.match!.compiled,
       params: paramsOf(decision.match!),
-      request: { method: x.method, path: x.url, headers: decision.headers, ...(body !== undefined ? { body } : {}) },
+      request: { method: x.method, path: x.url, headers: decision.headers, body },
       primary,
     });
   }
