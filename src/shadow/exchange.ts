@@ -78,7 +78,7 @@ export function credentialValue(headers: Record<string, string | string[]>): str
 }
 
 /** A legacy request derived from the exchange (its own by default), with the request id `<id>:<suffix>`. */
-export const asLegacyRequest = (ex: Exchange, suffix: string, request: { method: string; path: string; headers: Record<string, string | string[]>; body?: string | undefined } = ex.request): LegacyRequest => ({
+export const asLegacyRequest = (ex: Exchange, suffix: string, request = ex.request): LegacyRequest => ({
   method: request.method,
   path: request.path,
   headers: request.headers,

@@ -12,17 +12,6 @@ function tracerOf(answer: Answer | null): string | undefined {
   return typeof tracer === 'string' ? tracer : undefined;
 }
 
-/** The tracers of either side's error answer, or undefined when neither has one. */
-function tracersOf(primary: Answer, candidate: Answer | null): { primary?: string; candidate?: string } | undefined {
-  const p = tracerOf(primary);
-  const c = tracerOf(candidate);
-  if (p === undefined && c === undefined) return undefined;
-  const tracers: { primary?: string; candidate?: string } = {};
-  if (p !== undefined) tracers.primary = p;
-  if (c !== undefined) tracers.candidate = c;
-  return tracers;
-}
-
 /** Milliseconds to a tenth, as every latency in a record is written. */
 const tenth = (ms: number): number => Math.round(ms * 10) / 10;
 
@@ -34,7 +23,7 @@ export function comparisonRecord(
   differences: Difference[],
   note?: string,
 ): ComparisonRecord {
-  const tracers = tracersOf(primary, candidate);
+  const tracers = { primary: tracerOf(primary), candidate: tracerOf(candidate) };
   // one literal of fixed keys (a spread in a literal defines the keys after it at run time); a member
   // left undefined is not written (JSON)
   return {
@@ -59,7 +48,7 @@ export function comparisonRecord(
       headers: redactValue(ex.request.headers) as Record<string, unknown>,
       body: ex.request.body !== undefined ? redactValue(parseJson(ex.request.body)) : undefined,
     },
-    tracers,
+    tracers: tracers.primary === undefined && tracers.candidate === undefined ? undefined : tracers,
     note: note || undefined,
   };
 }
