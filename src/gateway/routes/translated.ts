@@ -21,14 +21,19 @@ export type CallCurrent = (current: CurrentRequest, requestId: string, route: st
 /** Current calls for the gateway (and the shadow comparisons), counted and logged when they fail. */
 export function createCurrentCaller(deps: { classifier: ReturnType<typeof createClassifier>; upstream: Upstream; answers: Answers }): CallCurrent {
   const { classifier, upstream, answers } = deps;
-  return async (current, requestId, route, forwarded, deadline) => {
+  // a promise chain, not an async function: the translated path's every await is paid per request
+  return (current, requestId, route, forwarded, deadline) => {
     const authorization = current.headers.authorization;
-    const base = classifier.upstreamFor(authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined, 'current');
+    let sent: Promise<CurrentResponse>;
     try {
-      return await upstream.call(base, current, requestId, deadline, forwarded);
+      const base = classifier.upstreamFor(authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined, 'current');
+      sent = upstream.call(base, current, requestId, deadline, forwarded);
     } catch (err) {
-      throw answers.upstreamFailed(route, requestId, err, 'upstream call failed');
+      return Promise.reject(err);
     }
+    return sent.then(undefined, (err: unknown) => {
+      throw answers.upstreamFailed(route, requestId, err, 'upstream call failed');
+    });
   };
 }
 
@@ -60,17 +65,25 @@ export function createTranslated(deps: TranslatedDeps) {
       ), 'server');
   }
 
-  return async function translate(x: Exchange, decision: Decision): Promise<void> {
-    // one deadline for every upstream call of this request (a refund's read and the refund)
-    const deadline = Date.now() + config.timeouts.requestMs;
-    const body = hasBody(x.req) ? (await readBody(x.req, config.bodyLimitBytes))?.toString('utf8') : undefined;
+  /** The exchange once the body (if any) is read: translated, sent, its answer written. */
+  function exchange(x: Exchange, decision: Decision, deadline: number, body: string | undefined): Promise<void> {
     const forwarded = forwardedHeaders(decision.headers, x.req);
     const legacyRequest = { method: x.method, path: x.url, headers: decision.headers, requestId: x.id, body };
     const answer = tracing.enabled
-      ? await tracedExecute(legacyRequest, decision.route, (current, headers) => callCurrent(current, x.id, decision.route, Object.assign({}, forwarded, headers), deadline))
-      : await translator.execute(legacyRequest, (current) => callCurrent(current, x.id, decision.route, forwarded, deadline), decision.match);
-    answers.sendLegacy(x, answer);
-    if (decision.sampled)
-      deps.compareLater(x, 'canary', body, { status: answer.status, body: answer.body, latencyMs: performance.now() - x.started }, answer.body === undefined ? 0 : stringifyJson(answer.body).length);
+      ? tracedExecute(legacyRequest, decision.route, (current, headers) => callCurrent(current, x.id, decision.route, Object.assign({}, forwarded, headers), deadline))
+      : translator.execute(legacyRequest, (current) => callCurrent(current, x.id, decision.route, forwarded, deadline), decision.match);
+    return answer.then((legacy) => {
+      answers.sendLegacy(x, legacy);
+      if (decision.sampled)
+        deps.compareLater(x, 'canary', body, { status: legacy.status, body: legacy.body, latencyMs: performance.now() - x.started }, legacy.body === undefined ? 0 : stringifyJson(legacy.body).length);
+    });
+  }
+
+  /** A translated request (a throw here is the caller's rejection: traffic.ts answers it). */
+  return function translate(x: Exchange, decision: Decision): Promise<void> {
+    // one deadline for every upstream call of this request (a refund's read and the refund)
+    const deadline = Date.now() + config.timeouts.requestMs;
+    if (!hasBody(x.req)) return exchange(x, decision, deadline, undefined);
+    return readBody(x.req, config.bodyLimitBytes).then((body) => exchange(x, decision, deadline, body?.toString('utf8')));
   };
 }
