@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RouteMode } from '../config.js';
 import { newRequestId } from '../contract/ids.js';
 import { PaybridgeError } from '../errors.js';
-import { LEGACY_CREDENTIAL_HEADERS, tooManyCredentials } from '../translate/credentials.js';
+import { legacyCredentialHeaders, tooManyCredentials } from '../translate/credentials.js';
 import type { RouteMatch } from '../translate/router.js';
 
 /** What the gateway decided for a request, kept on the request for the handlers, logs and metrics. */
@@ -49,19 +49,13 @@ function authorizationCredential(value: string): string {
  * Authorization values are a 400 invalid_credentials: a live key never rides beside a sandbox one.
  */
 export function soleCredential(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
-  // counted without building lists: this runs on every request (the error path names the headers)
-  let count = 0;
+  const { count, entry } = legacyCredentialHeaders(headers);
   let header: string | undefined;
   let value: string | undefined;
-  for (const [name, rule] of LEGACY_CREDENTIAL_HEADERS) {
-    const v = headers[name];
-    if (v === undefined) continue;
-    const values = Array.isArray(v) ? v.length : 1;
-    if (values > 0 && header === undefined) {
-      header = rule.name;
-      value = (Array.isArray(v) ? v[0]! : v).trim();
-    }
-    count += values;
+  if (entry) {
+    const v = headers[entry[0]]!;
+    header = entry[1].name;
+    value = (Array.isArray(v) ? v[0]! : v).trim();
   }
   const auth = headers.authorization;
   const authorizations = auth === undefined ? 0 : Array.isArray(auth) ? auth.length : 1;

@@ -55,10 +55,36 @@ export function foreignScheme(headers: Headers): string | undefined {
   return scheme.toLowerCase() === 'bearer' ? undefined : scheme || '(empty)';
 }
 
+const RULES: ReadonlyMap<string, readonly [string, HeaderRule]> = new Map(LEGACY_CREDENTIAL_HEADERS.map((entry) => [entry[0], entry]));
+
+/** Whether a header name (lower case) may be a legacy credential's: they all start `limepay-`. */
+const limepayName = (name: string): boolean => name.charCodeAt(0) === 108 /* l */ && name.startsWith('limepay-');
+
 /** True when the request carries a legacy credential header (header names in lower case). */
 export function isLegacyRequest(headers: Headers): boolean {
-  for (const [name] of LEGACY_CREDENTIAL_HEADERS) if (headers[name] !== undefined) return true;
+  for (const name in headers) if (limepayName(name) && RULES.has(name) && headers[name] !== undefined) return true;
   return false;
+}
+
+/**
+ * The legacy credential headers of a request: how many values they hold (a repeated header counts
+ * each), and the first one holding a value, with its rule. One walk over the request's own header
+ * names (a handful) rather than a look-up of every credential header name in a record whose shape
+ * differs from client to client (each a megamorphic load, three walks a request).
+ */
+export function legacyCredentialHeaders(headers: Headers): { count: number; entry: readonly [string, HeaderRule] | undefined } {
+  let count = 0;
+  let entry: readonly [string, HeaderRule] | undefined;
+  for (const name in headers) {
+    if (!limepayName(name)) continue;
+    const rule = RULES.get(name);
+    const value = headers[name];
+    if (rule === undefined || value === undefined) continue;
+    const values = Array.isArray(value) ? value.length : 1;
+    if (values > 0) entry ??= rule;
+    count += values;
+  }
+  return { count, entry };
 }
 
 /**
@@ -87,14 +113,7 @@ export interface LegacyCredential {
  * Context headers sent by the client: 400 (the path names the context).
  */
 export function legacyCredential(headers: Headers): LegacyCredential {
-  let count = 0;
-  let found: readonly [string, HeaderRule] | undefined;
-  for (const entry of LEGACY_CREDENTIAL_HEADERS) {
-    const value = headers[entry[0]];
-    if (value === undefined) continue;
-    count += Array.isArray(value) ? value.length : 1;
-    found ??= entry;
-  }
+  const { count, entry: found } = legacyCredentialHeaders(headers);
   if (!found) throw new PaybridgeError('missing_credentials', 'one Limepay-* credential header is required');
   if (count > 1) throw tooManyCredentials(headers, count);
   const [name, rule] = found;
@@ -103,7 +122,8 @@ export function legacyCredential(headers: Headers): LegacyCredential {
   for (const [context, spelled] of CONTEXT_HEADERS)
     if (headers[context] !== undefined)
       throw new PaybridgeError('invalid_request', `${spelled}: context headers are not accepted on legacy calls; the path names the context`);
-  const value = (headers[name] as string).trim();
+  const given = headers[name]!;
+  const value = (Array.isArray(given) ? given[0]! : given).trim();
   if (!rule.form(value)) throw new PaybridgeError('unauthenticated', `${rule.name}: the value is not ${rule.describe}`);
   return { header: rule.name, value, merchantToken: rule.merchantToken === true };
 }
