@@ -49,14 +49,8 @@ function authorizationCredential(value: string): string {
  * Authorization values are a 400 invalid_credentials: a live key never rides beside a sandbox one.
  */
 export function soleCredential(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
-  const { count, entry } = legacyCredentialHeaders(headers);
-  let header: string | undefined;
-  let value: string | undefined;
-  if (entry) {
-    const v = headers[entry[0]]!;
-    header = entry[1].name;
-    value = (Array.isArray(v) ? v[0]! : v).trim();
-  }
+  const { count, entry, value } = legacyCredentialHeaders(headers);
+  const header = entry?.[1].name;
   const auth = headers.authorization;
   const authorizations = auth === undefined ? 0 : Array.isArray(auth) ? auth.length : 1;
   if (count > 1) throw tooManyCredentials(headers, count);

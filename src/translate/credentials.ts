@@ -58,7 +58,7 @@ export function foreignScheme(headers: Headers): string | undefined {
 const RULES: ReadonlyMap<string, readonly [string, HeaderRule]> = new Map(LEGACY_CREDENTIAL_HEADERS.map((entry) => [entry[0], entry]));
 
 /** Whether a header name (lower case) may be a legacy credential's: they all start `limepay-`. */
-const limepayName = (name: string): boolean => name.charCodeAt(0) === 108 /* l */ && name.startsWith('limepay-');
+const limepayName = (name: string): boolean => name.startsWith('limepay-');
 
 /** True when the request carries a legacy credential header (header names in lower case). */
 export function isLegacyRequest(headers: Headers): boolean {
@@ -68,23 +68,28 @@ export function isLegacyRequest(headers: Headers): boolean {
 
 /**
  * The legacy credential headers of a request: how many values they hold (a repeated header counts
- * each), and the first one holding a value, with its rule. One walk over the request's own header
- * names (a handful) rather than a look-up of every credential header name in a record whose shape
- * differs from client to client (each a megamorphic load, three walks a request).
+ * each), and the first one holding a value, with its rule and its (first) value, trimmed. One walk
+ * over the request's own header names (a handful) rather than a look-up of every credential header
+ * name in a record whose shape differs from client to client (each a megamorphic load, three walks
+ * a request).
  */
-export function legacyCredentialHeaders(headers: Headers): { count: number; entry: readonly [string, HeaderRule] | undefined } {
+export function legacyCredentialHeaders(headers: Headers): { count: number; entry: readonly [string, HeaderRule] | undefined; value: string | undefined } {
   let count = 0;
   let entry: readonly [string, HeaderRule] | undefined;
+  let first: string | undefined;
   for (const name in headers) {
     if (!limepayName(name)) continue;
     const rule = RULES.get(name);
     const value = headers[name];
     if (rule === undefined || value === undefined) continue;
     const values = Array.isArray(value) ? value.length : 1;
-    if (values > 0) entry ??= rule;
+    if (values > 0 && entry === undefined) {
+      entry = rule;
+      first = Array.isArray(value) ? value[0]! : value;
+    }
     count += values;
   }
-  return { count, entry };
+  return { count, entry, value: first?.trim() };
 }
 
 /**
@@ -113,17 +118,15 @@ export interface LegacyCredential {
  * Context headers sent by the client: 400 (the path names the context).
  */
 export function legacyCredential(headers: Headers): LegacyCredential {
-  const { count, entry: found } = legacyCredentialHeaders(headers);
-  if (!found) throw new PaybridgeError('missing_credentials', 'one Limepay-* credential header is required');
+  const { count, entry: found, value } = legacyCredentialHeaders(headers);
+  if (!found || value === undefined) throw new PaybridgeError('missing_credentials', 'one Limepay-* credential header is required');
   if (count > 1) throw tooManyCredentials(headers, count);
-  const [name, rule] = found;
+  const rule = found[1];
   if (headers.authorization !== undefined)
     throw new PaybridgeError('invalid_credentials', `${rule.name}: a legacy credential header cannot be combined with Authorization`);
   for (const [context, spelled] of CONTEXT_HEADERS)
     if (headers[context] !== undefined)
       throw new PaybridgeError('invalid_request', `${spelled}: context headers are not accepted on legacy calls; the path names the context`);
-  const given = headers[name]!;
-  const value = (Array.isArray(given) ? given[0]! : given).trim();
   if (!rule.form(value)) throw new PaybridgeError('unauthenticated', `${rule.name}: the value is not ${rule.describe}`);
   return { header: rule.name, value, merchantToken: rule.merchantToken === true };
 }

@@ -148,14 +148,11 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
   async function completeWithPreflight(translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse> {
     const { context } = translated;
     try {
-      const exchange = async () => {
-        if (context.preflight) {
-          const stop = engine.checkPreflight(await send(context.preflight), context);
-          if (stop) return stop;
-        }
-        return engine.toLegacy(await send(stripContext(translated)), context);
-      };
       const preflight = context.preflight!;
+      const exchange = async () => {
+        const stop = engine.checkPreflight(await send(preflight), context);
+        return stop ?? engine.toLegacy(await send(stripContext(translated)), context);
+      };
       return context.compiled.mapping.preflight?.exclusive
         ? await oneAtATime(`${preflight.method} ${preflight.path}`, exchange)
         : await exchange();

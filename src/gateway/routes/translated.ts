@@ -24,12 +24,18 @@ export function createCurrentCaller(deps: { classifier: ReturnType<typeof create
   // a promise chain, not an async function: the translated path's every await is paid per request
   return (current, requestId, route, forwarded, deadline) => {
     const authorization = current.headers.authorization;
-    let sent: Promise<CurrentResponse>;
+    let base: string;
     try {
-      const base = classifier.upstreamFor(authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined, 'current');
-      sent = upstream.call(base, current, requestId, deadline, forwarded);
+      base = classifier.upstreamFor(authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined, 'current');
     } catch (err) {
       return Promise.reject(err);
+    }
+    // a call that fails as it starts (a synchronous throw) is an upstream failure like one that fails later
+    let sent: Promise<CurrentResponse>;
+    try {
+      sent = upstream.call(base, current, requestId, deadline, forwarded);
+    } catch (err) {
+      sent = Promise.reject(err);
     }
     return sent.then(undefined, (err: unknown) => {
       throw answers.upstreamFailed(route, requestId, err, 'upstream call failed');
