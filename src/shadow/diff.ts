@@ -16,6 +16,13 @@ export interface Difference {
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
 
+/** The same keys in the same order. */
+function sameKeys(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * Every JSON path at which the two values differ; objects and arrays are walked, leaves compared.
  * Equal leaves are skipped before their path is built: most of two matching answers is equal leaves.
@@ -40,10 +47,19 @@ export function diff(primary: unknown, candidate: unknown, path = '', out: Diffe
     return out;
   }
   if (isObj(primary) && isObj(candidate)) {
+    const keys = Object.keys(primary);
+    const candidateKeys = Object.keys(candidate);
+    if (sameKeys(keys, candidateKeys)) {
+      // the usual pair (two answers of one shape): values side by side, none looked up by its key
+      const values = Object.values(primary);
+      const others = Object.values(candidate);
+      for (let i = 0; i < values.length; i++) if (values[i] !== others[i]) diff(values[i], others[i], join(path, keys[i]!), out);
+      return out;
+    }
     // keys of the candidate not in the primary are looked for only when the candidate has more keys
-    // than the primary keys it holds (two matching answers: never)
+    // than the primary keys it holds
     let shared = 0;
-    for (const key of Object.keys(primary)) {
+    for (const key of keys) {
       const value = primary[key];
       if (!Object.hasOwn(candidate, key)) out.push({ path: join(path, key), primary: value });
       else {
@@ -52,9 +68,8 @@ export function diff(primary: unknown, candidate: unknown, path = '', out: Diffe
         if (value !== other) diff(value, other, join(path, key), out);
       }
     }
-    const keys = Object.keys(candidate);
-    if (keys.length > shared)
-      for (const key of keys) if (!Object.hasOwn(primary, key)) out.push({ path: join(path, key), candidate: candidate[key] });
+    if (candidateKeys.length > shared)
+      for (const key of candidateKeys) if (!Object.hasOwn(primary, key)) out.push({ path: join(path, key), candidate: candidate[key] });
     return out;
   }
   out.push({ path: path || '$body', primary, candidate });
