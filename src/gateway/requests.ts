@@ -49,16 +49,15 @@ function authorizationCredential(value: string): string {
  * Authorization values are a 400 invalid_credentials: a live key never rides beside a sandbox one.
  */
 export function soleCredential(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
-  const { count, entry, value } = legacyCredentialHeaders(headers);
-  const header = entry?.[1].name;
+  const { count, first } = legacyCredentialHeaders(headers);
   const auth = headers.authorization;
   const authorizations = auth === undefined ? 0 : Array.isArray(auth) ? auth.length : 1;
   if (count > 1) throw tooManyCredentials(headers, count);
   if (count === 1 && authorizations > 0)
-    throw new PaybridgeError('invalid_credentials', `${header}: a legacy credential header cannot be combined with Authorization`);
+    throw new PaybridgeError('invalid_credentials', `${first?.rule.name}: a legacy credential header cannot be combined with Authorization`);
   if (authorizations > 1)
     throw new PaybridgeError('invalid_credentials', `Authorization: exactly one credential is allowed, got ${authorizations}`);
-  return value ?? (authorizations === 0 ? undefined : authorizationCredential(Array.isArray(auth) ? auth[0]! : auth!));
+  return first?.value ?? (authorizations === 0 ? undefined : authorizationCredential(Array.isArray(auth) ? auth[0]! : auth!));
 }
 
 /** Path parameters of a matched legacy route, decoded. */

@@ -55,7 +55,7 @@ export function foreignScheme(headers: Headers): string | undefined {
   return scheme.toLowerCase() === 'bearer' ? undefined : scheme || '(empty)';
 }
 
-const RULES: ReadonlyMap<string, readonly [string, HeaderRule]> = new Map(LEGACY_CREDENTIAL_HEADERS.map((entry) => [entry[0], entry]));
+const RULES: ReadonlyMap<string, HeaderRule> = new Map(LEGACY_CREDENTIAL_HEADERS);
 
 /** Whether a header name (lower case) may be a legacy credential's: they all start `limepay-`. */
 const limepayName = (name: string): boolean => name.startsWith('limepay-');
@@ -68,28 +68,24 @@ export function isLegacyRequest(headers: Headers): boolean {
 
 /**
  * The legacy credential headers of a request: how many values they hold (a repeated header counts
- * each), and the first one holding a value, with its rule and its (first) value, trimmed. One walk
- * over the request's own header names (a handful) rather than a look-up of every credential header
- * name in a record whose shape differs from client to client (each a megamorphic load, three walks
- * a request).
+ * each), and the first one holding a value: its rule and its (first) value, trimmed. One walk over
+ * the request's own header names (a handful) rather than a look-up of every credential header name
+ * in a record whose shape differs from client to client (each a megamorphic load, three walks a
+ * request).
  */
-export function legacyCredentialHeaders(headers: Headers): { count: number; entry: readonly [string, HeaderRule] | undefined; value: string | undefined } {
+export function legacyCredentialHeaders(headers: Headers): { count: number; first: { rule: HeaderRule; value: string } | undefined } {
   let count = 0;
-  let entry: readonly [string, HeaderRule] | undefined;
-  let first: string | undefined;
+  let first: { rule: HeaderRule; value: string } | undefined;
   for (const name in headers) {
     if (!limepayName(name)) continue;
     const rule = RULES.get(name);
     const value = headers[name];
     if (rule === undefined || value === undefined) continue;
     const values = Array.isArray(value) ? value.length : 1;
-    if (values > 0 && entry === undefined) {
-      entry = rule;
-      first = Array.isArray(value) ? value[0]! : value;
-    }
+    if (values > 0 && first === undefined) first = { rule, value: (Array.isArray(value) ? value[0]! : value).trim() };
     count += values;
   }
-  return { count, entry, value: first?.trim() };
+  return { count, first };
 }
 
 /**
@@ -118,10 +114,10 @@ export interface LegacyCredential {
  * Context headers sent by the client: 400 (the path names the context).
  */
 export function legacyCredential(headers: Headers): LegacyCredential {
-  const { count, entry: found, value } = legacyCredentialHeaders(headers);
-  if (!found || value === undefined) throw new PaybridgeError('missing_credentials', 'one Limepay-* credential header is required');
+  const { count, first } = legacyCredentialHeaders(headers);
+  if (!first) throw new PaybridgeError('missing_credentials', 'one Limepay-* credential header is required');
   if (count > 1) throw tooManyCredentials(headers, count);
-  const rule = found[1];
+  const { rule, value } = first;
   if (headers.authorization !== undefined)
     throw new PaybridgeError('invalid_credentials', `${rule.name}: a legacy credential header cannot be combined with Authorization`);
   for (const [context, spelled] of CONTEXT_HEADERS)

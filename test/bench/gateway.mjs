@@ -165,7 +165,7 @@ try {
   console.log('\n  per-round ratios, req/s x | CPU x (in round order):');
   for (const line of spread) console.log(line);
   // none of our code runs in these two: a round where they move is a round the machine disturbed
-  const byRound = (name, key, digits = 0) => rounds.map((r) => r[name][key].toFixed(digits)).join(' ');
+  const byRound = (name, key) => rounds.map((r) => r[name][key].toFixed(0)).join(' ');
   console.log(`  baselines per round: the sandbox alone ${byRound('direct to the sandbox (GET transaction)', 'rps')} req/s; the minimal proxy ${byRound('minimal proxy, GET transaction', 'cpuUs')} us of CPU a request`);
   const compared = shadowAfter.compared - shadowBefore.compared;
   const share = compared / shadowRequests;
