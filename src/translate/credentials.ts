@@ -81,8 +81,9 @@ export function legacyCredentialHeaders(headers: Headers): { count: number; firs
     const rule = RULES.get(name);
     const value = headers[name];
     if (rule === undefined || value === undefined) continue;
-    const values = Array.isArray(value) ? value.length : 1;
-    if (values > 0 && first === undefined) first = { rule, value: (Array.isArray(value) ? value[0]! : value).trim() };
+    const list = Array.isArray(value);
+    const values = list ? value.length : 1;
+    if (values > 0 && first === undefined) first = { rule, value: (list ? value[0]! : value).trim() };
     count += values;
   }
   return { count, first };
