@@ -12,6 +12,7 @@ import type { CompiledMapping, RouteMatch, Router } from './router.js';
 import { isObj, type Obj } from './shape.js';
 import { unknownFields } from './unknown-fields.js';
 import { errorResponse, legacyError } from './answers.js';
+import { lowerCaseName } from './headers.js';
 import { traceContext } from './trace-context.js';
 import { toCurrentKey } from './vocabulary.js';
 
@@ -263,12 +264,12 @@ export function createEngine(options: EngineOptions) {
 /** Header names in lower case (the same object when they already are); a name given twice in two spellings becomes a list. */
 function lowerCaseNames(headers: Headers): Headers {
   let lower = true;
-  for (const name in headers) if (name !== name.toLowerCase()) lower = false;
+  for (const name in headers) if (name !== lowerCaseName(name)) lower = false;
   if (lower) return headers;
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    const key = name.toLowerCase();
+    const key = lowerCaseName(name);
     const prev = out[key];
     out[key] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), ...(Array.isArray(value) ? value : [value])];
   }

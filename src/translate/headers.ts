@@ -3,6 +3,21 @@
 /** A header line whose name is a number: WordPress's flattening of a PHP list (`0: Content-Type: ...`). */
 const NUMERIC_NAME = /^\d+$/;
 
+/** Lower-case header names by name as sent, remembered (clients send the same few names on every request), bounded. */
+const lowered = new Map<string, string>();
+const MAX_NAMES = 1024;
+
+/** A header name in lower case (a look-up instead of a scan and, for `Limepay-SecretKey`, a new string per request). */
+export function lowerCaseName(name: string): string {
+  let lower = lowered.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowered.size >= MAX_NAMES) lowered.clear();
+    lowered.set(name, lower);
+  }
+  return lower;
+}
+
 /**
  * Headers by lower-case name from a flat `[name, value, name, value, ...]` list (Node's `rawHeaders`,
  * undici's array form), a repeated header as an array (Node would join or drop it, and the gateway
@@ -11,7 +26,7 @@ const NUMERIC_NAME = /^\d+$/;
 export function headerRecord(list: readonly string[]): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (let i = 0; i < list.length; i += 2) {
-    const name = list[i]!.toLowerCase();
+    const name = lowerCaseName(list[i]!);
     // only a name starting with a digit can be all digits: the regex runs for those alone
     const c = name.charCodeAt(0);
     if (c >= 48 && c <= 57 && NUMERIC_NAME.test(name)) continue;
