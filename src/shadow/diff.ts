@@ -1,4 +1,5 @@
 import { ExactNumber } from '../contract/json.js';
+import { isObj } from '../translate/shape.js';
 
 /** Field-by-field comparison of two legacy answers, by JSON path (`refunds[1].amount`, `$status`). */
 export interface Difference {
@@ -13,7 +14,6 @@ export interface Difference {
   noise?: 'id' | 'timestamp';
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
 
 /** The same keys in the same order. */
