@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RouteMode } from '../config.js';
 import { newRequestId } from '../contract/ids.js';
 import { PaybridgeError } from '../errors.js';
-import { legacyCredentialHeaders, tooManyCredentials } from '../translate/credentials.js';
+import { besideAuthorization, legacyCredentialHeaders, tooManyCredentials } from '../translate/credentials.js';
 import type { RouteMatch } from '../translate/router.js';
 
 /** What the gateway decided for a request, kept on the request for the handlers, logs and metrics. */
@@ -53,8 +53,8 @@ export function soleCredential(headers: Readonly<Record<string, string | string[
   const auth = headers.authorization;
   const authorizations = auth === undefined ? 0 : Array.isArray(auth) ? auth.length : 1;
   if (count > 1) throw tooManyCredentials(headers, count);
-  if (count === 1 && authorizations > 0)
-    throw new PaybridgeError('invalid_credentials', `${first?.rule.name}: a legacy credential header cannot be combined with Authorization`);
+  // past the check above, a first legacy credential is the only one
+  if (first !== undefined && authorizations > 0) throw besideAuthorization(first.rule);
   if (authorizations > 1)
     throw new PaybridgeError('invalid_credentials', `Authorization: exactly one credential is allowed, got ${authorizations}`);
   return first?.value ?? (authorizations === 0 ? undefined : authorizationCredential(Array.isArray(auth) ? auth[0]! : auth!));

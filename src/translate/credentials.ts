@@ -102,6 +102,11 @@ export function tooManyCredentials(headers: Headers, count: number): PaybridgeEr
   return new PaybridgeError('invalid_credentials', `${[...names].sort().join(', ')}: exactly one credential header is allowed, got ${count}`);
 }
 
+/** The 400 for a legacy credential header sent beside Authorization (one credential per request). */
+export function besideAuthorization(rule: HeaderRule): PaybridgeError {
+  return new PaybridgeError('invalid_credentials', `${rule.name}: a legacy credential header cannot be combined with Authorization`);
+}
+
 export interface LegacyCredential {
   header: string;
   /** The credential to send as Bearer, or the merchant token still to resolve. */
@@ -119,8 +124,7 @@ export function legacyCredential(headers: Headers): LegacyCredential {
   if (!first) throw new PaybridgeError('missing_credentials', 'one Limepay-* credential header is required');
   if (count > 1) throw tooManyCredentials(headers, count);
   const { rule, value } = first;
-  if (headers.authorization !== undefined)
-    throw new PaybridgeError('invalid_credentials', `${rule.name}: a legacy credential header cannot be combined with Authorization`);
+  if (headers.authorization !== undefined) throw besideAuthorization(rule);
   for (const [context, spelled] of CONTEXT_HEADERS)
     if (headers[context] !== undefined)
       throw new PaybridgeError('invalid_request', `${spelled}: context headers are not accepted on legacy calls; the path names the context`);
