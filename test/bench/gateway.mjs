@@ -14,8 +14,11 @@
 //   - a shadow gateway's run lasts until its comparison queue is empty (its CPU includes them all, and
 //     the next configuration does not share core 1 with the comparisons still queued);
 //   - configurations rotated over BENCH_ROUNDS (>= 3) rounds after a warm-up; each figure is the median
-//     of the rounds, each ratio the median of the per-round ratios against the minimal proxy measured in
-//     that round; CPU per request from /proc of the server under test; gateway RSS before and after.
+//     of the rounds; each ratio is the median of per-round pairs, the configuration against its baseline
+//     (the minimal proxy, or legacy mode for shadow) run right beside it, before it in one pair and after
+//     it in the next: this machine's load drifts over minutes, and a baseline measured once a round,
+//     minutes away, gave pairs from 0.6x to 1.3x for the same configuration in one run; CPU per request
+//     from /proc of the server under test; gateway RSS before and after.
 // Targets (issue 14): translated L6 and L1 >= 0.85x the minimal proxy's req/s, p99 within +1 ms, CPU
 // <= 1.3x; passthrough and legacy mode >= 0.95x; shadow 0.1 >= 0.9x legacy mode and p99 within +2 ms
 // of it (issue 5's p99); a shadow comparison costs at most the CPU of the call it shadows; gateway RSS
@@ -114,15 +117,33 @@ try {
   const shadowBefore = { compared: await counter(shadowAll, 'paybridge_shadow_comparisons_total'), dropped: await counter(shadowAll, 'paybridge_shadow_dropped_total'), skipped: await counter(shadowAll, 'paybridge_shadow_skipped_total') };
   const pacedBefore = await counter(shadowPaced, 'paybridge_shadow_comparisons_total');
   const rounds = [];
+  // per round, each configuration's own baseline run, measured beside it (its ratios are taken against this)
+  const baselines = [];
+  const byName = new Map(configs.map(([name, target, call]) => [name, { target, call }]));
+  let turn = 0;
   for (let round = 0; round < ROUNDS; round++) {
     // rotate the order each round so drift of this shared machine does not favour one configuration
     const order = configs.map((_, i) => (i + round * 3) % configs.length);
     const figures = {};
+    const beside = {};
     for (const i of order) {
-      const [name, target, call] = configs[i];
-      figures[name] = await measure(target, call);
+      const [name, target, call, base] = configs[i];
+      if (!base) {
+        figures[name] = await measure(target, call);
+        continue;
+      }
+      // the baseline first in one pair and second in the next, so a drift in between falls on either side alike
+      const baseline = byName.get(base);
+      if (turn++ % 2 === 0) {
+        beside[name] = await measure(baseline.target, baseline.call);
+        figures[name] = await measure(target, call);
+      } else {
+        figures[name] = await measure(target, call);
+        beside[name] = await measure(baseline.target, baseline.call);
+      }
     }
     rounds.push(figures);
+    baselines.push(beside);
     console.log(`  round ${round + 1}/${ROUNDS} done`);
   }
   const rssEnd = rssMb(gateway.pid);
@@ -140,10 +161,10 @@ try {
   for (const [name, , , base, goal] of configs) {
     let line = `  ${name}`.padEnd(46) + Math.round(fig(name, 'rps')).toLocaleString('en').padStart(8) + fig(name, 'p99').toFixed(1).padStart(8) + fig(name, 'cpuUs').toFixed(0).padStart(12);
     if (base) {
-      const rpsRounds = rounds.map((r) => r[name].rps / r[base].rps);
-      const cpuRounds = rounds.map((r) => r[name].cpuUs / r[base].cpuUs);
+      const rpsRounds = rounds.map((r, k) => r[name].rps / baselines[k][name].rps);
+      const cpuRounds = rounds.map((r, k) => r[name].cpuUs / baselines[k][name].cpuUs);
       const rps = median(rpsRounds);
-      const p99 = median(rounds.map((r) => r[name].p99 - r[base].p99));
+      const p99 = median(rounds.map((r, k) => r[name].p99 - baselines[k][name].p99));
       const cpu = median(cpuRounds);
       line += `   ${base}`.padEnd(44) + rps.toFixed(2).padStart(8) + p99.toFixed(1).padStart(9) + cpu.toFixed(2).padStart(7);
       spread.push(`  ${name}`.padEnd(46) + `${perRound(rpsRounds)} | ${perRound(cpuRounds)}`);
@@ -169,20 +190,19 @@ try {
   console.log(`  baselines per round: the sandbox alone ${byRound('direct to the sandbox (GET transaction)', 'rps')} req/s; the minimal proxy ${byRound('minimal proxy, GET transaction', 'cpuUs')} us of CPU a request`);
   const compared = shadowAfter.compared - shadowBefore.compared;
   const share = compared / shadowRequests;
-  const primaryUs = fig('gateway, legacy mode (L6)', 'cpuUs');
+  const primaryUs = median(baselines.map((b) => b['gateway, shadow 1.0 (L6)'].cpuUs));
   const perComparisonUs = ((fig('gateway, shadow 1.0 (L6)', 'cpuUs') - primaryUs) * shadowRequests) / Math.max(1, compared);
   console.log(`\n  shadow 1.0: ${compared} of ${shadowRequests} requests compared (${(share * 100).toFixed(1)}%), ${shadowAfter.dropped - shadowBefore.dropped} dropped (queue full), ${shadowAfter.skipped - shadowBefore.skipped} skipped`);
   console.log(`  at saturation, a comparison costs about ${perComparisonUs.toFixed(0)} us of gateway CPU; the call it shadows ${primaryUs.toFixed(0)} us (the difference of two runs over ${(share * 100).toFixed(1)}%)`);
   // paced: per round, the extra CPU of the shadow gateway over legacy mode at the same rate, per comparison
   const pacedShare = pacedCompared / Math.max(1, pacedRequests);
-  const pacedPrimary = `gateway, legacy mode (L6), ${PACED_RATE}/s`;
   const pacedShadow = `gateway, shadow 1.0 (L6), ${PACED_RATE}/s`;
-  const pacedPerRound = rounds.map((r) => (r[pacedShadow].cpuUs - r[pacedPrimary].cpuUs) / Math.max(0.01, pacedShare));
+  const pacedPerRound = rounds.map((r, k) => (r[pacedShadow].cpuUs - baselines[k][pacedShadow].cpuUs) / Math.max(0.01, pacedShare));
   const pacedPerComparison = median(pacedPerRound);
-  const pacedPrimaryUs = fig(pacedPrimary, 'cpuUs');
+  const pacedPrimaryUs = median(baselines.map((b) => b[pacedShadow].cpuUs));
   const cheap = pacedPerComparison <= pacedPrimaryUs;
   console.log(`  paced at ${PACED_RATE}/s: ${pacedCompared} of ${pacedRequests} requests compared (${(pacedShare * 100).toFixed(1)}%); a comparison costs ${pacedPerComparison.toFixed(0)} us, the call it shadows ${pacedPrimaryUs.toFixed(0)} us at that rate  ${cheap ? 'meets' : 'MISSES (comparison > primary)'}`);
-  console.log(`    per round: ${pacedPerRound.map((v) => v.toFixed(0)).join(', ')} us against ${rounds.map((r) => r[pacedPrimary].cpuUs.toFixed(0)).join(', ')} us`);
+  console.log(`    per round: ${pacedPerRound.map((v) => v.toFixed(0)).join(', ')} us against ${baselines.map((b) => b[pacedShadow].cpuUs.toFixed(0)).join(', ')} us`);
   const rssOk = rssEnd - rssStart <= 50;
   console.log(`  gateway RSS: ${rssStart.toFixed(0)} MB after warm-up, ${rssEnd.toFixed(0)} MB after ${ROUNDS * 3 * DURATION} s of load (${(rssEnd - rssStart).toFixed(0)} MB)  ${rssOk ? 'meets' : 'MISSES +50 MB'}`);
   ok &&= cheap && rssOk;
