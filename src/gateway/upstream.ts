@@ -73,21 +73,30 @@ class Collector implements Dispatcher.DispatchHandler {
   size = 0;
   started = false;
   finished = false;
-  /** When the call was sent, its headers came, or its last body chunk (epoch ms). */
-  lastActivity = Date.now();
+  /**
+   * Something happened since the last sweep (the call was sent, its headers came, a body chunk): the
+   * sweep then moves lastActivity to its own time. A flag, not a clock read per callback: the timeouts
+   * are only looked at by the sweep, so an activity's time is known to the sweep's interval either way.
+   */
+  active = false;
+  /** When the sweep last saw activity, or the call was made (epoch ms). */
+  lastActivity: number;
   /** Neighbours in the list of calls in flight (see InFlight). */
   prev: Collector | undefined;
   next: Collector | undefined;
 
   constructor(
     readonly deadline: number,
+    now: number,
     private readonly limit: number,
     private readonly done: (err: Error | null, collector: Collector) => void,
-  ) {}
+  ) {
+    this.lastActivity = now;
+  }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    this.lastActivity = Date.now();
+    this.active = true;
     // past its deadline while it waited for a connection: never sent
     if (this.finished) controller.abort(new Error('the request deadline passed before the call was sent'));
   }
@@ -95,14 +104,14 @@ class Collector implements Dispatcher.DispatchHandler {
   onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
     if (status < 200) return;
     this.started = true;
-    this.lastActivity = Date.now();
+    this.active = true;
     this.status = status;
     this.headers = headers;
     if (Number(headers['content-length'] ?? 0) > this.limit) controller.abort(tooLarge(this.limit));
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.lastActivity = Date.now();
+    this.active = true;
     this.size += chunk.length;
     if (this.size > this.limit) controller.abort(tooLarge(this.limit));
     else this.chunks.push(chunk);
@@ -206,6 +215,10 @@ export function createUpstream(options: UpstreamOptions) {
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const collector of inFlight) {
+      if (collector.active) {
+        collector.active = false;
+        collector.lastActivity = now;
+      }
       const error = timedOut(collector, now);
       if (!error) continue;
       collector.finish(error);
@@ -216,11 +229,12 @@ export function createUpstream(options: UpstreamOptions) {
 
   /** Sends one exchange; `done` is called once, with the whole answer or the failure. */
   function once(base: Base, request: RawRequest, deadline: number, done: (err: Error | null, collector: Collector) => void): void {
-    const collector = new Collector(deadline, maxBytes, (err, c) => {
+    const now = Date.now();
+    const collector = new Collector(deadline, now, maxBytes, (err, c) => {
       inFlight.delete(c);
       done(err, c);
     });
-    if (deadline <= Date.now()) return collector.finish(deadlineError());
+    if (deadline <= now) return collector.finish(deadlineError());
     inFlight.add(collector);
     base.pool.dispatch(
       { path: base.path + request.path, method: request.method as Dispatcher.HttpMethod, headers: request.headers, body: request.body ?? null },
@@ -259,13 +273,7 @@ export function createUpstream(options: UpstreamOptions) {
   function call(
     baseUrl: string, current: CurrentRequest, requestId: string, deadline = Date.now() + options.requestMs, extraHeaders?: Record<string, string>,
   ): Promise<CurrentResponse> {
-    // a flat list (no object grown key by key per call); the extra headers win over the translated
-    // ones, and the request id over both
-    const headers: string[] = [];
-    for (const name in current.headers)
-      if (name !== 'x-request-id' && (extraHeaders === undefined || !Object.hasOwn(extraHeaders, name))) headers.push(name, current.headers[name]!);
-    if (extraHeaders) for (const name in extraHeaders) if (name !== 'x-request-id') headers.push(name, extraHeaders[name]!);
-    headers.push('x-request-id', requestId);
+    const headers = headerList(current.headers, extraHeaders, requestId);
     const request: RawRequest = { method: current.method, path: current.path, headers, body: current.body === undefined ? undefined : stringifyJson(current.body) };
     return exchange(baseUrl, request, deadline, readCurrent);
   }
@@ -286,6 +294,26 @@ export function createUpstream(options: UpstreamOptions) {
   }
 
   return { call, forward, exchange, close };
+}
+
+/**
+ * Headers as the flat `[name, value, ...]` list an upstream call sends (no object grown key by key per
+ * call): `own` without the hop-by-hop ones, then `extra`, which win over `own`, then `x-request-id`,
+ * which wins over both. A repeated header goes as one line per value.
+ */
+export function headerList(
+  own: Readonly<Record<string, string | string[] | undefined>>, extra: Readonly<Record<string, string>> | undefined, requestId: string,
+): string[] {
+  const headers: string[] = [];
+  for (const name in own) {
+    const value = own[name];
+    if (value === undefined || name === 'x-request-id' || HOP_BY_HOP.has(name) || (extra !== undefined && Object.hasOwn(extra, name))) continue;
+    if (typeof value === 'string') headers.push(name, value);
+    else for (const one of value) headers.push(name, one);
+  }
+  if (extra) for (const name in extra) if (name !== 'x-request-id') headers.push(name, extra[name]!);
+  headers.push('x-request-id', requestId);
+  return headers;
 }
 
 /** Headers (lower-case names) without the hop-by-hop ones: what goes on to the next hop (the gateway sets its own length). */

@@ -8,7 +8,7 @@ import type { Tracing } from '../../observability/tracing.js';
 import type { Answers, Exchange } from '../answers.js';
 import { hasBody, readBody } from '../body.js';
 import { forwardedHeaders, type Decision } from '../requests.js';
-import { endToEnd, type Upstream } from '../upstream.js';
+import { endToEnd, headerList, type Answer, type Upstream } from '../upstream.js';
 
 export interface PassthroughDeps {
   config: Config;
@@ -18,22 +18,38 @@ export interface PassthroughDeps {
 }
 
 export function createPassthrough({ config, upstream, tracing, answers }: PassthroughDeps) {
-  return async function passthrough(x: Exchange, decision: Decision & { upstream: string }): Promise<void> {
-    const deadline = Date.now() + config.timeouts.requestMs;
-    const body = hasBody(x.req) ? await readBody(x.req, config.bodyLimitBytes) : undefined;
-    if (tracing.enabled)
+  /** The exchange once the body (if any) is read: forwarded, its answer written. */
+  function send(x: Exchange, decision: Decision & { upstream: string }, deadline: number, body: Buffer | undefined): Promise<void> {
+    let extra = forwardedHeaders(decision.headers, x.req);
+    if (tracing.enabled) {
       x.span = tracing.start(`paybridge ${decision.route}`, typeof decision.headers.traceparent === 'string' ? decision.headers.traceparent : undefined, { 'paybridge.route': decision.route, 'http.request.method': x.method });
-    const headers = Object.assign(endToEnd(decision.headers), forwardedHeaders(decision.headers, x.req), tracing.headersOf(x.span?.ctx));
-    headers['x-request-id'] = x.id;
-    let answer;
-    try {
-      answer = await upstream.exchange(decision.upstream, { method: x.method, path: x.url, headers, body }, deadline);
-    } catch (err) {
-      throw answers.upstreamFailed(decision.route, x.id, err, 'passthrough upstream call failed');
+      extra = Object.assign(extra, tracing.headersOf(x.span.ctx));
     }
-    const out: OutgoingHttpHeaders = endToEnd(answer.headers);
-    const bodiless = x.method === 'HEAD' || answer.status === 204 || answer.status === 304;
-    if (bodiless && answer.headers['content-length'] !== undefined) out['content-length'] = answer.headers['content-length'];
-    answers.write(x, answer.status, out, bodiless ? undefined : answer.body);
+    const request = { method: x.method, path: x.url, headers: headerList(decision.headers, extra, x.id), body };
+    // a call that fails as it starts (a synchronous throw) is an upstream failure like one that fails later
+    let sent: Promise<Answer>;
+    try {
+      sent = upstream.exchange(decision.upstream, request, deadline);
+    } catch (err) {
+      sent = Promise.reject(err);
+    }
+    return sent.then(
+      (answer) => {
+        const out: OutgoingHttpHeaders = endToEnd(answer.headers);
+        const bodiless = x.method === 'HEAD' || answer.status === 204 || answer.status === 304;
+        if (bodiless && answer.headers['content-length'] !== undefined) out['content-length'] = answer.headers['content-length'];
+        answers.write(x, answer.status, out, bodiless ? undefined : answer.body);
+      },
+      (err: unknown) => {
+        throw answers.upstreamFailed(decision.route, x.id, err, 'passthrough upstream call failed');
+      },
+    );
+  }
+
+  // a promise chain, not an async function: its every await is paid per request
+  return function passthrough(x: Exchange, decision: Decision & { upstream: string }): Promise<void> {
+    const deadline = Date.now() + config.timeouts.requestMs;
+    if (!hasBody(x.req)) return send(x, decision, deadline, undefined);
+    return readBody(x.req, config.bodyLimitBytes).then((body) => send(x, decision, deadline, body));
   };
 }
