@@ -79,20 +79,17 @@ class Collector implements Dispatcher.DispatchHandler {
    * are only looked at by the sweep, so an activity's time is known to the sweep's interval either way.
    */
   active = false;
-  /** When the sweep last saw activity, or the call was made (epoch ms). */
-  lastActivity: number;
   /** Neighbours in the list of calls in flight (see InFlight). */
   prev: Collector | undefined;
   next: Collector | undefined;
 
   constructor(
     readonly deadline: number,
-    now: number,
+    /** When the sweep last saw activity, or the call was made (epoch ms). */
+    public lastActivity: number,
     private readonly limit: number,
     private readonly done: (err: Error | null, collector: Collector) => void,
-  ) {
-    this.lastActivity = now;
-  }
+  ) {}
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
@@ -245,13 +242,14 @@ export function createUpstream(options: UpstreamOptions) {
   /**
    * One exchange, the answer whole, handed to `read` (which must not throw; default: as it came). A GET whose connection
    * was reset before an answer is sent once more; nothing else is ever sent twice. One promise per
-   * exchange: the retry and the reading happen in the collector's callback.
+   * exchange: the retry and the reading happen in the collector's callback. It never throws: a call
+   * that fails as it starts (an unusable base URL, a dispatch refused) is a rejection like one that fails later.
    */
   function exchange(baseUrl: string, request: RawRequest, deadline: number): Promise<Answer>;
   function exchange<T>(baseUrl: string, request: RawRequest, deadline: number, read: (answer: Answer) => T): Promise<T>;
   function exchange<T>(baseUrl: string, request: RawRequest, deadline: number, read: (answer: Answer) => T = wholeAnswer as (answer: Answer) => T): Promise<T> {
-    const base = baseOf(baseUrl);
     return new Promise<T>((resolve, reject) => {
+      const base = baseOf(baseUrl);
       let retried = false;
       const done = (err: Error | null, c: Collector): void => {
         if (!err) return resolve(read({ status: c.status, headers: c.headers, body: c.body() }));

@@ -50,3 +50,11 @@ it('answers a call still queued at its deadline 504 and never sends it once a co
   expect((await upstream.exchange(url, post('/orders/next'), Date.now() + 2_000)).status).toBe(201);
   expect(received).toEqual(['POST /orders/slow', 'POST /orders/next']);
 });
+
+it('rejects a call that fails as it starts (an unusable base URL) instead of throwing', async () => {
+  let sent: Promise<unknown> | undefined;
+  expect(() => (sent = upstream.exchange('not a url', { method: 'GET', path: '/orders/x', headers: {} }, Date.now() + 1_000))).not.toThrow();
+  const error = await sent!.then(() => undefined, (err: unknown) => err);
+  expect(error).toBeInstanceOf(TypeError);
+  expect(received).not.toContain('GET /orders/x');
+});

@@ -8,7 +8,7 @@ import type { Tracing } from '../../observability/tracing.js';
 import type { Answers, Exchange } from '../answers.js';
 import { hasBody, readBody } from '../body.js';
 import { forwardedHeaders, type Decision } from '../requests.js';
-import { endToEnd, headerList, type Answer, type Upstream } from '../upstream.js';
+import { endToEnd, headerList, type Upstream } from '../upstream.js';
 
 export interface PassthroughDeps {
   config: Config;
@@ -26,14 +26,7 @@ export function createPassthrough({ config, upstream, tracing, answers }: Passth
       extra = Object.assign(extra, tracing.headersOf(x.span.ctx));
     }
     const request = { method: x.method, path: x.url, headers: headerList(decision.headers, extra, x.id), body };
-    // a call that fails as it starts (a synchronous throw) is an upstream failure like one that fails later
-    let sent: Promise<Answer>;
-    try {
-      sent = upstream.exchange(decision.upstream, request, deadline);
-    } catch (err) {
-      sent = Promise.reject(err);
-    }
-    return sent.then(
+    return upstream.exchange(decision.upstream, request, deadline).then(
       (answer) => {
         const out: OutgoingHttpHeaders = endToEnd(answer.headers);
         const bodiless = x.method === 'HEAD' || answer.status === 204 || answer.status === 304;
