@@ -27,18 +27,43 @@ export class ExactNumber extends LosslessNumber {
  * rather than as [\d.]{15}: irregexp then looks ahead sixteen characters and skips where the last
  * cannot belong (measured on answers of 0.5-1 KB: 150-300 ns a text, against 1,300-4,000 ns braced).
  */
-const LONG_NUMBER = new RegExp('\\d' + '[\\d.]'.repeat(15));
+const LONG_NUMBER = new RegExp('\\d' + '[\\d.]'.repeat(15), 'g');
+
+/**
+ * What may stand before a number's first digit in JSON text (nothing, `:`, `,`, `[`, white space, a
+ * minus), or before a run of an exponent's or a fraction's digits (`e`, `E`, `+`, `.`): a run after
+ * anything else (a letter, `_`, `"`) is inside a string.
+ */
+function mayPrecedeNumber(c: number): boolean {
+  return Number.isNaN(c) || c === 58 || c === 44 || c === 91 || c === 32 || c === 10 || c === 13 || c === 9 || c === 45 || c === 101 || c === 69 || c === 43 || c === 46;
+}
+
+/**
+ * Whether a JSON text may hold a number of sixteen digits or more: a run of sixteen digits and
+ * points after a character a number can follow. Runs after a letter, `_` or `"` are skipped whole:
+ * they are inside strings (sandbox ids: eight hex digits of process tag, a base-36 counter and a
+ * random tail make such a run in about one id in 125 while the counter is below 50, and a benchmark
+ * reads one transaction for minutes, so the scan ran on every request of the runs that drew one).
+ */
+function mayHoldLongNumber(text: string): boolean {
+  LONG_NUMBER.lastIndex = 0;
+  for (let m = LONG_NUMBER.exec(text); m !== null; m = LONG_NUMBER.exec(text)) {
+    if (mayPrecedeNumber(text.charCodeAt(m.index - 1))) return true;
+    let i = LONG_NUMBER.lastIndex;
+    for (let c = text.charCodeAt(i); (c >= 48 && c <= 57) || c === 46; c = text.charCodeAt(++i));
+    LONG_NUMBER.lastIndex = i;
+  }
+  return false;
+}
 
 /**
  * Whether a JSON text holds a number of sixteen digits or more (its integer and fraction digits
- * together): the regex first, then, when it matches, the character scan that skips strings. A digit
- * run inside a string happens (a sandbox id is eight hex digits of process tag, a base-36 counter and
- * a random tail: about one id in 125 while the counter is below 50, one in 1,500 up to 100,000), and
- * the exact parse costs four to five times JSON.parse (a 931-byte transaction: 16-18 against 3.4 us;
- * the scan adds 2.5 us).
+ * together): the regex first, then, when a run may be a number, the character scan that skips
+ * strings. The exact parse costs four to five times JSON.parse (a 931-byte transaction: 16-18
+ * against 3.4 us; the scan adds 2.5 us).
  */
 export function holdsLongNumber(text: string): boolean {
-  return LONG_NUMBER.test(text) && scan(text, Infinity).longNumber;
+  return mayHoldLongNumber(text) && scan(text, Infinity).longNumber;
 }
 
 /** JSON text -> value, numbers a double cannot hold exactly as ExactNumbers (lossless-json). */
@@ -108,7 +133,7 @@ export function parseJsonBody(text: string): unknown {
   // points anywhere: two native searches tell (about 1k instructions for an order, against 14k for
   // the character loop). Only the others are scanned, strings skipped.
   let longNumber = false;
-  if (!bracketsAtMost(text, MAX_JSON_DEPTH) || LONG_NUMBER.test(text)) {
+  if (!bracketsAtMost(text, MAX_JSON_DEPTH) || mayHoldLongNumber(text)) {
     const scanned = scan(text, MAX_JSON_DEPTH);
     if (scanned.depth > MAX_JSON_DEPTH)
       throw new PaybridgeError('invalid_request', `body: nested deeper than ${MAX_JSON_DEPTH} levels`);

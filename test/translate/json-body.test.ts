@@ -63,6 +63,11 @@ describe('upstream answers (parseJsonValue)', () => {
     expect(holdsLongNumber('{"rate":1234567.12345678}')).toBe(false);
     expect(holdsLongNumber('{"rate":12345678e12345678}')).toBe(false);
     expect(holdsLongNumber('{"ip":"10.123.123.123.1234567"}')).toBe(false);
+    // a run inside a string is skipped whole, and the search goes on past it
+    expect(holdsLongNumber('{"a":"x12345678901234567890123.45","b":"e1234567890123456789"}')).toBe(false);
+    expect(holdsLongNumber('{"a":"x12345678901234567890123","b":[1,1234567890123456789]}')).toBe(true);
+    expect(holdsLongNumber('[1e+1234567890123456]')).toBe(true);
+    expect(holdsLongNumber('12345678901234567')).toBe(true);
   });
 
   it('keeps a number whose digits a decimal point splits, sixteen or more of them, exact', () => {
