@@ -101,6 +101,29 @@ describe('shadow comparisons', () => {
     }
   });
 
+  it('matches a legacy answer of the same values in another key order and spacing, read after read', async () => {
+    // a legacy upstream that writes the legacy face's answers with their keys reversed, indented
+    const reordered = createServer(async (req, res) => {
+      const upstream = await fetch(`${sb.legacyUrl}${req.url}`, { headers: { 'limepay-secretkey': String(req.headers['limepay-secretkey']) } });
+      const body = (await upstream.json()) as Record<string, unknown>;
+      const out = Object.fromEntries(Object.entries(body).reverse());
+      res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(JSON.stringify(out, null, 2));
+    });
+    await new Promise<void>((r) => reordered.listen(0, '127.0.0.1', r));
+    const gw = await shadowGateway({}, undefined, { sandbox: { current: sb.currentUrl, legacy: `http://127.0.0.1:${(reordered.address() as AddressInfo).port}` } });
+    const plain = await shadowGateway();
+    try {
+      const tx = await paidCardTransaction(sb.current(KEYS.soloSk));
+      for (const g of [gw, plain]) {
+        for (let i = 0; i < 3; i++) expect((await client(g.url, SOLO).get(`/transactions/${tx}`)).status).toBe(200);
+        const l6 = (await g.report()).routes.find((r) => r.route === 'L6')!;
+        expect({ compared: l6.compared, matchRate: l6.matchRate, topDiffs: l6.topDiffs }).toEqual({ compared: 3, matchRate: 1, topDiffs: [] });
+      }
+    } finally {
+      await Promise.all([gw.close(), plain.close(), new Promise((r) => reordered.close(r))]);
+    }
+  });
+
   it('never sends a write to the other generation unless the candidate is isolated and the key is sandbox_', async () => {
     const isolated = await startSandbox();
     const gw = await shadowGateway(
