@@ -2,6 +2,7 @@
 // before and after every change). `node test/bench/profile.mjs l6|l1|current|legacy|shadow|minimal [seconds]`:
 // the sandbox and autocannon pinned to core 0, the gateway alone on core 1 with --cpu-prof; prints
 // self time by function (top 45) and by area (node core, undici, fastify, pino, prom-client, own code).
+// SAMPLE (default 1): the shadow gateway's sample rate.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ const legacy = { 'limepay-secretkey': sk, 'content-type': 'application/json' };
 const dir = mkdtempSync(join(tmpdir(), 'paybridge-prof-'));
 const allocFile = join(dir, 'alloc.json');
 writeFileSync(join(dir, 'config.json'), JSON.stringify({ client: { maxRequestsPerSocket: 0 } }));
-const modes = { legacy: ['--mode', '*=legacy'], shadow: ['--mode', '*=shadow', '--shadow-sample', '1', '--shadow-log', '/dev/null'] };
+const modes = { legacy: ['--mode', '*=legacy'], shadow: ['--mode', '*=shadow', '--shadow-sample', process.env.SAMPLE ?? '1', '--shadow-log', '/dev/null'] };
 const gateway = which === 'minimal'
   ? await spawnNode([...extra, '--cpu-prof', '--cpu-prof-dir', dir, fileURLToPath(new URL('./servers/minimal-proxy.mjs', import.meta.url)), sandbox.currentUrl], /listening (http:\/\/\S+)/, { cpu: 1, env: { ALLOC_OUT: allocFile } })
   : await spawnNode(
