@@ -47,15 +47,15 @@ export const getTransaction = defineMapping({
 
 export const captureAuthorisation = defineMapping({
   route: 'L9',
-  description: 'Capture an authorisation: captureAmount (an integer in minor units, as the .NET SDK sends it, or {amount, currency}) becomes CaptureFunds {amount}; a currency, when given, is checked first.',
+  description: 'Capture an authorisation: captureAmount (an integer in minor units, as the .NET SDK sends it, or {amount, currency}) becomes CaptureFunds {amount}; unset (the .NET SDK sends {}), CaptureFunds {} captures the whole authorised amount; a currency, when given, is checked first.',
   legacy: 'POST /transactions/{transactionId}/authorisation:capture',
   current: 'PATCH /transactions/{transactionId}',
   params: transactionId,
-  body: z.object({ captureAmount: z.union([amountInt(1), legacyMoney(1)]) }),
+  body: z.object({ captureAmount: z.union([amountInt(1), legacyMoney(1)]).optional() }),
   request: { wrap: 'CaptureFunds', shape: { captureAmount: amountOnly('amount') } },
   preflight: {
     current: readTransactionCall,
-    check: sameCurrency('captureAmount.currency', (b: Obj) => (b.captureAmount as { currency?: string }).currency),
+    check: sameCurrency('captureAmount.currency', (b: Obj) => (b.captureAmount as { currency?: string } | undefined)?.currency),
   },
   response: transactionResponse,
   readback: readTransaction,

@@ -83,7 +83,7 @@ export const payOrderRequest = actionWrapper({
 
 export const transactionActionRequest = actionWrapper({
   CreateRefund: z.strictObject({ refundAmount: amountInt(1) }),
-  CaptureFunds: z.strictObject({ amount: amountInt(1) }),
+  CaptureFunds: z.strictObject({ amount: amountInt(1).optional() }),
   CancelAuthorisation: z.strictObject({}),
   TransferFunds: z.strictObject({ amount: amountInt(1), destinationMerchantId: idOf('merchant') }),
   ReverseFundsTransfer: z.strictObject({ transferId: idOf('transfer') }),

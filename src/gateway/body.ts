@@ -35,8 +35,10 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
       if (over) return finish(tooLarge());
       finish(null, size === 0 ? undefined : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
-    const onError = (err: Error) => finish(err);
-    const onClose = () => finish(new PaybridgeError('invalid_request', 'body: the client closed the connection before sending it all'));
+    // a client that gives up mid-body (an 'aborted' error, or a close): its failure, not the gateway's
+    const gaveUp = () => finish(new PaybridgeError('invalid_request', 'body: the client closed the connection before sending it all'));
+    const onError = gaveUp;
+    const onClose = gaveUp;
     function finish(err: Error | null, body?: Buffer): void {
       req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
       if (err) reject(err);

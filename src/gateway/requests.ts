@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RouteMode } from '../config.js';
 import { newRequestId } from '../contract/ids.js';
 import { PaybridgeError } from '../errors.js';
+import { scrub } from '../observability/redact.js';
 import { besideAuthorization, legacyCredentialHeaders, tooManyCredentials } from '../translate/credentials.js';
 import type { RouteMatch } from '../translate/router.js';
 
@@ -27,26 +28,55 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 type HeaderValues = Readonly<Record<string, string | string[] | undefined>>;
 
-/** The caller's x-request-id when it is a sane id, else a fresh UUID: the tracer of every error. */
+/**
+ * The caller's x-request-id when it is a sane id, else a fresh UUID: the tracer of every error. An id
+ * that holds a secret (a card number, a key; whatever redaction would mask) is never written
+ * anywhere, so it is replaced too.
+ */
 export function requestIdOf(headers: HeaderValues): string {
   const given = headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
+  return typeof given === 'string' && REQUEST_ID.test(given) && scrub(given) === given ? given : newRequestId();
 }
 
-/** The credential inside one Authorization value: the Bearer token, the key of Basic (`key:`), else the value. */
+/** A Bearer token (RFC 6750 section 2.1, b64token): one token, nothing before or after it. */
+const BEARER = /^\s*Bearer +([A-Za-z0-9._~+/-]+=*)\s*$/i;
+const BASIC = /^\s*Basic +([A-Za-z0-9+/=]+)\s*$/i;
+/** A key of either environment: in a second place of one credential it would be a second credential. */
+const KEY_PREFIX = /(?:^|[^A-Za-z0-9])(?:sandbox|live)_/;
+
+const oneCredential = (where: string) => new PaybridgeError('invalid_credentials', `${where}: a credential is one token of its form; a second value or a key beside it is not accepted`);
+
+/**
+ * The credential inside one Authorization value: the Bearer token, the key of Basic (`key:`), else the
+ * value. A value that holds more than one token (`Bearer a b`, `Bearer a, Bearer b`, Basic
+ * `sandbox_sk_...:live_sk_...`) is a 400: the environment is chosen from one credential, and the
+ * whole header goes upstream.
+ */
 function authorizationCredential(value: string): string {
-  const bearer = /^\s*Bearer\s+(\S+)/i.exec(value);
-  if (bearer) return bearer[1]!;
-  const basic = /^\s*Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value);
-  if (basic) return Buffer.from(basic[1]!, 'base64').toString('utf8').split(':')[0]!;
+  if (/^\s*Bearer(?:\s|$)/i.test(value)) {
+    const bearer = BEARER.exec(value);
+    if (!bearer) throw oneCredential('Authorization');
+    return bearer[1]!;
+  }
+  if (/^\s*Basic(?:\s|$)/i.test(value)) {
+    const basic = BASIC.exec(value);
+    if (!basic) throw oneCredential('Authorization');
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const user = colon < 0 ? decoded : decoded.slice(0, colon);
+    const password = colon < 0 ? '' : decoded.slice(colon + 1);
+    if (user === '' || /[\s,]/.test(user) || KEY_PREFIX.test(password)) throw oneCredential('Authorization');
+    return user;
+  }
   return value.trim();
 }
 
 /**
  * The one credential of a request, decided once, before any upstream is chosen: a legacy header's
  * value, the Bearer token, or the key inside Basic; its prefix picks the environment. Two credential
- * headers, a repeated one (in any spelling), a legacy header beside Authorization, or two
- * Authorization values are a 400 invalid_credentials: a live key never rides beside a sandbox one.
+ * headers, a repeated one (in any spelling), a legacy header beside Authorization, two Authorization
+ * values, or one value holding more than one token are a 400 invalid_credentials: a live key never
+ * rides beside a sandbox one.
  */
 export function soleCredential(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
   const { count, first } = legacyCredentialHeaders(headers);
@@ -57,7 +87,11 @@ export function soleCredential(headers: Readonly<Record<string, string | string[
   if (first !== undefined && authorizations > 0) throw besideAuthorization(first.rule);
   if (authorizations > 1)
     throw new PaybridgeError('invalid_credentials', `Authorization: exactly one credential is allowed, got ${authorizations}`);
-  return first?.value ?? (authorizations === 0 ? undefined : authorizationCredential(Array.isArray(auth) ? auth[0]! : auth!));
+  if (first !== undefined) {
+    if (/[\s,]/.test(first.value)) throw oneCredential(first.rule.name);
+    return first.value;
+  }
+  return authorizations === 0 ? undefined : authorizationCredential(Array.isArray(auth) ? auth[0]! : auth!);
 }
 
 /** Path parameters of a matched legacy route, decoded. */

@@ -41,11 +41,23 @@ export function createTraffic(deps: TrafficDeps) {
 
   /** The node:http handler of all traffic. */
   function handle(req: IncomingMessage, res: ServerResponse): void {
-    const headers = headerRecord(req.rawHeaders);
+    let headers: Record<string, string | string[]> = {};
+    let unreadable: unknown;
+    try {
+      headers = headerRecord(req.rawHeaders);
+    } catch (err) {
+      unreadable = err;
+    }
     const x: Exchange = { req, res, id: requestIdOf(headers), method: req.method ?? 'GET', url: req.url ?? '/', headers, started: performance.now() };
+    if (x.url === '*' && x.method === 'OPTIONS') {
+      // the server as a whole (RFC 9110 section 9.3.7): answered here, nothing upstream has to say
+      x.decision = { generation: 'current', headers, route: 'server', mode: 'passthrough' };
+      return answers.write(x, 204, { allow: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS' });
+    }
     let work: Promise<void>;
     try {
-      if (x.url.includes('%')) checkPercentEncoding(x.url);
+      if (unreadable !== undefined) throw unreadable;
+      checkTarget(x.method, x.url);
       const decision = classifier.classify(x.method, x.url, headers, (d) => (x.decision = d));
       work = decision.upstream
         ? passthrough(x, decision as Decision & { upstream: string })
@@ -67,12 +79,25 @@ export function createTraffic(deps: TrafficDeps) {
   return { handle, shadow: shadowRoute.shadow };
 }
 
-/** A path with a malformed percent-encoding is refused before anything else looks at it. */
-function checkPercentEncoding(url: string): void {
+/** A `.` or `..` path segment, also percent-encoded (`%2e`), which a server behind us may resolve. */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+
+/**
+ * The request target is refused before anything else looks at it unless it is a path an upstream
+ * reads as we do (RFC 9112 section 3.2): origin-form only (no absolute-form `http://host/...`; the
+ * asterisk-form `OPTIONS *` is answered before this), percent-encoding well formed, no dot segments
+ * (`/sandbox/../orders` would be routed as one path here and resolved to another there).
+ */
+function checkTarget(method: string, url: string): void {
+  if (url.charCodeAt(0) !== 47 /* / */) throw new PaybridgeError('invalid_request', `path: ${method} needs a path starting with /, not an absolute or other form of target`);
   const q = url.indexOf('?');
-  try {
-    decodeURIComponent(q < 0 ? url : url.slice(0, q));
-  } catch {
-    throw new PaybridgeError('invalid_request', 'path: malformed percent-encoding');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (path.includes('%')) {
+    try {
+      decodeURIComponent(path);
+    } catch {
+      throw new PaybridgeError('invalid_request', 'path: malformed percent-encoding');
+    }
   }
+  if (path.includes('.') || path.includes('%')) if (DOT_SEGMENT.test(path)) throw new PaybridgeError('invalid_request', 'path: dot segments (. or ..) are not accepted');
 }

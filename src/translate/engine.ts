@@ -181,7 +181,11 @@ export function createEngine(options: EngineOptions) {
       if (!parsed.success) throw new PaybridgeError('invalid_request', describeIssues(parsed.error));
       legacyBody = parsed.data;
     } else if (request.body !== undefined && request.body !== null && request.body !== '') {
-      dropped.push('body');
+      // a route that takes no body (a cancel, a delete, a read) runs on none, `{}` or `null`; anything
+      // else is refused before the call acts, never ignored while the write goes ahead
+      const raw = parseBody(request.body);
+      if (raw !== null && !(isObj(raw) && Object.keys(raw).length === 0))
+        throw new PaybridgeError('invalid_request', `body: ${mapping.route} takes no body (send none, or {})`);
     }
     const move = mapping.request?.move;
     if (move) for (const [field, target] of Object.entries(move)) place(target, checkId(field, target, (legacyBody as Obj)[field]));

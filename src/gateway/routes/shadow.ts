@@ -12,7 +12,7 @@ import { answerBody } from '../../translate/answers.js';
 import type { CurrentResponse, LegacyRequest, Translator } from '../../translate/index.js';
 import type { Answers, Exchange } from '../answers.js';
 import { hasBody, readBody } from '../body.js';
-import { paramsOf, soleCredential } from '../requests.js';
+import { forwardedHeaders, paramsOf, soleCredential } from '../requests.js';
 import type { Upstream } from '../upstream.js';
 import type { CallCurrent } from './translated.js';
 
@@ -31,8 +31,8 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
   const { config, metrics, upstream, upstreamFor, answers } = deps;
 
   /** One legacy request forwarded unchanged to the legacy upstream of its credential, its answer whole. */
-  function forwardLegacy(method: string, path: string, headers: Record<string, string | string[]>, body: string | undefined, requestId: string) {
-    return upstream.forward(upstreamFor(soleCredential(headers), 'legacy'), { method, path, headers, body }, requestId);
+  function forwardLegacy(method: string, path: string, headers: Record<string, string | string[]>, body: string | undefined, requestId: string, forwarded?: Record<string, string>) {
+    return upstream.forward(upstreamFor(soleCredential(headers), 'legacy'), { method, path, headers, body }, requestId, undefined, forwarded);
   }
 
   /** A comparison's own legacy call (a canary's candidate, a read again to learn noise), its answer parsed. */
@@ -72,7 +72,7 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
     const body = hasBody(x.req) ? (await readBody(x.req, config.bodyLimitBytes))?.toString('utf8') : undefined;
     let answer;
     try {
-      answer = await forwardLegacy(x.method, x.url, decision.headers, body, x.id);
+      answer = await forwardLegacy(x.method, x.url, decision.headers, body, x.id, forwardedHeaders(decision.headers, x.req));
     } catch (err) {
       throw answers.upstreamFailed(decision.route, x.id, err, 'shadow primary call failed');
     }

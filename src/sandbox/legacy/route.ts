@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { hasIdForm, type IdKind } from '../../contract/ids.js';
+import { PaybridgeError } from '../../errors.js';
 import { requireCapability, resolveActor, type Actor, type Capability, type ContextClaim } from '../access.js';
 import { parseWith, pathId } from '../http.js';
 import type { Store } from '../store.js';
@@ -45,10 +46,18 @@ export function legacyRoute<B extends z.ZodType | undefined, Q extends z.ZodType
       else if (!kind.some((k) => hasIdForm(k, params[name]))) pathId(kind[0], req, name);
     }
     const query = (spec.query ? parseWith(spec.query, req.query, 'query') : undefined) as Out<Q>;
+    if (!spec.body) noBody(req.body);
     const body = (spec.body ? parseWith(spec.body, req.body) : undefined) as Out<B>;
     const principal = await legacyPrincipal(store, credential);
     requireCapability(principal, spec.capability);
     const actor = resolveActor(store, principal, spec.claim ? spec.claim(params, body as never) : {});
     return run({ actor, store, params, body, query, req, reply });
   };
+}
+
+/** A route that takes no body accepts none, `{}` or `null`: anything else is refused before the call acts. */
+function noBody(body: unknown): void {
+  if (body === undefined || body === null || body === '') return;
+  if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
+  throw new PaybridgeError('invalid_request', 'body: this call takes no body (send none, or {})');
 }

@@ -75,7 +75,7 @@ export const payBody = z.object({
 
 export const refundBody = z.object({ transactionId: idOf('transaction'), refundAmount: legacyMoney(1) });
 /** An integer in minor units (the .NET SDK's Int64), or a money object. */
-export const captureBody = z.object({ captureAmount: z.union([amountInt(1), legacyMoney(1)]) });
+export const captureBody = z.object({ captureAmount: z.union([amountInt(1), legacyMoney(1)]).optional() });
 export const internalOrderIdBody = z.object({ internalOrderId: legacyReference });
 export const transferBody = z.object({
   amount: amountInt(1),

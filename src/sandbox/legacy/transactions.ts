@@ -54,7 +54,8 @@ export function registerLegacyTransactions(app: FastifyInstance, store: Store): 
     legacyRoute(store, { capability: 'transaction:update', ids: { transactionId: 'transaction' }, body: captureBody }, (c) => {
       const id = c.params.transactionId!;
       const amount = c.body.captureAmount;
-      if (typeof amount === 'number') return legacyTransaction(store, capture(store, c.actor, id, amount));
+      // unset: the whole authorised amount (the .NET SDK's CaptureTransaction(id, new CreateCaptureRequest()) sends {})
+      if (amount === undefined || typeof amount === 'number') return legacyTransaction(store, capture(store, c.actor, id, amount));
       checkCurrency(store, c.actor, id, amount.currency, 'captureAmount.currency');
       return legacyTransaction(store, capture(store, c.actor, id, amount.amount));
     }),

@@ -65,9 +65,11 @@ export function refund(store: Store, actor: Actor, transactionId: string, refund
 }
 
 /** Captures an authorisation, in full or for less; the captured amount becomes the payment amount. */
-export function capture(store: Store, actor: Actor, transactionId: string, amount: number): Transaction {
+/** Captures an authorisation: `amount` of it, or all of it when unset (legacy-api.md L9, the .NET SDK's `{}`). */
+export function capture(store: Store, actor: Actor, transactionId: string, requested: number | undefined): Transaction {
   const tx = getTransaction(store, actor, transactionId);
   if (tx.status !== 'authorised') throw new PaybridgeError('transaction_not_capturable', `${transactionId} is ${tx.status}`);
+  const amount = requested ?? tx.amount;
   if (amount > tx.amount)
     throw new PaybridgeError('capture_exceeds_amount', `amount: ${amount} exceeds the authorised ${tx.amount} ${tx.currency}`);
   tx.amount = amount;
