@@ -133,10 +133,12 @@ const validHost = (host: string): boolean => {
  */
 export function forwardedHeaders(headers: HeaderValues, req: IncomingMessage): Record<string, string> {
   const proto = first(headers['x-forwarded-proto'])?.toLowerCase();
-  const host = first(headers['x-forwarded-host']) ?? first(headers.host);
   const out: Record<string, string> = {
     'x-forwarded-proto': proto === 'https' || proto === 'http' ? proto : (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http',
   };
+  // a forwarded host that is not a host name is as if absent: the connection's own Host stands
+  const forwarded = first(headers['x-forwarded-host']);
+  const host = forwarded !== undefined && validHost(forwarded) ? forwarded : first(headers.host);
   if (host !== undefined && validHost(host)) out['x-forwarded-host'] = host;
   return out;
 }

@@ -125,6 +125,15 @@ export async function dotnetSdk(target: Target): Promise<Recorder> {
   expect(captured.status).toBe(200);
   expect(PaymentResponse.parse(captured.json)).toMatchObject({ status: 'paid', amount: 1000, transactionPayType: { payCardId: authorised.transactionId } });
 
+  // Payments.CaptureTransaction(id, new CreateCaptureRequest()): captureAmount unset, the body `{}`;
+  // the legacy service captures the whole authorised amount
+  const order4 = OrderCreateResponse.parse((await call('L1 Orders.Create', 'POST', '/orders', createOrderRequest('Order128'))).json);
+  const auth4 = TransactionResponse.parse((await call('L4 Orders.AuthorizeOrder', 'POST', `/orders/${order4.merchantOrderId}/pay`, { paymentToken: await browserCardToken(target, CARDS.ok), authoriseOnly: true })).json);
+  expect(dataContractJson({})).toBe('{}');
+  const capturedAll = await call('L9 Payments.CaptureTransaction (whole amount)', 'POST', `/transactions/${auth4.transactionId}/authorisation:capture`, {});
+  expect(capturedAll.status, JSON.stringify(capturedAll.json)).toBe(200);
+  expect(PaymentResponse.parse(capturedAll.json)).toMatchObject({ status: 'paid', amount: 1500 });
+
   // Payments.Get by transaction id, and by order id as the SDK's tests do
   const byId = PaymentResponse.parse((await call('L6 Payments.Get', 'GET', `/transactions/${authorised.transactionId}`)).json);
   expect(byId).toMatchObject({ _id: authorised.transactionId, merchantOrderId: order.merchantOrderId, fee: expect.any(Number) });

@@ -10,8 +10,13 @@ import { browserCardToken, Recorder, type Target } from './replay.js';
 import { float, phpJson } from './serializers.js';
 import { hostOf, type WireRequest } from './wire.js';
 
+/**
+ * A POST as the plugin's cURL writes it. libcurl before 7.69 (still on many PHP hosts) adds `Expect:
+ * 100-continue` to a body over 1 KiB and sends the body only after the server's `100 Continue`.
+ */
 function request(target: Target, resource: string, params: unknown): WireRequest {
   const body = phpJson(params);
+  const length = Buffer.byteLength(body);
   return {
     method: 'POST',
     path: `/${resource}`,
@@ -19,11 +24,26 @@ function request(target: Target, resource: string, params: unknown): WireRequest
       ['Host', hostOf(target.base)],
       ['Accept', '*/*'],
       ['Content-Type', 'application/json'],
-      ['Content-Length', String(Buffer.byteLength(body))],
+      ['Content-Length', String(length)],
       ['Limepay-SecretKey', KEYS.soloSk],
+      ...(length > 1024 ? ([['Expect', '100-continue']] as [string, string][]) : []),
     ],
     body,
   };
+}
+
+/** A cart of several products, as MerchantOrder::buildRequest lists each visible item: a body over 1 KiB. */
+function buildCartRequest(incrementId: string) {
+  const order = buildRequest(incrementId, 21_500);
+  const products = [
+    ['Fusion Backpack', '24-MB02', 5_900], ['Push It Messenger Bag', '24-WB04', 4_500], ['Driven Backpack', '24-MB03', 3_600],
+    ['Overnight Duffle', '24-WB07', 4_500], ['Sprite Yoga Strap 6 foot', '24-WG085', 1_400],
+  ] as const;
+  order.items = products.map(([description, sku, amount]) => ({
+    description, sku, amount: float(amount), currency: 'AUD', quantity: '1.0000', imageUrl: `https://magento.example/media/catalog/product/cache/1/small_image/${sku.toLowerCase()}.jpg`,
+  }));
+  order.description = `${products.length} item(s)`;
+  return order;
 }
 
 /** MerchantOrder::buildRequest for a guest order with one simple product. */
@@ -80,6 +100,15 @@ export async function magento(target: Target): Promise<Recorder> {
   expect(challenge.json).toHaveProperty('paymentActionRequired');
   const completed = await post('L4 complete 3DS', `orders/${order3ds.json.merchantOrderId}/pay`, { paymentToken, request3DS: true, paymentActionRequired: challenge.json.paymentActionRequired });
   expect(completed.status).toBe(200);
+
+  // a cart of five products: over 1 KiB, so cURL sends it with Expect: 100-continue
+  const cartBody = phpJson(buildCartRequest('000000103'));
+  expect(Buffer.byteLength(cartBody)).toBeGreaterThan(1024);
+  const cart = await post('L1 order of a cart (Expect: 100-continue)', 'orders', buildCartRequest('000000103'));
+  expect(cart.status, JSON.stringify(cart.json)).toBe(200);
+  expect(cart.json.merchantOrderId).toMatch(/^ordr_/);
+  const cartPaid = await post('L4 pay the cart', `orders/${cart.json.merchantOrderId}/pay`, { paymentToken: await browserCardToken(target, CARDS.ok), request3DS: false, paymentActionRequired: null });
+  expect(cartPaid.status).toBe(200);
 
   // Transaction::refund: convertToCents gives a float
   const refund = await post('L7 refund', 'refunds', { transactionId: paid.json.transactionId, refundAmount: { amount: float(12_500), currency: 'AUD' } });

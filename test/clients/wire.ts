@@ -28,16 +28,44 @@ export function send(base: string, request: WireRequest): Promise<WireAnswer> {
   const lines = [`${request.method} ${request.path} HTTP/1.1`, ...request.headers.map(([n, v]) => `${n}: ${v}`), '', ''];
   const head = Buffer.from(lines.join('\r\n'), 'latin1');
   const payload = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body, 'utf8');
+  // libcurl before 7.69 with `Expect: 100-continue`: the head alone, then the body on `100 Continue`,
+  // or after a second without an answer (curl's expect timeout)
+  const expectContinue = request.headers.some(([n, v]) => n.toLowerCase() === 'expect' && /100-continue/i.test(v)) && payload.length > 0;
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     const timer = setTimeout(() => socket.destroy(new Error(`no answer to ${request.method} ${request.path}`)), 10_000);
-    socket.on('connect', () => socket.write(Buffer.concat([head, payload])));
+    let bodySent = !expectContinue;
+    const sendBody = () => {
+      if (bodySent) return;
+      bodySent = true;
+      socket.write(payload);
+    };
+    let expectTimer: NodeJS.Timeout | undefined;
+    socket.on('connect', () => {
+      if (!expectContinue) return socket.write(Buffer.concat([head, payload]));
+      socket.write(head);
+      expectTimer = setTimeout(sendBody, 1_000);
+    });
+    socket.on('close', () => clearTimeout(expectTimer));
     socket.on('data', (chunk) => {
       chunks.push(chunk);
-      const answer = complete(Buffer.concat(chunks));
+      let raw = Buffer.concat(chunks);
+      // an interim 1xx answer is read and dropped, as curl does
+      while (/^HTTP\/1\.[01] 1\d\d /.test(raw.subarray(0, 16).toString('latin1'))) {
+        const end = raw.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        if (raw.subarray(9, 12).toString('latin1') === '100') {
+          clearTimeout(expectTimer);
+          sendBody();
+        }
+        raw = raw.subarray(end + 4);
+        chunks = [raw];
+      }
+      const answer = complete(raw);
       if (answer) {
         clearTimeout(timer);
+        clearTimeout(expectTimer);
         socket.destroy();
         resolve(answer);
       }

@@ -31,6 +31,7 @@ export function allSecrets(): { label: string; value: string }[] {
   }
   for (const email of CUSTOMER_EMAILS) out.push({ label: 'customer e-mail', value: email });
   out.push({ label: 'checkout token in a query', value: QUERY_TOKEN });
+  out.push({ label: 'a card glued to a word (pan_...)', value: '5555555555554444' });
   out.push({ label: 'CVC', value: `"${TEST_CVC}"` });
   for (const [name, token] of Object.entries(OPERATOR_TOKENS)) out.push({ label: `operator token ${name}`, value: token });
   for (const v of [...CLI_FIXTURE_SECRETS, ...LIVE_KEYS]) out.push({ label: v.slice(0, 12), value: v });

@@ -31,6 +31,18 @@ async function echo(): Promise<Echo> {
 }
 
 const b64 = (user: string) => Buffer.from(`${user}:`).toString('base64');
+/** One header whose value holds two credentials: a sandbox key first (it would pick the environment), a live one after it. */
+const MIXED: [string, string][] = [
+  ['Authorization', 'Bearer sandbox_sk_solo_secret_key live_sk_solo_secret_key'],
+  ['Authorization', 'Bearer sandbox_sk_solo_secret_key, Bearer live_sk_solo_secret_key'],
+  ['Authorization', 'Bearer sandbox_sk_solo_secret_key,live_sk_solo_secret_key'],
+  ['Authorization', `Basic ${Buffer.from('sandbox_sk_solo_secret_key:live_sk_solo_secret_key').toString('base64')}`],
+  ['Authorization', `Basic ${Buffer.from('sandbox_sk_solo_secret_key live_sk_solo_secret_key:').toString('base64')}`],
+  ['Limepay-SecretKey', 'sandbox_sk_solo_secret_key live_sk_solo_secret_key'],
+  ['Limepay-SecretKey', 'sandbox_sk_solo_secret_key,live_sk_solo_secret_key'],
+  ['Limepay-PublicKey', 'sandbox_pk_solo_public_key live_pk_solo_public_key'],
+];
+const isMixed = (header: [string, string]) => MIXED.some(([n, v]) => n === header[0] && v === header[1]);
 const HEADERS = fc.constantFrom(
   ['Limepay-SecretKey', 'sandbox_sk_solo_secret_key'],
   ['Limepay-SecretKey', 'live_sk_solo_secret_key'],
@@ -44,6 +56,7 @@ const HEADERS = fc.constantFrom(
   ['authorization', 'bearer live_pk_solo_public_key'],
   ['Authorization', `Basic ${b64('live_sk_solo_secret_key')}`],
   ['Authorization', `Basic ${b64('sandbox_sk_solo_secret_key')}`],
+  ...MIXED,
 );
 const PATHS = fc.constantFrom(
   ['GET', '/orders/ordr_abc'], // L3: legacy mode
@@ -75,6 +88,7 @@ afterAll(async () => {
 describe('the environment of a request', () => {
   it('never sends a live_ credential to a sandbox upstream, nor a sandbox_ one to a live upstream, under 400 generated header mixtures', async () => {
     const statuses = new Map<number, number>();
+    let mixedRefused = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(HEADERS, { minLength: 1, maxLength: 3 }), PATHS, async (headers, [method, path]) => {
         const body = method === 'POST' ? JSON.stringify({ transactionId: 'tran_abc', refundAmount: { amount: 100, currency: 'AUD' }, cardNumber: '4242424242424242' }) : undefined;
@@ -85,8 +99,9 @@ describe('the environment of a request', () => {
           ...(body ? { body } : {}),
         });
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        // more than one credential is refused before anything is sent
-        if (headers.length > 1) expect(answer.status, JSON.stringify(headers)).toBe(400);
+        // more than one credential, in several headers or in one value, is refused before anything is sent
+        if (headers.length > 1 || isMixed(headers[0] as [string, string])) expect(answer.status, JSON.stringify(headers)).toBe(400);
+        if (headers.length === 1 && isMixed(headers[0] as [string, string])) mixedRefused++;
       }),
       { numRuns: 400 },
     );
@@ -96,6 +111,7 @@ describe('the environment of a request', () => {
     // the generator reached every upstream: the property was tested, not skipped
     for (const e of [sandboxCurrent, sandboxLegacy, liveCurrent, liveLegacy]) expect(e.seen.length).toBeGreaterThan(0);
     expect(statuses.get(400)).toBeGreaterThan(0);
+    expect(mixedRefused, 'single headers holding two credentials were generated').toBeGreaterThan(0);
     const reached = [sandboxCurrent, sandboxLegacy, liveCurrent, liveLegacy].reduce((n, e) => n + e.seen.filter((h) => /^host:/i.test(h)).length, 0);
     writeSummary('2c-environments', `environments: 400 generated credential-header mixtures on 6 paths; ${statuses.get(400)} refused with 400 before any upstream, ${reached} forwarded; 0 live_ credentials reached a sandbox upstream, 0 sandbox_ a live one`);
   });

@@ -68,6 +68,48 @@ describe('the rule table', () => {
   });
 });
 
+describe('the secret forms of the adversarial pass (issue 41)', () => {
+  // each row: a value as a client or upstream may write it, and the secret that must not survive
+  const FIELDS: [string, string][] = [
+    ['cardCvv', TEST_CVC], ['card_cvv', TEST_CVC], ['cvn', TEST_CVC], ['ccv', TEST_CVC], ['cvd', TEST_CVC], ['verificationCode', TEST_CVC],
+    ['x-cvv', TEST_CVC], ['Proxy-Authorization', 'Basic c2VjcmV0LXByb3h5Og=='], ['X-Auth-Token', 'opaque-auth-token-value'],
+    ['cardSecurityCode', TEST_CVC], ['x-api-key', 'opaque-api-key-value'], ['client_secret', 'opaque-client-secret'],
+  ];
+  it.each(FIELDS)('a field or header named %s is replaced', (name, secret) => {
+    expect(JSON.stringify(redactValue({ [name]: secret, kept: 'visible' }))).toBe(JSON.stringify({ [name]: '[redacted]', kept: 'visible' }));
+  });
+
+  const QUERIES: [string, string][] = [
+    ['cvn', TEST_CVC], ['cvc2', TEST_CVC], ['security_code', TEST_CVC], ['access_token', 'opaque-access-token'], ['secret_key', 'opaque-secret'],
+    ['api-key', 'opaque-api-key'], ['x-auth-token', 'opaque-auth'], ['card_cvv', TEST_CVC], ['api%2Dkey', 'opaque-encoded-name'],
+  ];
+  it.each(QUERIES)('a query parameter named %s is masked in a logged URL', (name, secret) => {
+    const url = `/orders/ordr_1?merchantOrderId=ordr_1&${name}=${secret}&page=2`;
+    const out = scrub(url);
+    expect(out).not.toContain(secret);
+    expect(out).toBe(`/orders/ordr_1?merchantOrderId=ordr_1&${name}=[redacted]&page=2`);
+  });
+
+  it('a card number glued to a word by _ is masked; ids with digit runs are not', () => {
+    expect(scrub('/customers/pan_5555555555554444/cards')).toBe('/customers/pan_[redacted card]/cards');
+    expect(scrub('card_4242424242424242')).toBe('card_[redacted card]');
+    // not Luhn-valid, or part of a longer id: left as it is
+    expect(scrub('ref_4242424242424243')).toBe('ref_4242424242424243');
+    expect(scrub('tran_12345678901234567890')).toBe('tran_12345678901234567890');
+    expect(scrub('tran_a4242424242424242')).toBe('tran_a4242424242424242');
+  });
+
+  it('a card number as a JSON key is masked in the value, in a difference path and in its record', () => {
+    const out = redactValue({ metadata: { [CARDS.ok]: 'gift', plain: 1 } }) as { metadata: Record<string, unknown> };
+    expect(Object.keys(out.metadata)).toEqual(['[redacted card]', 'plain']);
+    const exchange = { mode: 'shadow', route: 'L1', requestId: 'req-2', request: { method: 'POST', path: '/orders', headers: {}, body: JSON.stringify({ metadata: { [CARDS.ok]: 'x' } }) } } as unknown as Exchange;
+    const answer = { status: 200, body: {}, latencyMs: 1 };
+    const record = comparisonRecord(exchange, 'readback', answer, answer, [{ path: `metadata.${CARDS.ok}`, primary: 'a', candidate: 'b' }]);
+    expect(JSON.stringify(record)).not.toContain(CARDS.ok);
+    expect(record.differences[0]!.path).toBe('metadata.[redacted card]');
+  });
+});
+
 describe('numbers', () => {
   it('are written as numbers, exact ones exactly, except an integer of 12 to 19 digits (a card number sent as a number)', () => {
     const value = parseJsonValue('{"ref":12345678901234567890,"rate":12345678.123456789,"n":12345678901234567,"card":4242424242424242,"negative":-400000000000,"amount":10000,"ratio":0.5}');
@@ -119,6 +161,17 @@ describe('redaction in shadow mode', () => {
     await api.get(`/merchants/mcht_solo/customers?email=${encodeURIComponent('alice@example.com')}`);
     const customer = await api.post('/customers/plugin', { emailAddress: 'jo@example.com', givenName: 'Jo' });
     await api.post('/authn/tenants/accounts:signinCustomerWithCustomerId', { customerId: customer.body.customerId });
+    // the adversarial pass's forms: CVC spellings, a CVC header, secret headers, a card number as a
+    // request id (it would be written as requestId everywhere) and as a metadata key
+    const odd = await call(gw.url, 'POST', '/orders', {
+      headers: {
+        'Limepay-SecretKey': KEYS.soloSk, 'x-cvv': TEST_CVC, 'X-Auth-Token': QUERY_TOKEN, 'Proxy-Authorization': `Bearer ${QUERY_TOKEN}`, 'x-request-id': CARDS.ok,
+      },
+      body: legacyOrder({ cardCvv: TEST_CVC, card_cvv: TEST_CVC, cvn: TEST_CVC, ccv: TEST_CVC, cvd: TEST_CVC, verificationCode: TEST_CVC, metadata: { [CARDS.ok]: 'gift card', pan_5555555555554444: 1 } }),
+    });
+    expect(odd.status).toBe(200);
+    expect(odd.headers.get('x-request-id')).not.toBe(CARDS.ok);
+    await call(gw.url, 'GET', `/orders/${id}?cvn=${TEST_CVC}&cvc2=${TEST_CVC}&security_code=${TEST_CVC}&access_token=${QUERY_TOKEN}&secret_key=${QUERY_TOKEN}&api-key=${QUERY_TOKEN}`, { headers: { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': `req-${KEYS.soloSk}` } });
     const token = (await client(sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` }).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
     expect((await api.post(`/orders/${id}/pay`, { paymentToken: token, cardCvc: TEST_CVC })).status).toBe(200);
     await gw.gateway.shadow.idle();
@@ -128,7 +181,7 @@ describe('redaction in shadow mode', () => {
     const page = await client(gw.url).get(`/_paybridge/?token=${OPERATOR_TOKENS.replay}`);
     const written = [readFileSync(recordFile, 'utf8'), logs.lines.join('\n'), report.text, page.text].join('\n');
     expect(written).toContain('[redacted');
-    for (const secret of [CARDS.ok, spaced, dashed, `"${TEST_CVC}"`, `cvc=${TEST_CVC}`, QUERY_TOKEN, ...CUSTOMER_EMAILS, KEYS.soloSk])
+    for (const secret of [CARDS.ok, spaced, dashed, '5555555555554444', `"${TEST_CVC}"`, `=${TEST_CVC}`, QUERY_TOKEN, ...CUSTOMER_EMAILS, KEYS.soloSk])
       expect(written, secret).not.toContain(secret);
     expect(written).toContain('s***@example.com');
   });
