@@ -58,7 +58,12 @@ export const configSchema = z.strictObject({
       bodyMs: z.int().min(1).default(DEFAULTS.bodyTimeoutMs),
       /** Whole upstream exchange, however slowly the answer trickles in. */
       requestMs: z.int().min(1).default(DEFAULTS.requestTimeoutMs),
-      /** How long SIGTERM waits for in-flight requests; default: the longest a request can take, plus a margin. */
+      /**
+       * After SIGTERM, how long the gateway goes on serving with /readyz answering 503, so a load
+       * balancer stops sending before the listener closes (Kubernetes: with the preStop delay).
+       */
+      drainMs: z.int().min(0).default(0),
+      /** How long SIGTERM waits for draining, in-flight requests and queued comparisons; default: drainMs plus the longest a request can take, plus a margin. */
       shutdownMs: z.int().min(1).optional(),
     })
     .prefault({}),
@@ -116,14 +121,14 @@ export const configSchema = z.strictObject({
   ...config,
   timeouts: {
     ...config.timeouts,
-    shutdownMs: config.timeouts.shutdownMs ?? longestRequestMs(config) + SHUTDOWN_MARGIN_MS,
+    shutdownMs: config.timeouts.shutdownMs ?? config.timeouts.drainMs + longestRequestMs(config) + SHUTDOWN_MARGIN_MS,
   },
 })).superRefine((config, ctx) => {
-  if (config.timeouts.shutdownMs <= longestRequestMs(config))
+  if (config.timeouts.shutdownMs <= config.timeouts.drainMs + longestRequestMs(config))
     ctx.addIssue({
       code: 'custom',
       path: ['timeouts', 'shutdownMs'],
-      message: `must exceed the longest a request can take (client.requestMs + timeouts.requestMs = ${longestRequestMs(config)} ms), or a shutdown could cut off the answer to a write already sent upstream`,
+      message: `must exceed timeouts.drainMs plus the longest a request can take (client.requestMs + timeouts.requestMs: ${config.timeouts.drainMs + longestRequestMs(config)} ms in all), or a shutdown could cut off the answer to a write already sent upstream`,
     });
   for (const [route, safety] of Object.entries(config.shadow.writeSafety))
     if (safety === 'send' && !config.shadow.candidateIsolated)

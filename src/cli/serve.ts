@@ -13,6 +13,9 @@ export const SERVE_USAGE = `paybridge serve [--config FILE] [flags]
   --config FILE                         a JSON config file (the schema of src/config.ts)
 ${SETTINGS.map((s) => `  --${`${s.flag} ${s.kind === 'modes' ? 'ROUTE=MODE' : s.kind === 'file' ? 'FILE' : s.kind === 'string' ? 'VALUE' : 'N'}`.padEnd(36)}${s.describe} (default: ${s.default}; ${s.env})`).join('\n')}`;
 
+/** What a shutdown keeps back from its budget to write the records of comparisons it cut short. */
+const SHUTDOWN_WRITE_MS = 500;
+
 /** The embedded sandbox's URLs, merchant tokens and marketplace key as the gateway's sandbox upstream. */
 function withSandbox(config: Config, urls: { currentUrl: string; legacyUrl: string }, fixtures: Fixtures): Config {
   const merchantTokens = Object.fromEntries(
@@ -96,9 +99,12 @@ export async function runServe(argv: string[]): Promise<void> {
   process.stderr.write(`${lines.join('\n')}\n`);
 
   onShutdown(async () => {
+    const started = Date.now();
     const timer = setTimeout(() => process.exit(1), config.timeouts.shutdownMs).unref();
-    await gateway.close();
+    // comparisons still queued get what is left of the budget, less the time to write their records
+    await gateway.close(started + config.timeouts.shutdownMs - SHUTDOWN_WRITE_MS);
     await sandbox?.close();
     clearTimeout(timer);
+    process.stderr.write(`paybridge gateway stopped after ${Date.now() - started} ms\n`);
   });
 }

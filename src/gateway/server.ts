@@ -41,8 +41,12 @@ export interface Gateway {
   shadow: Shadow;
   /** Starts listening; resolves with the base URL. */
   listen(): Promise<string>;
-  /** Stops accepting, finishes in-flight requests, closes upstream connections. */
-  close(): Promise<void>;
+  /**
+   * Drains (serves on with /readyz at 503 for timeouts.drainMs), stops accepting, finishes in-flight
+   * requests, runs queued comparisons until `deadline` (epoch ms; default: all), records the rest as
+   * skipped, and closes upstream connections.
+   */
+  close(deadline?: number): Promise<void>;
   /** Writes buffered log lines now (logs are otherwise flushed every second). */
   flushLogs(): void;
 }
@@ -98,11 +102,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       return app.listen({ host: config.listen.host, port: config.listen.port });
     },
     shadow,
-    async close() {
+    async close(deadline?: number) {
       draining = true;
+      if (config.timeouts.drainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.timeouts.drainMs));
       await app.close();
-      await shadow.close();
-      await upstream.close();
+      const cutShort = await shadow.close(deadline);
+      if (cutShort > 0) app.log.warn({ comparisons: cutShort }, 'shutdown: comparisons not finished in time were recorded as skipped');
+      await upstream.close(cutShort > 0);
       await tracing.close();
       logging.close();
     },

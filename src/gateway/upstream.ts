@@ -291,9 +291,10 @@ export function createUpstream(options: UpstreamOptions) {
     return exchange(baseUrl, { method: request.method, path: request.path, headers, body: request.body }, deadline, readRaw);
   }
 
-  async function close(): Promise<void> {
+  /** Closes every connection once its calls are answered; `abandon`: at once, calls in flight cut off (their outcome no longer waited for). */
+  async function close(abandon = false): Promise<void> {
     clearInterval(sweep);
-    await Promise.all([...pools.values()].map((pool) => pool.close()));
+    await Promise.all([...pools.values()].map((pool) => (abandon ? pool.destroy() : pool.close())));
   }
 
   return { call, forward, exchange, close };

@@ -45,7 +45,11 @@ export function createShadow(deps: ShadowDeps) {
 
   const safetyOf = (route: string) => settings.writeSafety[route] ?? settings.writeSafety['*'] ?? 'readback';
 
+  /** Past close(), a comparison still running finds its record already written (skipped at shutdown). */
+  let closed = false;
+
   function emit(record: ShadowRecord): void {
+    if (closed) return;
     // not `{ ...record, instance }`: on Node 20 a key added to a spread copy builds a map of its own
     const stamped = Object.assign({}, record);
     stamped.instance = instance;
@@ -59,7 +63,7 @@ export function createShadow(deps: ShadowDeps) {
     compared.inc({ route: ex.route, outcome: ledger.matches(record) ? 'match' : 'mismatch' });
   }
 
-  function skip(ex: Exchange, reason: string): void {
+  function skip(ex: Pick<Exchange, 'route' | 'requestId'>, reason: string): void {
     emit(skippedRecord(ex, reason));
     skipped.inc({ route: ex.route, reason });
   }
@@ -172,7 +176,11 @@ export function createShadow(deps: ShadowDeps) {
     concurrency: settings.concurrency,
     metrics,
     run: (ex) => run(parsed(ex)),
-    onError: (err, ex) => deps.log.warn({ err, route: ex.route, requestId: ex.requestId }, 'shadow comparison failed'),
+    onError: (err, ex) => {
+      deps.log.warn({ err, route: ex.route, requestId: ex.requestId }, 'shadow comparison failed');
+      // every sampled exchange leaves a record: one whose comparison could not be made says why
+      skip(ex, `comparison failed: ${err instanceof PaybridgeError ? err.code : 'internal_error'}`);
+    },
     onDrop: () => ledger.dropped++,
   });
 
@@ -190,9 +198,17 @@ export function createShadow(deps: ShadowDeps) {
       await queue.idle();
       await recorder.flush();
     },
-    async close(): Promise<void> {
-      await this.idle();
+    /**
+     * Runs the queued comparisons until `deadline` (epoch ms; default: all of them), then records each
+     * one not finished by then as skipped (`shutdown`, counted), and closes the record file with every
+     * record in it. Resolves with how many were cut short.
+     */
+    async close(deadline = Number.POSITIVE_INFINITY): Promise<number> {
+      const unfinished = Number.isFinite(deadline) ? await queue.settle(deadline) : (await queue.idle(), []);
+      for (const ex of unfinished) skip(ex, 'shutdown: not compared before the gateway stopped');
+      closed = true;
       await recorder.close();
+      return unfinished.length;
     },
   };
 }

@@ -22,6 +22,7 @@ export function createComparisonQueue<T extends { route: string; bytes: number }
   const queue: T[] = [];
   let queuedBytes = 0;
   let running = 0;
+  const runningJobs = new Set<T>();
   let idleWaiters: (() => void)[] = [];
   metrics.gauge('paybridge_shadow_queue_depth', 'Comparisons waiting to run.', () => queue.length + running);
   metrics.gauge('paybridge_shadow_queue_bytes', 'Bytes of bodies held by comparisons waiting to run.', () => queuedBytes);
@@ -37,11 +38,13 @@ export function createComparisonQueue<T extends { route: string; bytes: number }
       const job = queue.shift()!;
       queuedBytes -= job.bytes;
       running++;
+      runningJobs.add(job);
       Promise.resolve()
         .then(() => options.run(job))
         .catch((err: unknown) => options.onError(err, job))
         .finally(() => {
           running--;
+          runningJobs.delete(job);
           pump();
           if (running === 0 && queue.length === 0) {
             const waiters = idleWaiters;
@@ -70,6 +73,20 @@ export function createComparisonQueue<T extends { route: string; bytes: number }
     idle(): Promise<void> {
       if (running === 0 && queue.length === 0) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    /**
+     * Lets the jobs run until they are done or `deadline` (epoch ms) comes, whichever is first, and
+     * hands back those not finished by then: the ones still waiting (taken off the queue) and the
+     * ones still running (their outcome is no longer waited for).
+     */
+    async settle(deadline: number): Promise<T[]> {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
+      await Promise.race([this.idle(), late]);
+      clearTimeout(timer);
+      const unfinished = [...runningJobs, ...queue.splice(0)];
+      queuedBytes = 0;
+      return unfinished;
     },
   };
 }

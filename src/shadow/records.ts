@@ -53,7 +53,7 @@ export function comparisonRecord(
   };
 }
 
-export const skippedRecord = (ex: Exchange, reason: string): SkippedRecord => ({
+export const skippedRecord = (ex: Pick<Exchange, 'route' | 'requestId'>, reason: string): SkippedRecord => ({
   type: 'skipped',
   time: isoTime(),
   route: ex.route,
