@@ -94,6 +94,21 @@ export const SETTINGS: readonly Setting[] = [
 /** PAYBRIDGE_* variables that are not settings but choose how settings are read. */
 const NON_SETTING_ENV = new Set(['PAYBRIDGE_CONFIG']);
 
+/**
+ * Kubernetes service links: for every Service in the namespace (one named `paybridge` or
+ * `paybridge-*` included) each pod gets `<NAME>_SERVICE_HOST`, `<NAME>_SERVICE_PORT[_<PORT NAME>]`,
+ * `<NAME>_PORT=tcp://...` and `<NAME>_PORT_<n>_<PROTO>[_PROTO|_PORT|_ADDR]`. They are no settings
+ * of ours and would otherwise stop start-up as unknown (pods crash-looping once the Service exists).
+ */
+const SERVICE_LINK = /^PAYBRIDGE(?:_[A-Z0-9_]+)?_(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z0-9_]+)?|PORT_\d+_(?:TCP|UDP|SCTP)(?:_(?:PROTO|PORT|ADDR))?)$/;
+const SERVICE_LINK_URL = /^(?:tcp|udp|sctp):\/\/[^\s]+:\d+$/;
+
+/** Whether a PAYBRIDGE_* variable is a Kubernetes service link rather than a setting. */
+export function isServiceLink(name: string, value: string): boolean {
+  if (SETTINGS.some((s) => s.env === name)) return name.endsWith('_PORT') && SERVICE_LINK_URL.test(value);
+  return SERVICE_LINK.test(name) || (name.endsWith('_PORT') && SERVICE_LINK_URL.test(value));
+}
+
 export interface ConfigSources {
   /** Contents of --config (already read), or undefined. */
   file?: unknown;
@@ -131,7 +146,7 @@ export function mergeSources(sources: ConfigSources): Json {
     throw new ConfigError(`${sources.fileName ?? 'config file'}: expected a JSON object`);
   const env = sources.env ?? {};
   for (const name of Object.keys(env)) {
-    if (!name.startsWith('PAYBRIDGE_') || NON_SETTING_ENV.has(name) || env[name] === undefined) continue;
+    if (!name.startsWith('PAYBRIDGE_') || NON_SETTING_ENV.has(name) || env[name] === undefined || isServiceLink(name, env[name]!)) continue;
     const setting = SETTINGS.find((s) => s.env === name);
     if (!setting) throw new ConfigError(`${name}: unknown setting (known: ${SETTINGS.map((s) => s.env).join(', ')})`);
     apply(merged, setting, name, env[name]!);

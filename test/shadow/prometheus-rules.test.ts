@@ -1,5 +1,12 @@
-/** deploy/prometheus/paybridge-rules.yml loads, and every metric it names exists in a gateway's /metrics. */
-import { readFileSync } from 'node:fs';
+/**
+ * deploy/prometheus/paybridge-rules.yml loads, every metric it names exists in a gateway's /metrics,
+ * and Prometheus's own promtool evaluates its readiness rule to 1 or 0 per route.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startGateway } from '../helpers/gateway.js';
@@ -42,5 +49,49 @@ describe('Prometheus rules and the Grafana dashboard', () => {
       expect(exported.has(name.replace(/_(bucket|sum|count)$/, '')) || recorded.has(name), `dashboard: ${name}`).toBe(true);
     // the readiness rule is by route and outcome
     expect((await client(gw.url).get('/metrics')).text).toMatch(/^paybridge_shadow_comparisons_total\{route="L6",outcome="match"\} 1$/m);
+  });
+});
+
+/** promtool, from Debian's prometheus package (`.ci/run` installs it); required under CI=true. */
+function findPromtool(): string | undefined {
+  try {
+    execFileSync('promtool', ['--version'], { stdio: 'ignore' });
+    return 'promtool';
+  } catch {
+    if (process.env.CI === 'true') throw new Error('promtool not found (CI=true requires it): apt-get install prometheus');
+    process.stderr.write('promtool tests skipped: install Debian\'s prometheus package to run them\n');
+    return undefined;
+  }
+}
+const promtool = findPromtool();
+
+describe('the readiness rule under promtool', () => {
+  it.skipIf(!promtool)('records 1 for a route with enough comparisons and no mismatch, 0 for one with a mismatch or too few, across replicas', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paybridge-promtool-'));
+    const series = (route: string, outcome: string, instance: string, values: string) =>
+      `      - series: 'paybridge_shadow_comparisons_total{route="${route}",outcome="${outcome}",instance="${instance}"}'\n        values: '${values}'`;
+    const expected = (route: string, value: number) => `          - labels: 'paybridge:shadow_route_ready{route="${route}"}'\n            value: ${value}`;
+    const tests = [
+      `rule_files: [${JSON.stringify(fileURLToPath(RULES))}]`,
+      'evaluation_interval: 1m',
+      'tests:',
+      '  - interval: 1m',
+      '    input_series:',
+      // L6: two replicas, 30 + 30 matches in the hour, no mismatch series
+      series('L6', 'match', 'a', '0+0.5x60'), series('L6', 'match', 'b', '0+0.5x60'),
+      // L7: enough matches, one mismatch on another replica
+      series('L7', 'match', 'a', '0+1x60'), series('L7', 'mismatch', 'b', '0 0 0 1x58'),
+      // L1: six comparisons in the hour
+      series('L1', 'match', 'a', '0+0.1x60'),
+      '    promql_expr_test:',
+      '      - expr: paybridge:shadow_route_ready',
+      '        eval_time: 60m',
+      '        exp_samples:',
+      expected('L6', 1), expected('L7', 0), expected('L1', 0),
+    ].join('\n');
+    const file = join(dir, 'readiness.test.yml');
+    writeFileSync(file, `${tests}\n`);
+    const out = execFileSync(promtool!, ['test', 'rules', file], { encoding: 'utf8' });
+    expect(out).toMatch(/SUCCESS/);
   });
 });
