@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { LEGACY_TRANSACTION } from '../../mappings/shapes.js';
 import { ORDER_ITEM } from '../../mappings/shapes.js';
-import { closed, compileShape, computed, from } from '../../src/translate/shape.js';
+import { closed, compileShape, computed, flatCurrency, flatMoney, from, money } from '../../src/translate/shape.js';
 
 describe('backward', () => {
   it('builds the listed keys in order and leaves out a key whose rule gives undefined (not even present as undefined)', () => {
@@ -38,5 +38,22 @@ describe('backward', () => {
     const open = compileShape({ email: from('contact.email') });
     expect(open.backward({ emailAddress: 'x@y.co' })).toStrictEqual({ email: 'x@y.co' });
     expect(open.backward({ contact: { email: 'c@y.co' }, emailAddress: 'x@y.co' })).toStrictEqual({ email: 'c@y.co' });
+  });
+});
+
+describe('guards', () => {
+  it('a closed shape cannot list the key __proto__ (its object literal would set the prototype instead)', () => {
+    const spec = Object.defineProperty({ a: from('a') }, '__proto__', { value: from('x'), enumerable: true });
+    expect(() => compileShape(closed(spec))).toThrow('a closed shape cannot have the key __proto__');
+  });
+
+  it('a null money object in a current answer stays null (money) or leaves its flat keys out (flatMoney, flatCurrency)', () => {
+    const nested = compileShape(closed({ total: money('amount') }));
+    expect(nested.backward({ amount: null })).toStrictEqual({ total: null });
+    expect(nested.backward({ amount: { minorCurrencyUnits: 250, currency: 'NZD' } })).toStrictEqual({ total: { amount: 250, currency: 'NZD' } });
+    const flat = compileShape(closed({ amount: flatMoney('total'), currency: flatCurrency('total') }));
+    expect(flat.backward({ total: null })).toStrictEqual({});
+    expect(flat.backward({})).toStrictEqual({});
+    expect(flat.backward({ total: { minorCurrencyUnits: 900, currency: 'AUD' } })).toStrictEqual({ amount: 900, currency: 'AUD' });
   });
 });
