@@ -6,7 +6,7 @@
  *
  * Exit codes: 0 done; 1 the command failed (an invalid configuration or fixture file, a record that
  * cannot be read, a request the translator refuses); 2 a usage error (unknown command or flag, a flag
- * without its value).
+ * without its value); 3 `report`'s verdicts fail its --fail-on gate.
  */
 import { Command, CommanderError } from 'commander';
 import { OPENAPI_USAGE, runOpenapi } from './cli/openapi.js';
@@ -26,7 +26,7 @@ const COMMANDS: [string, string, string, (argv: string[]) => Promise<void>][] = 
 ];
 
 /** node:util parseArgs refusals are usage errors: they name the flag. */
-const USAGE_CODES = new Set(['ERR_PARSE_ARGS_UNKNOWN_OPTION', 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE', 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL']);
+const USAGE_CODES = new Set(['ERR_PARSE_ARGS_UNKNOWN_OPTION', 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE', 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL', 'ERR_PAYBRIDGE_USAGE']);
 
 export function program(): Command {
   const cli = new Command('paybridge')
@@ -36,7 +36,7 @@ export function program(): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureHelp({ helpWidth: 120 })
-    .addHelpText('after', '\nExit codes: 0 done, 1 the command failed, 2 a usage error (unknown command or flag).');
+    .addHelpText('after', '\nExit codes: 0 done, 1 the command failed, 2 a usage error (unknown command or flag); report: 3 when the verdicts fail its --fail-on gate.');
   for (const [name, summary, usage, run] of COMMANDS)
     cli
       .command(name)
@@ -61,6 +61,13 @@ export function program(): Command {
         }
       });
   return cli;
+}
+
+const [first, second] = process.argv.slice(2);
+if (first === 'help' && second !== undefined && !COMMANDS.some(([name]) => name === second)) {
+  // commander would print the general help and exit 2 without a word on what was wrong
+  process.stderr.write(`paybridge help: unknown command '${second}' (commands: ${COMMANDS.map(([name]) => name).join(', ')})\n`);
+  process.exit(2);
 }
 
 program()

@@ -152,8 +152,32 @@ export { ConfigError, readJsonFile, SETTINGS, type ConfigSources } from './confi
 /** The one configuration: file, then environment, then flags; validated by the schema and frozen. */
 export function loadConfig(sources: ConfigSources): Config {
   const parsed = configSchema.safeParse(mergeSources(sources));
-  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
+  if (!parsed.success) throw new ConfigError(`${describeIssues(parsed.error)}${didYouMean(parsed.error)}`);
   return deepFreeze(parsed.data);
+}
+
+/** For an unknown key, the known key of the same object closest to it (a typo: at most two edits, or a different case). */
+function didYouMean(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue?.code !== 'unrecognized_keys') return '';
+  const unknown = issue.keys[0] ?? '';
+  let known: unknown = configSchema.parse({});
+  for (const part of issue.path) known = (known as Record<PropertyKey, unknown> | undefined)?.[part as PropertyKey];
+  if (typeof known !== 'object' || known === null) return '';
+  const candidates = Object.keys(known).map((key) => [key, editDistance(unknown.toLowerCase(), key.toLowerCase())] as const);
+  const best = candidates.sort((a, b) => a[1] - b[1])[0];
+  return best && best[1] <= Math.max(2, Math.floor(unknown.length / 4)) ? ` (did you mean ${[...issue.path, best[0]].join('.')}?)` : '';
+}
+
+/** Levenshtein distance of two short strings. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length]!;
 }
 
 function deepFreeze<T>(value: T): T {

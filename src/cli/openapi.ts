@@ -1,4 +1,5 @@
 import { createTranslator } from '../translate/index.js';
+import { UsageError } from './util.js';
 import { currentDocument, legacyDocument, packageVersion } from '../openapi/documents.js';
 
 export const OPENAPI_USAGE = `paybridge openapi legacy|current
@@ -8,7 +9,9 @@ export const OPENAPI_USAGE = `paybridge openapi legacy|current
 
 export async function runOpenapi(argv: string[]): Promise<void> {
   const [which, ...rest] = argv;
-  if ((which !== 'legacy' && which !== 'current') || rest.length > 0) throw new Error('openapi: name one generation, legacy or current');
+  if (which === undefined) throw new UsageError('name one generation, legacy or current (paybridge openapi legacy)');
+  if (which !== 'legacy' && which !== 'current') throw new UsageError(`${JSON.stringify(which)} is not a generation; name legacy or current`);
+  if (rest.length > 0) throw new UsageError(`unexpected ${rest.map((r) => JSON.stringify(r)).join(' ')}; the document is JSON (OpenAPI 3.1), there are no flags`);
   const doc = which === 'legacy' ? legacyDocument(createTranslator().routes, packageVersion()) : currentDocument(packageVersion());
   process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
 }

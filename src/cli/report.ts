@@ -3,34 +3,67 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { configSchema, readJsonFile } from '../config.js';
 import { ShadowLedger, type ShadowRecord, type ShadowReport } from '../shadow/ledger.js';
+import { UsageError } from './util.js';
 
-export const REPORT_USAGE = `paybridge report [--ready-after N] [--config FILE] [--json] [--find ID] FILE...
+export const REPORT_USAGE = `paybridge report [--ready-after N] [--config FILE] [--json] [--fail-on WHEN] [--find ID] FILE...
   Merges the shadow records (JSON lines) of any number of gateway instances and prints per route:
   comparisons, match rate, top differing paths with an example, latency of each side, and a verdict:
   COLLECTING (fewer than N comparisons, none mismatched), MISMATCH (an unexplained mismatch among the
   last N) or READY (N comparisons, none mismatched among the last N). --config reads the ignore rules
   and readyAfter of a gateway config file. --find ID prints the comparisons whose gateway request id or
-  upstream tracer is ID.`;
+  upstream tracer is ID.
+  --fail-on WHEN  mismatch (default): exit 3 when a route's verdict is MISMATCH; not-ready: exit 3
+                  unless every route is READY; never: exit 0 whatever the verdicts.
+  Exit codes: 0 the verdicts pass --fail-on; 3 they do not (the report is printed either way); 1 a
+  file or line that is not shadow records (named on stderr), or --find matched nothing; 2 a usage error.`;
 
-/** The records of JSON-lines files; a line that is not a record is reported on stderr and skipped. */
-async function readRecords(files: string[]): Promise<ShadowRecord[]> {
+/** The report's own exit code when the verdicts do not pass --fail-on (1 and 2 are the program's). */
+export const VERDICT_EXIT = 3;
+const FAIL_ON = ['mismatch', 'not-ready', 'never'] as const;
+
+/**
+ * The records of JSON-lines files, and how many lines were not records: each such line (and a file
+ * that holds no record at all) is named on stderr, and the command then exits 1.
+ */
+async function readRecords(files: string[]): Promise<{ records: ShadowRecord[]; bad: number }> {
   const records: ShadowRecord[] = [];
+  let bad = 0;
   for (const file of files) {
     const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
     let n = 0;
+    let found = 0;
     for await (const line of lines) {
       n++;
       if (line.trim() === '') continue;
+      let record: ShadowRecord | undefined;
       try {
-        const record = JSON.parse(line) as ShadowRecord;
-        if (record && typeof record === 'object' && ['comparison', 'noise', 'skipped'].includes(record.type)) records.push(record);
-        else process.stderr.write(`${file}:${n}: not a shadow record, skipped\n`);
+        record = JSON.parse(line) as ShadowRecord;
       } catch {
-        process.stderr.write(`${file}:${n}: not JSON, skipped\n`);
+        process.stderr.write(`${file}:${n}: not JSON\n`);
+        bad++;
+        continue;
+      }
+      if (record && typeof record === 'object' && ['comparison', 'noise', 'skipped'].includes(record.type)) {
+        records.push(record);
+        found++;
+      } else {
+        process.stderr.write(`${file}:${n}: not a shadow record\n`);
+        bad++;
       }
     }
+    if (found === 0) {
+      process.stderr.write(`${file}: no shadow records\n`);
+      bad++;
+    }
   }
-  return records.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+  return { records: records.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0)), bad };
+}
+
+/** Whether a report's verdicts pass the gate: no route MISMATCH, or (not-ready) every route READY. */
+export function passes(report: ShadowReport, failOn: (typeof FAIL_ON)[number]): boolean {
+  if (failOn === 'never') return true;
+  if (failOn === 'mismatch') return report.routes.every((r) => r.state !== 'mismatch');
+  return report.routes.length > 0 && report.routes.every((r) => r.state === 'ready');
 }
 
 const pct = (x: number) => `${(Math.round(x * 1000) / 10).toFixed(1)}%`;
@@ -54,22 +87,39 @@ export function formatReport(report: ShadowReport): string {
 export async function runReport(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { 'ready-after': { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean', default: false }, find: { type: 'string' } },
+    options: {
+      'ready-after': { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean', default: false }, find: { type: 'string' },
+      'fail-on': { type: 'string', default: 'mismatch' },
+    },
     allowPositionals: true,
     strict: true,
   });
-  if (positionals.length === 0) throw new Error('report: name at least one shadow record file');
+  if (positionals.length === 0) throw new UsageError('name at least one shadow record file');
+  const failOn = values['fail-on'] as (typeof FAIL_ON)[number];
+  if (!FAIL_ON.includes(failOn)) throw new UsageError(`--fail-on: expected one of ${FAIL_ON.join(', ')}, got ${JSON.stringify(values['fail-on'])}`);
   const shadow = values.config ? configSchema.parse(readJsonFile('--config', values.config)).shadow : configSchema.parse({}).shadow;
   const readyAfter = values['ready-after'] !== undefined ? Number(values['ready-after']) : shadow.readyAfter;
   if (!Number.isInteger(readyAfter) || readyAfter < 1) throw new Error('--ready-after: expected a positive integer');
   // the report of files keeps every comparison: its top paths count them all
   const ledger = new ShadowLedger({ readyAfter, ignore: shadow.ignore, keepPerRoute: Number.POSITIVE_INFINITY });
-  for (const record of await readRecords(positionals)) ledger.ingest(record);
+  const { records, bad } = await readRecords(positionals);
+  for (const record of records) ledger.ingest(record);
   if (values.find !== undefined) {
     const found = ledger.find(values.find);
-    process.stdout.write(values.json ? `${JSON.stringify(found, null, 2)}\n` : `${found.map((c) => `${c.time} ${c.route} ${c.requestId} ${c.method}: ${c.differences.length} differences ${JSON.stringify(c.differences)}`).join('\n') || `no comparison with request id or tracer ${values.find}`}\n`);
+    if (found.length === 0) {
+      if (values.json) process.stdout.write('[]\n');
+      throw new Error(`report: no comparison with request id or tracer ${values.find}`);
+    }
+    process.stdout.write(values.json ? `${JSON.stringify(found, null, 2)}\n` : `${found.map((c) => `${c.time} ${c.route} ${c.requestId} ${c.method}: ${c.differences.length} differences ${JSON.stringify(c.differences)}`).join('\n')}\n`);
+    if (bad > 0) throw new Error(`report: ${bad} line(s) or file(s) were not shadow records (named above)`);
     return;
   }
   const report = ledger.report();
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+  if (bad > 0) throw new Error(`report: ${bad} line(s) or file(s) were not shadow records (named above); the report leaves them out`);
+  if (!passes(report, failOn)) {
+    const failing = report.routes.filter((r) => (failOn === 'mismatch' ? r.state === 'mismatch' : r.state !== 'ready')).map((r) => `${r.route} ${r.state}`);
+    process.stderr.write(`paybridge report: --fail-on ${failOn}: ${failing.join(', ') || 'no route compared'}\n`);
+    process.exitCode = VERDICT_EXIT;
+  }
 }

@@ -10,8 +10,10 @@ export const SERVE_USAGE = `paybridge serve [--config FILE] [flags]
   flags, later winning. With no upstream configured it embeds the sandbox and prints a curl command
   for a legacy call and the demo shop's address.
 
-  --config FILE                         a JSON config file (the schema of src/config.ts)
-${SETTINGS.map((s) => `  --${`${s.flag} ${s.kind === 'modes' ? 'ROUTE=MODE' : s.kind === 'file' ? 'FILE' : s.kind === 'string' ? 'VALUE' : 'N'}`.padEnd(36)}${s.describe} (default: ${s.default}; ${s.env})`).join('\n')}`;
+  --config FILE                         a JSON config file: the settings below by their file names
+                                        (listen.port, timeouts.requestMs, shadow.sample, ...; README,
+                                        Configuration); an unknown or misspelt key stops start-up, named
+${SETTINGS.map((s) => `  --${`${s.flag} ${s.kind === 'modes' ? 'ROUTE=MODE' : s.kind === 'file' ? 'FILE' : s.kind === 'string' ? 'VALUE' : 'N'}`.padEnd(36)}${s.describe} (default: ${s.default}; ${s.env}; file: ${s.path.replace('.*', '')})`).join('\n')}`;
 
 /** What a shutdown keeps back from its budget to write the records of comparisons it cut short. */
 const SHUTDOWN_WRITE_MS = 500;

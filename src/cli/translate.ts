@@ -31,6 +31,8 @@ export function readMerchantTokens(file: string): Record<string, string> {
 }
 
 async function readStdin(): Promise<string> {
+  // typed at a terminal: say what is awaited rather than wait in silence
+  if (process.stdin.isTTY) process.stderr.write('paybridge translate: reading one legacy request as JSON, {method, path, headers, body}; end it with Ctrl-D (or pipe a file in)\n');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');

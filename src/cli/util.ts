@@ -1,3 +1,8 @@
+/** A command line the program cannot run (a missing or malformed argument): exit 2, naming it. */
+export class UsageError extends Error {
+  readonly code = 'ERR_PAYBRIDGE_USAGE';
+}
+
 /** A non-negative integer option, or an Error naming the flag. */
 export function intOption(flag: string, value: string): number {
   if (!/^\d+$/.test(value)) throw new Error(`${flag}: expected a non-negative integer, got ${JSON.stringify(value)}`);

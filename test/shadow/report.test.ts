@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -17,6 +17,17 @@ import { KEYS, paidCardTransaction, startSandbox, type TestSandbox } from '../he
 import { BIN } from '../helpers/spawn.js';
 
 const run = promisify(execFile);
+
+/** The bin's exit code and output, whatever the code. */
+async function report(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, 'report', ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
 const OPERATOR = OPERATOR_TOKENS.page;
 const dir = LOG_DIR;
 let sb: TestSandbox;
@@ -73,7 +84,10 @@ describe('paybridge report', () => {
   it('merges the records of several gateway instances into one report per route', async () => {
     const files = [join(dir, `gw-a-${process.pid}.jsonl`), join(dir, `gw-b-${process.pid}.jsonl`)];
     expect(readFileSync(files[1]!, 'utf8')).toContain('"instance":"gw-b"');
-    const { stdout } = await run(process.execPath, [BIN, 'report', '--ready-after', '3', ...files]);
+    const { code, stdout, stderr } = await report(['--ready-after', '3', ...files]);
+    // a MISMATCH verdict fails the default gate: the report is printed, the exit code is 3
+    expect(code).toBe(3);
+    expect(stderr).toContain('--fail-on mismatch: L6 mismatch');
     expect(stdout).toMatch(/^shadow report: 12 comparisons, 11 matching/m);
     expect(stdout).toMatch(/^L3\s+READY\s+4 compared\s+100\.0% match\s+ready: the last 3 comparisons match$/m);
     expect(stdout).toMatch(/^L6\s+MISMATCH\s+5 compared\s+80\.0% match\s+mismatch: 1 unexplained in the last 3$/m);
@@ -81,13 +95,37 @@ describe('paybridge report', () => {
     expect(stdout).toMatch(/differs at fee \(1x\), e\.g\. \S+: 226 -> 30/);
     // latencies in whole milliseconds with one decimal
     expect(stdout).toMatch(/primary p50 \d+\.\d ms p99 \d+\.\d ms, candidate p50 \d+\.\d ms/);
-    const json = JSON.parse((await run(process.execPath, [BIN, 'report', '--json', '--ready-after', '3', ...files])).stdout);
+    const json = JSON.parse((await run(process.execPath, [BIN, 'report', '--json', '--fail-on', 'never', '--ready-after', '3', ...files])).stdout);
     expect(json.routes.map((r: { route: string; compared: number; state: string }) => [r.route, r.compared, r.state])).toEqual([['L3', 4, 'ready'], ['L6', 5, 'mismatch'], ['L17', 3, 'ready']]);
     // one bad request did not block L6 on a: its comparison matched (tracers are ids)
     const bad = JSON.parse((await run(process.execPath, [BIN, 'report', '--json', '--find', findId, ...files])).stdout);
     expect(bad).toHaveLength(1);
     expect(bad[0]).toMatchObject({ route: 'L6', primary: { status: 404 }, candidate: { status: 404 } });
     expect(bad[0].tracers.primary).toEqual(expect.any(String));
+  });
+
+  it('exits as a CI gate reads it: 0 when the verdicts pass --fail-on, 3 when not, 1 for what is not a record or an id not found, 2 for usage', async () => {
+    const files = [join(dir, `gw-a-${process.pid}.jsonl`), join(dir, `gw-b-${process.pid}.jsonl`)];
+    // gw-a alone: L3 and L6 ready
+    expect((await report(['--ready-after', '3', files[0]!])).code).toBe(0);
+    expect((await report(['--ready-after', '3', '--fail-on', 'not-ready', files[0]!])).code).toBe(0);
+    // with gw-b: L6 mismatch; with a higher bar, L17 collecting
+    expect((await report(['--ready-after', '3', '--fail-on', 'never', ...files])).code).toBe(0);
+    const notReady = await report(['--ready-after', '5', '--fail-on', 'not-ready', files[0]!]);
+    expect(notReady.code).toBe(3);
+    expect(notReady.stderr).toMatch(/--fail-on not-ready: L3 collecting/);
+    const unknown = await report(['--find', 'no-such-request-id', ...files]);
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('no comparison with request id or tracer no-such-request-id') });
+    const garbage = join(dir, `garbage-${process.pid}.jsonl`);
+    writeFileSync(garbage, 'this is not json\n{"type":"weather","time":"x"}\n');
+    const bad = await report([files[0]!, garbage]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`${garbage}:1: not JSON`);
+    expect(bad.stderr).toContain(`${garbage}:2: not a shadow record`);
+    expect(bad.stderr).toContain(`${garbage}: no shadow records`);
+    expect(bad.stdout).toMatch(/^shadow report: /m);
+    expect((await report(['--fail-on', 'sometimes', files[0]!])).code).toBe(2);
+    expect((await report([])).code).toBe(2);
   });
 
   it.skipIf(browserMissing)('shows the per-route table of a recorded run in a real browser, the three verdicts in their colours', async () => {
