@@ -1,8 +1,8 @@
 /**
  * The gateway's Prometheus metrics on prom-client (one registry per gateway): request counts and
  * latency by route id, upstream errors, dropped legacy fields, merchant-key look-ups, the shadow
- * queue, and prom-client's default process metrics (CPU, memory, event-loop lag, GC) prefixed
- * `paybridge_`.
+ * queue, and prom-client's default process metrics (CPU, memory, event-loop lag, GC) under their
+ * standard names (`process_`, `nodejs_`).
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 
@@ -11,7 +11,9 @@ const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 
 export function createMetrics() {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'paybridge_' });
+  // under their standard names (process_cpu_user_seconds_total, nodejs_eventloop_lag_seconds): what the
+  // common Node.js dashboards and alerts read
+  collectDefaultMetrics({ register: registry });
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
     new Counter<L>({ name, help, labelNames, registers: [registry] });
   return {
