@@ -4,11 +4,13 @@
  */
 import { z } from 'zod';
 import {
-  actionWrapper, address, amountInt, countryCode, currencyCode, email, idOf, longText, metadata, phone, shortText,
+  actionWrapper, address, amountInt, countryCode, isoCurrency, email, idOf, longText, metadata, phone, shortText,
 } from './zod-helpers.js';
 
-export const money = z.strictObject({ minorCurrencyUnits: amountInt(0), currency: currencyCode });
-export const positiveMoney = z.strictObject({ minorCurrencyUnits: amountInt(1), currency: currencyCode });
+export const money = z.strictObject({ minorCurrencyUnits: amountInt(0), currency: isoCurrency });
+export const positiveMoney = z.strictObject({ minorCurrencyUnits: amountInt(1), currency: isoCurrency });
+/** PayTo runs on Australia's New Payments Platform: Australian dollars only (current-api.md, D-PT-1). */
+const payToMoney = z.strictObject({ minorCurrencyUnits: amountInt(1), currency: z.literal('AUD', 'expected AUD: PayTo is available only within Australia') });
 
 export const orderItem = z.strictObject({
   amount: money,
@@ -93,7 +95,8 @@ export const ALIAS_TYPES = ['Phone', 'Email', 'ABN', 'ACN', 'ARBN', 'ARSN', 'Org
 
 /** What an alias value must look like for its type (docs/decisions.md). */
 export const ALIAS_VALUE_RULES: Record<(typeof ALIAS_TYPES)[number], { pattern: RegExp; describe: string }> = {
-  Phone: { pattern: /^\+[1-9]\d{6,14}$/, describe: 'an international phone number (+ and 7-15 digits)' },
+  // E.164 (`+61412345678`) or the NPP PayID form with a dash after the country code (`+61-412345678`)
+  Phone: { pattern: /^\+(?=(?:\d-?){7,15}$)[1-9]\d{0,2}-?\d+$/, describe: 'an international phone number (+ and 7-15 digits, a dash after the country code allowed)' },
   Email: { pattern: /^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$/, describe: 'an e-mail address' },
   ABN: { pattern: /^\d{11}$/, describe: '11 digits' },
   ACN: { pattern: /^\d{9}$/, describe: '9 digits' },
@@ -117,7 +120,7 @@ export const agreementRequest = z.strictObject({
   }),
   terms: actionWrapper({
     AgreementRequestTermsOneOff: z.strictObject({
-      amount: z.strictObject({ amount: amountInt(1), currency: currencyCode }),
+      amount: z.strictObject({ amount: amountInt(1), currency: z.literal('AUD', 'expected AUD: PayTo is available only within Australia') }),
     }),
     AgreementRequestTermsOpen: z.strictObject({}),
   }),
@@ -128,7 +131,7 @@ export type AgreementRequest = z.output<typeof agreementRequest>;
 export const agreementQuery = z.strictObject({ token: z.string().min(1).max(128) });
 
 export const createTokenRequest = actionWrapper({
-  CreatePayToToken: z.strictObject({ amount: positiveMoney, agreementToken: z.string().min(1).max(128) }),
+  CreatePayToToken: z.strictObject({ amount: payToMoney, agreementToken: z.string().min(1).max(128) }),
   // the public card capture interface: raw card data with the public key (docs/decisions.md)
   CreateCardToken: z.strictObject({
     cardNumber: z.string().regex(/^\d{12,19}$/, 'expected 12-19 digits'),

@@ -250,7 +250,7 @@ export const blockedCard = z.strictObject({
   cardBlockId: id('cardBlock'),
   merchantId: id('merchant'),
   cardHint: z.string(),
-  reason: z.string(),
+  declines: z.int().min(1),
   status: z.enum(['blocked', 'unblocked']),
   createdAt: timestamp,
   updatedAt: timestamp,

@@ -6,6 +6,12 @@ export const MAX_MINOR_UNITS = 100_000_000_000;
 
 export const amountInt = (min = 0) => z.int().min(min).max(MAX_MINOR_UNITS);
 export const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'expected a three-letter upper-case currency code');
+
+/** The ISO 4217 currency codes in use, as the runtime's ICU knows them. */
+const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
+
+/** A currency the service takes: an ISO 4217 code in use (the translator leaves this to the service: D-MAP-2). */
+export const isoCurrency = currencyCode.refine((code) => ISO_4217.has(code), { message: 'expected an ISO 4217 currency code' });
 export const shortText = z.string().max(255);
 export const longText = z.string().max(2000);
 export const phone = z.string().regex(/^\+?[0-9 ()-]{3,32}$/, 'expected a phone number in international format');

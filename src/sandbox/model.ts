@@ -276,7 +276,8 @@ export interface CardBlock {
   merchantId: string;
   fingerprint: string;
   cardHint: string;
-  reason: string;
+  /** The declines in a row that blocked the card (docs/decisions.md D-PAY-2). */
+  declines: number;
   status: 'blocked' | 'unblocked';
   createdAt: string;
   updatedAt: string;

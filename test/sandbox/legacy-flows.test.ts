@@ -68,7 +68,8 @@ describe('legacy face: card flow in legacy shapes', () => {
     expect(done.status).toBe(200);
     expect(legacyPay.parse(done.body).transactionStatus).toBe('paid');
     const again = await api.post(`/orders/${order.merchantOrderId}/pay`, { paymentToken: token, paymentActionRequired: action });
-    expect(again.body.errorCode).toBe('order_already_paid');
+    // a second confirm of the completed challenge (D-PAY-3)
+    expect(again.body.errorCode).toBe('threeds_not_pending');
   });
 
   it('declines a card with a legacy do_not_honor error and leaves the order unpaid with no transaction', async () => {

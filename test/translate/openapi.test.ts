@@ -47,7 +47,7 @@ describe('OpenAPI documents', () => {
     expect(await cli.exited).toBe(0);
     expect(JSON.parse(cli.stdout()).paths['/orders'].post.requestBody).toBeDefined();
     const wrong = spawnBin(['openapi', 'v3']);
-    expect(await wrong.exited).toBe(1);
-    expect(wrong.stderr()).toContain('openapi: name one generation, legacy or current');
+    expect(await wrong.exited).toBe(2);
+    expect(wrong.stderr()).toContain('paybridge openapi: "v3" is not a generation; name legacy or current');
   });
 });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import {
-  amountInt, blankable, countryCode, currencyCode, email, idOf, legacyCount, legacyReference, longText, metadata, phone, shortText,
+  amountInt, blankable, countryCode, isoCurrency as currencyCode, email, idOf, legacyCount, legacyReference, longText, metadata, phone, shortText,
 } from '../../contract/zod-helpers.js';
 
 const legacyMoney = (min: number) => z.object({ amount: amountInt(min), currency: currencyCode });

@@ -54,7 +54,7 @@ export function recordDecline(store: Store, merchantId: string, card: CardDetail
     const at = store.timestamp();
     const block: CardBlock = {
       cardBlockId: newId('cardBlock'), merchantId, fingerprint: card.fingerprint, cardHint: cardHint(card),
-      reason: `${count} consecutive declines`, status: 'blocked', createdAt: at, updatedAt: at,
+      declines: count, status: 'blocked', createdAt: at, updatedAt: at,
     };
     store.cardBlocks.set(block.cardBlockId, block);
   }

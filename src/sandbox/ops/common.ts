@@ -50,8 +50,11 @@ export function addTimeline(store: Store, tx: Transaction, eventType: string, am
   return eventTime;
 }
 
+/** Items a list answers when the caller names no `limit` (docs/decisions.md D-LIM-1). */
+export const DEFAULT_PAGE_SIZE = 20;
+
 /** Cursor pagination over an already filtered, creation-ordered list. */
-export function page<T>(items: T[], limit = 50, cursor?: string): { items: T[]; nextCursor: string | null } {
+export function page<T>(items: T[], limit = DEFAULT_PAGE_SIZE, cursor?: string): { items: T[]; nextCursor: string | null } {
   const start = cursor === undefined ? 0 : Number(cursor);
   const slice = items.slice(start, start + limit);
   return { items: slice, nextCursor: start + limit < items.length ? String(start + limit) : null };

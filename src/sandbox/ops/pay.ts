@@ -115,16 +115,18 @@ export function confirm3DS(
   orderId: string,
   input: { paymentTokenId: string; threeDSAuthorisationId: string },
 ): PayOutcome {
-  const order = payableOrder(store, actor, orderId);
+  const visible = getOrder(store, actor, orderId);
   const authorisation = store.threeDS.get(input.threeDSAuthorisationId);
-  if (!authorisation || authorisation.merchantId !== order.merchantId)
+  if (!authorisation || authorisation.merchantId !== visible.merchantId)
     throw new PaybridgeError('not_found', `threeDSAuthorisationId: ${input.threeDSAuthorisationId} was not found`);
   if (authorisation.orderId !== orderId || authorisation.paymentTokenId !== input.paymentTokenId)
     throw new PaybridgeError('invalid_request', 'threeDSAuthorisationId: the authorisation belongs to another order or token');
-  if (authorisation.status === 'declined')
-    throw new PaybridgeError('do_not_honor', 'the card issuer declined the 3DS challenge');
+  // a second confirm of a completed challenge names the challenge, not the order it paid (D-PAY-3)
   if (authorisation.status === 'completed')
     throw new PaybridgeError('threeds_not_pending', `threeDSAuthorisationId: ${authorisation.threeDSAuthorisationId} is ${authorisation.status}`);
+  const order = payableOrder(store, actor, orderId);
+  if (authorisation.status === 'declined')
+    throw new PaybridgeError('do_not_honor', 'the card issuer declined the 3DS challenge');
   const token = usableToken(store, order, input.paymentTokenId, 'card');
   authorisation.status = 'completed';
   return completePayment(store, order, token, authorisation.authoriseOnly);
