@@ -69,3 +69,41 @@ describe('filters and masks (D-LIM-1, D-PT-3)', () => {
     expect(await hintOf('062-000-987654')).toBe('062000-987****');
   });
 });
+
+describe('currencies, PayTo and list pages as docs/decisions.md states them', () => {
+  it('takes ISO 4217 currencies only, on both faces (D-CUR-1)', async () => {
+    const xyz = await sb.current(KEYS.soloSk).post('/orders', currentOrder({ amount: { minorCurrencyUnits: 100, currency: 'XYZ' } }));
+    expect(xyz.body).toMatchObject({ statusCode: 400, errorCode: 'invalid_request', detail: 'CreateOnlineOrder.amount.currency: expected an ISO 4217 currency code' });
+    const legacy = await client(sb.legacyUrl, { 'Limepay-SecretKey': KEYS.soloSk }).post('/orders', {
+      internalOrderId: 'xyz-1', paymentAmount: { amount: 100, currency: 'XYZ' }, description: 'x', billing: { name: 'Jo' },
+    });
+    expect(legacy.body).toMatchObject({ statusCode: 400, errorCode: 'invalid_request', detail: 'paymentAmount.currency: expected an ISO 4217 currency code' });
+    for (const currency of ['AUD', 'NZD', 'USD', 'ZAR']) expect((await sb.current(KEYS.soloSk).post('/orders', currentOrder({ amount: { minorCurrencyUnits: 100, currency } }))).status, currency).toBe(200);
+  });
+
+  it('runs PayTo in Australian dollars only, and takes an NPP PayID phone alias with its dash (D-PT-1)', async () => {
+    const pk = sb.current(KEYS.soloPk);
+    const agreement = (alias: string, currency = 'AUD') => pk.post('/payto/agreement', {
+      customerName: 'Jo', customerAccIdentifier: { Alias: { aliasType: 'Phone', value: alias } },
+      terms: { AgreementRequestTermsOneOff: { amount: { amount: 2_500, currency } } }, purpose: 'groceries',
+    });
+    const usd = await agreement('+61412345678', 'USD');
+    expect(usd.body).toMatchObject({ statusCode: 400, errorCode: 'invalid_request', detail: expect.stringMatching(/^terms\.AgreementRequestTermsOneOff\.amount\.currency: expected AUD/) });
+    const payId = await agreement('+61-412345678');
+    expect(payId.status, JSON.stringify(payId.body)).toBe(200);
+    expect((await agreement('+61412345678')).status).toBe(200);
+    expect((await agreement('+61--412345678')).body.errorCode).toBe('invalid_request');
+    const open = await pk.post('/payto/agreement', { customerName: 'Jo', customerAccIdentifier: { Bban: { value: '062-000-1234567' } }, terms: { AgreementRequestTermsOpen: {} }, purpose: 'x' });
+    const usdToken = await pk.post('/tokens', { CreatePayToToken: { amount: { minorCurrencyUnits: 100, currency: 'USD' }, agreementToken: open.body.token } });
+    expect(usdToken.body).toMatchObject({ statusCode: 400, errorCode: 'invalid_request', detail: expect.stringMatching(/currency: expected AUD/) });
+  });
+
+  it('answers 20 items when a list names no limit (D-LIM-1)', async () => {
+    const api = sb.current(KEYS.soloSk);
+    for (let i = 0; i < 22; i++) expect((await api.post('/customers', { UpsertConsumerCustomer: { emailAddress: `page${i}@example.com`, givenName: 'Page', familyName: `N${i}` } })).status).toBe(200);
+    const first = await api.get('/customers?merchantId=mcht_solo');
+    expect(first.body.items).toHaveLength(20);
+    expect(first.body.nextCursor).not.toBeNull();
+    expect((await api.get('/customers?merchantId=mcht_solo&limit=100')).body.items.length).toBeGreaterThanOrEqual(22);
+  });
+});
