@@ -85,6 +85,7 @@ export const SETTINGS: readonly Setting[] = [
   { flag: 'max-connections', env: 'PAYBRIDGE_MAX_CONNECTIONS', path: 'client.maxConnections', kind: 'int', describe: 'client connections at most', default: '10000' },
   { flag: 'body-limit', env: 'PAYBRIDGE_BODY_LIMIT', path: 'bodyLimitBytes', kind: 'int', describe: 'largest request body in bytes (413 beyond)', default: '1048576' },
   { flag: 'log-level', env: 'PAYBRIDGE_LOG_LEVEL', path: 'logLevel', kind: 'string', describe: 'fatal, error, warn, info, debug, trace or silent', default: 'info' },
+  { flag: 'log-format', env: 'PAYBRIDGE_LOG_FORMAT', path: 'logFormat', kind: 'string', describe: 'json, pretty (lines a person reads) or auto (pretty on a terminal)', default: 'auto' },
   { flag: 'shadow-log', env: 'PAYBRIDGE_SHADOW_LOG', path: 'shadow.log', kind: 'string', describe: 'file the shadow comparison records are appended to (JSON lines)', default: 'the log stream' },
   { flag: 'shadow-sample', env: 'PAYBRIDGE_SHADOW_SAMPLE', path: 'shadow.sample.*', kind: 'number', describe: 'share of requests compared in shadow and canary modes, 0-1', default: '1' },
   { flag: 'otlp-endpoint', env: 'PAYBRIDGE_OTLP_ENDPOINT', path: 'otlpEndpoint', kind: 'string', describe: 'OTLP/HTTP endpoint OpenTelemetry spans are exported to (http://collector:4318)', default: 'none: tracing off' },

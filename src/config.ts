@@ -89,6 +89,8 @@ export const configSchema = z.strictObject({
     .strictObject({ max: z.int().min(1).default(DEFAULTS.merchantKeyCacheMax), ttlMs: z.int().min(1).default(DEFAULTS.merchantKeyCacheTtlMs) })
     .prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default(DEFAULTS.logLevel),
+  /** JSON lines, or lines a person reads (pino-pretty); `auto`: pretty when standard output is a terminal. */
+  logFormat: z.enum(['auto', 'json', 'pretty']).default('auto'),
   shadow: z
     .strictObject({
       /** Comparison records appended to this file (JSON lines); without it they go to the log stream. */

@@ -85,7 +85,8 @@ export async function runServe(argv: string[]): Promise<void> {
   });
   const address = await gateway.listen();
   const reachable = address.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://127.0.0.1:');
-  gateway.app.log.info({ url: reachable, upstreams: config.upstreams, routes: config.routes, embeddedSandbox: sandbox !== undefined }, 'paybridge gateway listening');
+  // one start line: for a collector the JSON line; on a terminal the lines below say it
+  if (!gateway.prettyLogs) gateway.app.log.info({ url: reachable, upstreams: config.upstreams, routes: config.routes, embeddedSandbox: sandbox !== undefined }, 'paybridge gateway listening');
   gateway.flushLogs();
   const lines = [`paybridge gateway listening on ${reachable}`];
   for (const env of ['sandbox', 'live'] as const) {
@@ -98,6 +99,7 @@ export async function runServe(argv: string[]): Promise<void> {
     lines.push('try a legacy call:', `  ${exampleCurl(reachable, solo.secretKey)}`);
     lines.push(`or open the demo shop (the checkout component, legacy calls through this gateway): ${reachable}/sandbox/shop`);
   }
+  if (!gateway.prettyLogs) lines.push('logs: JSON lines on standard output (to read them: npm start | npx pino-pretty, or --log-format pretty)');
   process.stderr.write(`${lines.join('\n')}\n`);
 
   onShutdown(async () => {

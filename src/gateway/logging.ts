@@ -70,6 +70,13 @@ export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
         err: (err: Error & { code?: string }) => ({ type: err.name, code: err.code, message: scrub(err.message ?? ''), stack: scrub(err.stack ?? '') }),
       },
       stream: out,
+      // fastify announces its address; the gateway's own start line (with its upstreams and modes) says it once
+      hooks: {
+        logMethod(this: unknown, args: unknown[], method: (...a: unknown[]) => void): void {
+          if (typeof args[0] === 'string' && args[0].startsWith('Server listening at ')) return;
+          method.apply(this, args);
+        },
+      },
     },
     /**
      * One request's access line (`"msg":"request"`), at info level; the client's strings scrubbed. A

@@ -6,6 +6,7 @@
  */
 import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import PinoPretty from 'pino-pretty';
 import type { Config } from '../config.js';
 import { PaybridgeError } from '../errors.js';
 import { createTranslator, type Translator } from '../translate/index.js';
@@ -49,11 +50,14 @@ export interface Gateway {
   close(deadline?: number): Promise<void>;
   /** Writes buffered log lines now (logs are otherwise flushed every second). */
   flushLogs(): void;
+  /** The log lines are for a person (a terminal), not JSON for a collector. */
+  prettyLogs: boolean;
 }
 
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const { config } = options;
-  const logging = gatewayLogging(config.logLevel, options.logStream);
+  const pretty = options.logStream ? undefined : prettyStream(config);
+  const logging = gatewayLogging(config.logLevel, options.logStream ?? pretty);
   const metrics = createMetrics();
   const upstream = createUpstream(config.timeouts);
   const tracing = createTracing({ otlpEndpoint: config.otlpEndpoint, serviceName: 'paybridge' });
@@ -115,7 +119,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     flushLogs() {
       logging.flush();
     },
+    prettyLogs: pretty !== undefined,
   };
+}
+
+/** Standard output as lines a person reads, when the configuration asks for them (or, `auto`, when it is a terminal). */
+function prettyStream(config: Config): NodeJS.WritableStream | undefined {
+  const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
+  return pretty ? PinoPretty({ destination: 1, sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }) : undefined;
 }
 
 /** The translator a gateway builds from its config: merchant tokens, the service key's Get Merchant look-up, dropped fields counted. */

@@ -1,9 +1,10 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { spawnGateway } from '../helpers/gateway.js';
+import { BIN } from '../helpers/spawn.js';
 
 const sh = promisify(execFile);
 
@@ -54,6 +55,40 @@ describe('npm start: the gateway with the embedded sandbox', () => {
     } finally {
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+    }
+  });
+});
+
+describe('what a person sees on a terminal, and what a collector reads', () => {
+  it('logs JSON lines off a terminal: one start line, and one line when stopped', async () => {
+    const gw = await spawnGateway([]);
+    await fetch(`${gw.url}/healthz`);
+    expect(await gw.stop()).toBe(0);
+    const lines = gw.stdout().trim().split('\n').map((l) => JSON.parse(l) as { msg: string });
+    expect(lines.filter((l) => /listening/.test(l.msg)).map((l) => l.msg)).toEqual(['paybridge gateway listening']);
+    expect(gw.stderr().match(/listening/g)).toHaveLength(1);
+    expect(gw.stderr()).toMatch(/npx pino-pretty/);
+    expect(gw.stderr()).toMatch(/^paybridge gateway stopped after \d+ ms$/m);
+  });
+
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)('logs lines a person reads on a terminal, one start line, a legacy request on one line', async () => {
+    const child = spawn('script', ['-qfec', `${process.execPath} ${BIN} serve --port 0`, '/dev/null'], { stdio: 'pipe' });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    try {
+      const url = await vi.waitFor(() => {
+        const m = /paybridge gateway listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (!m) throw new Error(out);
+        return m[1]!;
+      }, { timeout: 10_000 });
+      await fetch(`${url}/orders/ordr_tty1`, { headers: { 'Limepay-SecretKey': 'sandbox_sk_solo_secret_key' } });
+      await vi.waitFor(() => expect(out).toMatch(/INFO.*request.*"url":"\/orders\/ordr_tty1","status":404/), { timeout: 5_000 });
+      expect(out.match(/listening/g)).toHaveLength(1);
+      expect(out).not.toMatch(/^\{"level"/m);
+      expect(out).not.toContain('sandbox_sk_solo_secret_key"');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
     }
   });
 });
