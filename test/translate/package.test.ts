@@ -1,10 +1,10 @@
 /**
- * paybridge as a library people can pick up: README's snippet compiles (types compose with undici's
- * fetch, no casts on the dispatcher) and runs; `npm pack` gives a package that installs and imports in
- * a fresh directory with its dependencies declared.
+ * paybridge as a library people can pick up: README's install lines and snippet work in a fresh
+ * TypeScript ESM project (types compose with undici's fetch, no casts on the dispatcher); `npm pack`
+ * gives a package that installs and imports in a fresh directory with its dependencies declared.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,30 +15,34 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 describe('library mode, as a user installs it', () => {
-  it("compiles and runs README's snippet against the package's own types", async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const snippet = /```ts\n([\s\S]*?)```/.exec(readme)![1]!;
-    // inside the repository (dist/, not committed), so `paybridge` resolves to this package (its exports and dist types)
-    const dir = join(ROOT, 'dist', `readme-snippet-${process.pid}`);
-    mkdirSync(dir, { recursive: true });
-    try {
-      writeFileSync(join(dir, 'snippet.ts'), snippet);
-      await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--rootDir', ROOT, '--outDir', join(dir, 'out'), join(dir, 'snippet.ts')], { cwd: ROOT });
-      const { stdout } = await run(process.execPath, [join(dir, 'out', 'dist', `readme-snippet-${process.pid}`, 'snippet.js')], { cwd: ROOT });
-      expect(stdout.trim()).toBe('200 readme-1');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
-
-  it('packs, installs in a fresh directory with its declared dependencies, and imports', async () => {
+  /** README's install lines as a user runs them: the packed tarball and undici, into a fresh ESM project. */
+  async function freshProject(extra: string[] = []): Promise<string> {
     const out = mkdtempSync(join(tmpdir(), 'paybridge-pack-'));
     await run(NPM, ['pack', '--ignore-scripts', '--pack-destination', out], { cwd: ROOT });
     const tarball = readdirSync(out).find((f) => f.endsWith('.tgz'))!;
     const app = join(out, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'uses-paybridge', private: true, type: 'module' }));
-    await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(out, tarball)], { cwd: app, timeout: 150_000 });
+    await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(out, tarball), 'undici', ...extra], { cwd: app, timeout: 150_000 });
+    return app;
+  }
+
+  it("type-checks and runs README's snippet in a fresh TypeScript ESM project that installed what README says", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const snippet = /```ts\n([\s\S]*?)```/.exec(readme)![1]!;
+    const install = /^\s*npm install (\S+\.tgz) undici\b.*$/m.exec(readme);
+    expect(install, 'README gives the install line of library mode').not.toBeNull();
+    const app = await freshProject(['@types/node@20']);
+    writeFileSync(join(app, 'snippet.ts'), snippet);
+    // a user's tsconfig for Node ESM: top-level await needs module nodenext and "type": "module"
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: true, types: ['node'], outDir: 'out' }, files: ['snippet.ts'] }));
+    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app], { cwd: app });
+    const { stdout } = await run(process.execPath, [join(app, 'out', 'snippet.js')], { cwd: app });
+    expect(stdout.trim()).toBe('200 readme-1');
+  }, 240_000);
+
+  it('packs, installs in a fresh directory with its declared dependencies, and imports', async () => {
+    const app = await freshProject();
     writeFileSync(
       join(app, 'main.js'),
       `import { createTranslator, ERRORS } from 'paybridge';
