@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { address, blankable, email, idOf, legacyReference, phone, shortText } from '../src/contract/zod-helpers.js';
 import { defineMapping, toPath, toQuery } from '../src/translate/define.js';
 import { closed, rename } from '../src/translate/shape.js';
+import { ok } from './answers.js';
 
 /** The earlier generation answered an upsert with a bare JSON string, the customer id (observed quirk). */
 const bareCustomerId = { map: (body: { customerId: string }) => body.customerId } as const;
+const bareCustomerIdAnswer = ok(z.string().startsWith('cust_').describe('the customer id, a bare JSON string'));
 
 export const upsertConsumer = defineMapping({
   route: 'L13',
@@ -22,6 +24,7 @@ export const upsertConsumer = defineMapping({
   }),
   request: { wrap: 'UpsertConsumerCustomer' },
   response: bareCustomerId,
+  answers: bareCustomerIdAnswer,
 });
 
 export const upsertOrganisation = defineMapping({
@@ -38,6 +41,7 @@ export const upsertOrganisation = defineMapping({
   }),
   request: { wrap: 'UpsertOrganisationCustomer' },
   response: bareCustomerId,
+  answers: bareCustomerIdAnswer,
 });
 
 export const findCustomers = defineMapping({
@@ -48,6 +52,7 @@ export const findCustomers = defineMapping({
   params: { merchantId: toQuery('merchantId', 'merchant') },
   query: { schema: z.object({ email: z.string().max(320).optional() }) },
   response: { shape: closed({ customers: rename('items') }) },
+  answers: ok(z.object({ customers: z.array(z.object({ customerId: z.string(), internalCustomerId: z.string().nullable().optional(), email: z.string(), phoneno: z.string().nullable().optional(), firstName: z.string().nullable().optional(), lastName: z.string().nullable().optional() })) })),
 });
 
 export const upsertPluginCustomer = defineMapping({
@@ -64,6 +69,7 @@ export const upsertPluginCustomer = defineMapping({
   }),
   request: { wrap: 'UpsertConsumerCustomer' },
   response: { shape: closed({ customerId: 'customerId' }) },
+  answers: ok(z.object({ customerId: z.string().startsWith('cust_') })),
 });
 
 export const signInCustomer = defineMapping({
@@ -74,4 +80,5 @@ export const signInCustomer = defineMapping({
   body: z.object({ customerId: idOf('customer') }),
   request: { wrap: 'SignInConsumer', move: { customerId: toPath('customerId', 'customer') } },
   response: { shape: closed({ customToken: 'customToken' }) },
+  answers: ok(z.object({ customToken: z.string().describe("a checkout auth token for the customer (the checkout component's customerToken)") })),
 });

@@ -13,6 +13,11 @@ import * as transactions from './transactions.js';
 const isMapping = (value: unknown): value is Mapping =>
   typeof value === 'object' && value !== null && 'route' in value && 'source' in value;
 
-export const ALL_MAPPINGS: readonly Mapping[] = [orders, pay, transactions, refunds, customers, sources, tokens, payplans, merchants]
-  .flatMap((module) => Object.values(module))
-  .filter(isMapping);
+const MODULES = [orders, pay, transactions, refunds, customers, sources, tokens, payplans, merchants];
+
+export const ALL_MAPPINGS: readonly Mapping[] = MODULES.flatMap((module) => Object.values(module)).filter(isMapping);
+
+/** Each mapping's export name (`createRefund`): the operation id of its route in the legacy OpenAPI document. */
+export const MAPPING_NAMES: ReadonlyMap<Mapping, string> = new Map(
+  MODULES.flatMap((module) => Object.entries(module)).flatMap(([name, value]) => (isMapping(value) ? [[value, name] as const] : [])),
+);

@@ -3,6 +3,7 @@ import { countryCode, email } from '../src/contract/zod-helpers.js';
 import { defineMapping, toBody, toHeader, toPath } from '../src/translate/define.js';
 import { closed } from '../src/translate/shape.js';
 import { LEGACY_MERCHANT } from './shapes.js';
+import { MERCHANT_ANSWER, ok } from './answers.js';
 
 const platformMerchant = { platformId: toHeader('Marketplace-Id', 'marketplace'), merchantId: toPath('merchantId', 'merchant') };
 const merchantResponse = { shape: LEGACY_MERCHANT } as const;
@@ -21,6 +22,7 @@ export const onboardMerchant = defineMapping({
   }),
   request: { wrap: 'CreateMerchant' },
   response: { shape: closed({ merchantId: 'merchantId' }) },
+  answers: ok(z.object({ merchantId: z.string().startsWith('mcht_') })),
 });
 
 export const getMerchant = defineMapping({
@@ -30,6 +32,7 @@ export const getMerchant = defineMapping({
   current: 'GET /merchants/{merchantId}',
   params: platformMerchant,
   response: merchantResponse,
+  answers: ok(MERCHANT_ANSWER),
 });
 
 export const updateBusinessProfile = defineMapping({
@@ -45,6 +48,7 @@ export const updateBusinessProfile = defineMapping({
     }),
   request: { wrap: 'UpdateMerchantBusinessProfile' },
   response: merchantResponse,
+  answers: ok(MERCHANT_ANSWER),
   readback: ({ params }) => `/platforms/${params.platformId}/merchants/${params.merchantId}`,
 });
 
@@ -61,6 +65,7 @@ export const addBankAccount = defineMapping({
   }),
   request: { wrap: 'AddMerchantBankAccount' },
   response: merchantResponse,
+  answers: ok(MERCHANT_ANSWER),
   readback: ({ params }) => `/platforms/${params.platformId}/merchants/${params.merchantId}`,
 });
 
@@ -72,5 +77,6 @@ export const setPrimaryBankAccount = defineMapping({
   params: { ...platformMerchant, bankAccountId: toBody('bankAccountId', 'bankAccount') },
   request: { wrap: 'SetMerchantPrimaryBankAccount' },
   response: merchantResponse,
+  answers: ok(MERCHANT_ANSWER),
   readback: ({ params }) => `/platforms/${params.platformId}/merchants/${params.merchantId}`,
 });

@@ -5,6 +5,7 @@ import {
 import { defineMapping, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
 import { compileShape, flatten, money, moved, rename, unwrap, verbatim, type Obj, type ShapeSpec } from '../src/translate/shape.js';
 import { BILLING, LEGACY_ORDER, legacyMoney, ORDER_ITEM, SHIPPING } from './shapes.js';
+import { ok, ORDER_ANSWER } from './answers.js';
 
 const blankAddress = z.object({
   line1: blankable(shortText),
@@ -77,6 +78,7 @@ export const ORDER_REQUEST: ShapeSpec = {
 };
 
 const orderResponse = { at: 'OnlineOrder.order', shape: LEGACY_ORDER } as const;
+const orderAnswer = ok(ORDER_ANSWER);
 
 /** Shadow readback of a created order: read it back by the id the answer carries. */
 const readOrder = ({ answer }: WriteOutcome) => (answer?.merchantOrderId ? `/orders/${answer.merchantOrderId}` : undefined);
@@ -89,6 +91,7 @@ export const createOrder = defineMapping({
   body: createOrderBody,
   request: { wrap: 'CreateOnlineOrder', shape: ORDER_REQUEST },
   response: orderResponse,
+  answers: orderAnswer,
   readback: readOrder,
 });
 
@@ -101,6 +104,7 @@ export const createPlatformOrder = defineMapping({
   body: createOrderBody,
   request: { wrap: 'CreateOnlineOrder', shape: ORDER_REQUEST },
   response: orderResponse,
+  answers: orderAnswer,
   readback: readOrder,
 });
 
@@ -111,6 +115,7 @@ export const getOrder = defineMapping({
   current: 'GET /orders/{orderId}',
   params: { merchantOrderId: toPath('orderId', 'order') },
   response: orderResponse,
+  answers: orderAnswer,
 });
 
 /** L11 and L30: a new internalOrderId for the order on the path, as the UpdateReferenceOrderId action. */
@@ -120,6 +125,7 @@ const updateReference = {
   body: z.object({ internalOrderId: legacyReference }),
   request: { wrap: 'UpdateReferenceOrderId' },
   response: orderResponse,
+  answers: orderAnswer,
   readback: ({ params }: WriteOutcome) => `/orders/${params.merchantOrderId}`,
 } as const;
 
@@ -153,6 +159,7 @@ export const createInvoiceOrder = defineMapping({
       magicLink: body.PayByLinkOrder.magicLink,
     }),
   },
+  answers: ok(z.object({ order: ORDER_ANSWER, token: z.string().describe('a checkout auth token for the order'), magicLink: z.string().describe('the pay page, carrying the token') })),
   readback: ({ answer }: WriteOutcome) => (answer?.order?.merchantOrderId ? `/orders/${answer.order.merchantOrderId}` : undefined),
 });
 
@@ -164,5 +171,6 @@ export const cancelOrder = defineMapping({
   params: { merchantOrderId: toPath('orderId', 'order') },
   request: { wrap: 'CancelOrder' },
   response: orderResponse,
+  answers: orderAnswer,
   readback: ({ params }) => `/orders/${params.merchantOrderId}`,
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { blankable, idOf, shortText } from '../src/contract/zod-helpers.js';
 import { defineMapping, LegacyAnswer, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
 import { flatten, moved, values, type Obj } from '../src/translate/shape.js';
+import { PAY_ANSWER, THREE_DS_ANSWER } from './answers.js';
 
 /** The pay body as the deployed clients send it (legacy-api.md sections 0 and 4, L4/L5). */
 const payBody = z.object({
@@ -77,6 +78,7 @@ export const payOrder = defineMapping({
   body: payBody,
   request: payRequest,
   response: { map: payAnswer },
+  answers: { 200: PAY_ANSWER, 403: THREE_DS_ANSWER },
   readback: readPayment,
 });
 
@@ -93,5 +95,6 @@ export const payPlatformOrder = defineMapping({
   body: payBody,
   request: payRequest,
   response: { map: payAnswer },
+  answers: { 200: PAY_ANSWER, 403: THREE_DS_ANSWER },
   readback: readPayment,
 });

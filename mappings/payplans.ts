@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idOf } from '../src/contract/zod-helpers.js';
 import { defineMapping, toHeader } from '../src/translate/define.js';
 import { closed, from } from '../src/translate/shape.js';
+import { ok } from './answers.js';
 
 export const payPlanMaximum = defineMapping({
   route: 'L20',
@@ -18,5 +19,6 @@ export const payPlanMaximum = defineMapping({
       summary: 'summary',
     }),
   },
+  answers: ok(z.object({ maxLoanAmount: z.int().describe('minor units'), currency: z.string(), summary: z.unknown() })),
   readOnly: true,
 });

@@ -3,6 +3,7 @@ import { idOf } from '../src/contract/zod-helpers.js';
 import { defineMapping, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
 import { amountOnly, type Obj } from '../src/translate/shape.js';
 import { legacyMoney, sameCurrency } from './shapes.js';
+import { ok } from './answers.js';
 
 type Detail = { purchaseDetails: { refundIds: string[] }; timelines?: { eventType: string; amount: number; identifier: string | null }[] };
 
@@ -38,6 +39,7 @@ const refund = {
     exclusive: true,
   },
   response: { map: createdRefund },
+  answers: ok(z.object({ refundId: z.string().startsWith('rfnd_').nullable().describe('the refund this call created (null only if it cannot be told from a concurrent one)') })),
   readback: ({ body }: WriteOutcome) => `/transactions/${body.transactionId}`,
 } as const;
 

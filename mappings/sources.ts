@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { defineMapping, toHeader, toPath, toQuery } from '../src/translate/define.js';
 import { closed, computed, rename, type Obj } from '../src/translate/shape.js';
+import { ok } from './answers.js';
 
 const methodOf = (source: Obj): [string, Obj] => {
   const [[name, method]] = Object.entries(source.sourceMethod as Obj) as [[string, Obj]];
@@ -26,6 +28,7 @@ export const listSources = defineMapping({
   current: 'GET /sources',
   params: { merchantId: toHeader('Merchant-Id', 'merchant'), customerId: toQuery('customerId', 'customer') },
   response: { shape: closed({ paymentSources: rename('items', LEGACY_SOURCE) }) },
+  answers: ok(z.object({ paymentSources: z.array(z.object({ paymentSourceId: z.string().startsWith('psrc_'), customerId: z.string(), merchantId: z.string(), type: z.enum(['card', 'payto']), accountHint: z.string(), createdAt: z.string() })) })),
 });
 
 export const deleteCardSource = defineMapping({
@@ -39,5 +42,6 @@ export const deleteCardSource = defineMapping({
     sourceId: toPath('sourceId', 'paymentSource'),
   },
   response: { empty: true },
+  answers: { 204: null },
   readback: ({ params }) => `/merchants/${params.merchantId}/customers/${params.customerId}/payments/sources`,
 });

@@ -20,4 +20,5 @@ export const savedCardToken = defineMapping({
   }),
   request: { wrap: 'CardPaymentSourceId', shape: { cardPaymentSourceId: 'paymentSourceId', paymentAmount: money('amount') } },
   response: { map: (body: { CardToken: Obj }) => new LegacyAnswer(201, cardToken.backward(body.CardToken)) },
+  answers: { 201: z.object({ paymentTokenId: z.string().startsWith('ptkn_'), amount: z.int(), currency: z.string() }) },
 });

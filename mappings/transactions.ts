@@ -4,9 +4,11 @@ import { PaybridgeError } from '../src/errors.js';
 import { defineMapping, toBody, toPath, toQuery, type WriteOutcome } from '../src/translate/define.js';
 import { amountOnly, closed, compileShape, moved, rename, type Obj } from '../src/translate/shape.js';
 import { LEGACY_TRANSACTION, legacyMoney, sameCurrency } from './shapes.js';
+import { ok, TRANSACTION_ANSWER } from './answers.js';
 
 const transactionId = { transactionId: toPath('transactionId', 'transaction') };
 const transactionResponse = { shape: LEGACY_TRANSACTION } as const;
+const transactionAnswer = ok(TRANSACTION_ANSWER);
 const readTransactionCall = 'GET /transactions/{transactionId}';
 /** Shadow readback of a transaction action: the transaction it acted on. */
 const readTransaction = ({ params }: WriteOutcome) => `/transactions/${params.transactionId}`;
@@ -31,6 +33,7 @@ export const getTransaction = defineMapping({
   current: 'GET /transactions/{transactionId}',
   params: transactionId,
   response: transactionResponse,
+  answers: transactionAnswer,
   byIdKind: {
     param: 'transactionId',
     kind: 'order',
@@ -41,6 +44,7 @@ export const getTransaction = defineMapping({
       current: 'GET /transactions',
       params: { transactionId: toQuery('orderId', 'order') },
       response: { map: latestTransaction },
+      answers: transactionAnswer,
     },
   },
 });
@@ -58,6 +62,7 @@ export const captureAuthorisation = defineMapping({
     check: sameCurrency('captureAmount.currency', (b: Obj) => (b.captureAmount as { currency?: string } | undefined)?.currency),
   },
   response: transactionResponse,
+  answers: transactionAnswer,
   readback: readTransaction,
 });
 
@@ -69,6 +74,7 @@ export const cancelAuthorisation = defineMapping({
   params: transactionId,
   request: { wrap: 'CancelAuthorisation' },
   response: transactionResponse,
+  answers: transactionAnswer,
   readback: readTransaction,
 });
 
@@ -79,6 +85,7 @@ export const queryTransactions = defineMapping({
   current: 'GET /transactions',
   query: { schema: z.object({ merchantOrderId: idOf('order').optional() }), shape: { merchantOrderId: 'orderId' } },
   response: { shape: closed({ transactions: rename('items', LEGACY_TRANSACTION) }) },
+  answers: ok(z.object({ transactions: z.array(TRANSACTION_ANSWER) })),
 });
 
 export const transferFunds = defineMapping({
@@ -91,6 +98,7 @@ export const transferFunds = defineMapping({
   request: { wrap: 'TransferFunds', shape: { currency: moved() } },
   preflight: { current: readTransactionCall, check: sameCurrency('currency', (b: Obj) => b.currency) },
   response: transactionResponse,
+  answers: transactionAnswer,
   readback: readTransaction,
 });
 
@@ -102,5 +110,6 @@ export const reverseTransfer = defineMapping({
   params: { ...transactionId, transferId: toBody('transferId', 'transfer') },
   request: { wrap: 'ReverseFundsTransfer' },
   response: transactionResponse,
+  answers: transactionAnswer,
   readback: readTransaction,
 });

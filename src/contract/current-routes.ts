@@ -11,6 +11,8 @@ export interface CurrentRoute {
   /** With `{param}` segments. */
   path: string;
   summary: string;
+  /** The OpenAPI operation id, where the summary's camelCase would not read as one. */
+  operationId?: string;
   query?: z.ZodType;
   body?: z.ZodType;
   /** Answer schemas (HTTP 200 unless `noContent`), several when the action decides. */
@@ -24,11 +26,11 @@ export const CURRENT_ROUTES: readonly CurrentRoute[] = [
   { method: 'POST', path: '/tokens', summary: 'Create a payment token (PayTo, saved card, raw card capture)', body: req.createTokenRequest, answers: [res.payToTokenResponse, res.cardTokenResponse] },
   { method: 'POST', path: '/orders', summary: 'Create an order (online or pay-by-link)', body: req.createOrderRequest, answers: [res.orderResponse, res.payByLinkOrderResponse] },
   { method: 'GET', path: '/orders/{orderId}', summary: 'Get an order', answers: [res.orderResponse] },
-  { method: 'PATCH', path: '/orders/{orderId}', summary: 'Update or cancel an order', body: req.updateOrderRequest, answers: [res.orderResponse] },
+  { method: 'PATCH', path: '/orders/{orderId}', operationId: 'updateOrder', summary: 'Update or cancel an order', body: req.updateOrderRequest, answers: [res.orderResponse] },
   { method: 'POST', path: '/orders/{orderId}/pay', summary: 'Pay an order (card, PayTo, 3DS completion)', body: req.payOrderRequest, answers: [res.cardPayResponse, res.threeDSRequiredResponse, res.payToPayResponse] },
   { method: 'GET', path: '/transactions/{transactionId}', summary: 'Get a transaction', answers: [res.transactionDetail] },
   { method: 'GET', path: '/transactions', summary: 'Query transactions', query: req.transactionQuery, answers: [res.transactionList] },
-  { method: 'PATCH', path: '/transactions/{transactionId}', summary: 'Refund, capture, cancel an authorisation, transfer or reverse a transfer', body: req.transactionActionRequest, answers: [res.transactionDetail] },
+  { method: 'PATCH', path: '/transactions/{transactionId}', operationId: 'updateTransaction', summary: 'Refund, capture, cancel an authorisation, transfer or reverse a transfer', body: req.transactionActionRequest, answers: [res.transactionDetail] },
   { method: 'POST', path: '/surcharges', summary: 'Calculate a surcharge', body: req.surchargeRequest, answers: [res.surchargeResponse] },
   { method: 'POST', path: '/sources', summary: 'Save a payment source', body: req.createSourceRequest, answers: [res.paymentSource] },
   { method: 'GET', path: '/sources', summary: 'List payment sources', query: req.sourceQuery, answers: [res.paymentSourceList] },
@@ -36,8 +38,8 @@ export const CURRENT_ROUTES: readonly CurrentRoute[] = [
   { method: 'DELETE', path: '/sources/{sourceId}', summary: 'Delete a payment source', noContent: true },
   { method: 'GET', path: '/sources/blockedcards', summary: 'List blocked cards', query: req.pageQuery, answers: [res.blockedCardList] },
   { method: 'PATCH', path: '/sources/blockedcards/{cardBlockId}', summary: 'Unblock a card', body: req.blockedCardUpdateRequest, answers: [res.blockedCard] },
-  { method: 'POST', path: '/customers', summary: 'Upsert a customer, or sign an organisation delegate in by reference', body: req.upsertCustomerRequest, answers: [res.customerCreated, res.customTokenResponse] },
-  { method: 'PATCH', path: '/customers/{customerId}', summary: 'Sign a customer in, or KYC a customer', body: req.customerActionRequest, answers: [res.customTokenResponse, res.kycResponse] },
+  { method: 'POST', path: '/customers', operationId: 'upsertCustomer', summary: 'Upsert a customer, or sign an organisation delegate in by reference', body: req.upsertCustomerRequest, answers: [res.customerCreated, res.customTokenResponse] },
+  { method: 'PATCH', path: '/customers/{customerId}', operationId: 'updateCustomer', summary: 'Sign a customer in, or KYC a customer', body: req.customerActionRequest, answers: [res.customTokenResponse, res.kycResponse] },
   { method: 'GET', path: '/customers', summary: 'Query customers', query: req.customerQuery, answers: [res.customerList] },
   { method: 'POST', path: '/payplans/offer', summary: 'Offer a pay plan', body: req.payPlanOfferRequest, answers: [res.payPlan] },
   { method: 'GET', path: '/payplans', summary: 'List pay plans', query: req.payPlanQuery, answers: [res.payPlanList] },

@@ -78,6 +78,11 @@ export interface MappingDefinition {
   readonly preflight?: Preflight;
   readonly response: ResponseSpec;
   /**
+   * What a legacy client gets, by HTTP status (legacy-api.md section 4): the answer's schema, or
+   * null for no body. Documents the route (the legacy OpenAPI) and is checked against real answers.
+   */
+  readonly answers: Readonly<Record<number, z.ZodType | null>>;
+  /**
    * Shadow mode, for a write: the legacy GET (path) that reads the order or transaction the write
    * affected, so both generations can be compared without sending the write twice.
    */

@@ -13,6 +13,7 @@ const valid = () =>
     current: 'GET /orders/{orderId}',
     params: { merchantOrderId: toPath('orderId', 'order') },
     response: { shape: {} },
+    answers: { 200: z.object({}) },
   });
 
 describe('mappings are checked when the router compiles', () => {
