@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaybridgeError } from '../../src/errors.js';
-import { legacyCredential } from '../../src/translate/credentials.js';
+import { foreignScheme, legacyCredential, MerchantKeyResolver } from '../../src/translate/credentials.js';
 import { createTranslator } from '../../src/translate/index.js';
 import { merchantKeyLookup } from '../../src/translate/merchant-lookup.js';
 import { jwt, KEYS } from '../helpers/sandbox.js';
@@ -34,6 +34,8 @@ describe('a credential value of the wrong form is a 401 naming the header', () =
     ['limepay-publickey', `${KEYS.soloPk}/`, 'Limepay-PublicKey: the value is not a public key'],
     ['limepay-token', `${KEYS.marketplace}#`, 'Limepay-Token: the value is not a platform API key'],
     ['limepay-token', ` ${KEYS.soloSk}`, 'Limepay-Token: the value is not a platform API key'],
+    ['limepay-token', `x${KEYS.marketplace}`, 'Limepay-Token: the value is not a platform API key'],
+    ['limepay-token', `${KEYS.marketplace} `.repeat(2).trim(), 'Limepay-Token: the value is not a platform API key'],
     ['limepay-secretkey', 'test_sk_not_an_environment', 'Limepay-SecretKey: the value is not a secret key'],
     // a JWT of another kind
     ['limepay-customerjwt', jwt('merchant', 'mcht_solo'), 'Limepay-CustomerJwt: the value is not a customer JWT'],
@@ -52,6 +54,12 @@ describe('a credential value of the wrong form is a 401 naming the header', () =
     expect(refusal({ [header]: value })).toEqual(['unauthenticated', detail]);
   });
 
+  it('an opaque token may hold an environment word inside it; only one that starts like a key is refused', () => {
+    expect(refusal({ 'limepay-checkouttoken': 'chk_for_sandbox_demo' })).toBe('accepted');
+    expect(refusal({ 'limepay-merchanttoken': 'mtok_live_shop_token' })).toBe('accepted');
+    expect(refusal({ 'limepay-checkouttoken': 'live_chk_token_value' })).toEqual(['unauthenticated', 'Limepay-CheckoutToken: the value is not a checkout token']);
+  });
+
   it('the right forms are taken (the cases above are refused for their form, not for their header)', () => {
     for (const [header, value] of [
       ['limepay-secretkey', KEYS.soloSk], ['limepay-publickey', KEYS.soloPk], ['limepay-token', KEYS.marketplace],
@@ -59,6 +67,39 @@ describe('a credential value of the wrong form is a 401 naming the header', () =
       ['limepay-platformjwt', jwt('marketplace', 'mktp_demo')], ['limepay-checkouttoken', KEYS.checkout], ['limepay-merchanttoken', 'mtok_solo_merchant_token'],
     ] as const)
       expect(refusal({ [header]: value }), header).toBe('accepted');
+  });
+});
+
+describe('which headers are credentials', () => {
+  it('a Limepay- header outside the table, or a table header with no value, is not a credential', () => {
+    expect(refusal({ 'limepay-version': '2', 'limepay-secretkey': KEYS.soloSk })).toBe('accepted');
+    expect(refusal({ 'limepay-version': '2' })).toEqual(['missing_credentials', 'one Limepay-* credential header is required']);
+    expect(refusal({ 'x-limepay-secretkey': KEYS.soloSk })).toEqual(['missing_credentials', 'one Limepay-* credential header is required']);
+    // a header given as an empty list (no line) is none; the one with a value is taken
+    expect(refusal({ 'limepay-publickey': [], 'limepay-secretkey': KEYS.soloSk })).toBe('accepted');
+    expect(legacyCredential({ 'limepay-publickey': [], 'limepay-secretkey': [KEYS.soloSk] }).value).toBe(KEYS.soloSk);
+    expect(legacyCredential({ 'limepay-secretkey': `  ${KEYS.soloSk}\t` }).value).toBe(KEYS.soloSk);
+  });
+
+  it('context headers are refused on a legacy call, each named', () => {
+    for (const [name, spelled] of [['marketplace-id', 'Marketplace-Id'], ['merchant-id', 'Merchant-Id'], ['customer-id', 'Customer-Id']])
+      expect(refusal({ 'limepay-secretkey': KEYS.soloSk, [name]: 'x' })).toEqual(['invalid_request', `${spelled}: context headers are not accepted on legacy calls; the path names the context`]);
+  });
+
+  it('names only the headers that hold a value when refusing two', () => {
+    expect(refusal({ 'limepay-secretkey': [KEYS.soloSk, KEYS.betaSk], 'limepay-publickey': [] })).toEqual([
+      'invalid_credentials', 'Limepay-SecretKey: exactly one credential header is allowed, got 2',
+    ]);
+  });
+
+  it('tells the scheme of an Authorization header that is neither legacy nor Bearer', () => {
+    expect(foreignScheme({})).toBeUndefined();
+    expect(foreignScheme({ authorization: `Bearer ${KEYS.soloSk}` })).toBeUndefined();
+    expect(foreignScheme({ authorization: `bearer ${KEYS.soloSk}` })).toBeUndefined();
+    expect(foreignScheme({ authorization: '  Basic c2s6' })).toBe('Basic');
+    expect(foreignScheme({ authorization: ['Digest x', 'Bearer y'] })).toBe('Digest');
+    expect(foreignScheme({ authorization: '' })).toBe('(empty)');
+    expect(foreignScheme({ authorization: [] })).toBe('(empty)');
   });
 });
 
@@ -95,6 +136,17 @@ describe('a merchant token whose merchant has no public key', () => {
     const empty = createTranslator({ merchantTokens: { mtok_solo_merchant_token: 'mcht_solo' }, lookupMerchantKey: async () => undefined as unknown as string });
     const err = await empty.toCurrent(request).then(() => undefined, (e: unknown) => e);
     expect(err).toMatchObject({ code: 'upstream_error', detail: 'Get Merchant mcht_solo gave no public key' });
+  });
+
+  it('bounds its cache as configured: past max entries a merchant is looked up again', async () => {
+    let calls = 0;
+    const resolver = new MerchantKeyResolver({ tokens: { mtok_a_token_value: 'mcht_a', mtok_b_token_value: 'mcht_b' }, lookup: async (id) => (calls++, `sandbox_pk_${id}`), max: 1 });
+    await resolver.publicKey('mtok_a_token_value');
+    await resolver.publicKey('mtok_a_token_value');
+    expect(calls).toBe(1);
+    await resolver.publicKey('mtok_b_token_value');
+    expect(await resolver.publicKey('mtok_a_token_value')).toBe('sandbox_pk_mcht_a');
+    expect([calls, resolver.lookups]).toEqual([3, 3]);
   });
 
   it('an unknown merchant token is a 401 and Get Merchant is not called', async () => {

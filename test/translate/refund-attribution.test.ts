@@ -47,6 +47,22 @@ describe('the refundId L7 answers', () => {
     expect(otherFirst.legacy.body).toEqual({ refundId: 'rfnd_mine' });
   });
 
+  it('counts every refund id in the answer as new when the read before gave none, and reads amounts only from refund entries', async () => {
+    const calls: CurrentRequest[] = [];
+    const after = detail([['rfnd_x', 500], ['rfnd_y', 200]]);
+    // a PaymentSucceed entry with the same amount and a refund id must not make rfnd_y look like ours
+    after.timelines.push({ eventType: 'PaymentSucceed', eventTime: '2026-11-26T00:02:00.000Z', amount: 200, identifier: 'rfnd_x' as never });
+    const answers: CurrentResponse[] = [{ status: 200, body: { purchaseDetails: { transactionId: 'tran_1', amount: { minorCurrencyUnits: 10_000, currency: 'AUD' } } } }, { status: 200, body: after }];
+    const legacy = await translator.execute(
+      { method: 'POST', path: '/refunds', headers: { 'limepay-secretkey': KEYS.soloSk }, body: { transactionId: 'tran_1', refundAmount: { amount: 200, currency: 'AUD' } } },
+      async (current) => (calls.push(current), answers.shift()!),
+    );
+    expect(legacy.body).toEqual({ refundId: 'rfnd_y' });
+    // two new ids, told apart by amount
+    const bare = await refund(500, [], [['rfnd_a', 500], ['rfnd_b', 300]]);
+    expect(bare.legacy.body).toEqual({ refundId: 'rfnd_a' });
+  });
+
   it('is null, never a guess, when two new refunds have the same amount', async () => {
     const { legacy } = await refund(500, [], [['rfnd_a', 500], ['rfnd_b', 500]]);
     expect(legacy).toEqual({ status: 200, body: { refundId: null } });
