@@ -1,0 +1,91 @@
+/**
+ * Every command README shows a newcomer is run: here (as written, with `npx paybridge` as the built
+ * bin and the printed port replaced by the one the test's gateway got), or by the test named for it.
+ * A command added to README without a way to run it fails this test.
+ */
+import { exec } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { spawnGateway } from '../helpers/gateway.js';
+import { BIN } from '../helpers/spawn.js';
+
+const sh = promisify(exec);
+const ROOT = new URL('../../', import.meta.url).pathname;
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** The command lines of README's indented code blocks, comments after `#` dropped. */
+const COMMANDS = README.split('\n')
+  .filter((line) => /^ {4}(npm|npx|curl|echo|git|docker|node) /.test(line))
+  .map((line) => line.trim().replace(/\s+#\s.*$/, ''));
+
+/** Commands another test runs as README gives them. */
+const RUN_ELSEWHERE: Record<string, string> = {
+  'npm install && npm start': 'test/gateway/start.test.ts',
+  'npm install && npm test': '.ci/run',
+  'git clone <this repository> paybridge && (cd paybridge && npm install && npm pack)': 'test/translate/package.test.ts',
+  'npm install ./paybridge/paybridge-0.1.0.tgz undici': 'test/translate/package.test.ts',
+};
+
+const asBin = (command: string) => command.replace(/\bnpx paybridge\b/g, `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`);
+
+describe("README's commands", () => {
+  it('are each run: here, or by the test named for them', () => {
+    expect(COMMANDS.length).toBeGreaterThan(8);
+    for (const command of COMMANDS) {
+      const here = HERE.some((pattern) => pattern.test(command));
+      expect(here || command in RUN_ELSEWHERE, `README command with no test: ${command}`).toBe(true);
+      if (!here) expect(existsSync(join(ROOT, RUN_ELSEWHERE[command]!)), command).toBe(true);
+    }
+    // the package version README's install line names is the one `npm pack` makes
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(COMMANDS).toContain(`npm install ./paybridge/paybridge-${version}.tgz undici`);
+  });
+
+  it('the command-line ones run and exit 0', async () => {
+    const cli = COMMANDS.filter((c) => /^(npx paybridge (help|--version|routes|openapi)|echo .*\| npx paybridge translate)/.test(c));
+    expect(cli.length).toBe(5);
+    for (const command of cli) {
+      const { stdout } = await sh(asBin(command), { cwd: ROOT });
+      expect(stdout.length, command).toBeGreaterThan(0);
+    }
+  }, 60_000);
+
+  it('the curl call answers the legacy order, as printed, against `npm start`', async () => {
+    const curl = COMMANDS.find((c) => c.startsWith('curl '))!;
+    const gw = await spawnGateway([]);
+    try {
+      const { stdout } = await sh(curl.replace('http://127.0.0.1:8080', gw.url));
+      expect(JSON.parse(stdout)).toMatchObject({ internalOrderId: 'demo-1', amount: 1000, status: 'created', merchantOrderId: expect.stringMatching(/^ordr_/) });
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('shadow mode then the report: the serve line writes shadow.jsonl, the report reads it', async () => {
+    const serve = COMMANDS.find((c) => c.startsWith('npx paybridge serve --mode'))!;
+    const report = COMMANDS.find((c) => c.startsWith('npx paybridge report'))!;
+    const cwd = mkdtempSync(join(tmpdir(), 'paybridge-readme-'));
+    const args = serve.replace(/^npx paybridge serve /, '').match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, ''));
+    const gw = await spawnGateway([...args.map((a) => (a === 'shadow.jsonl' ? join(cwd, a) : a))]);
+    try {
+      const order = await fetch(`${gw.url}/orders`, {
+        method: 'POST',
+        headers: { 'Limepay-SecretKey': 'sandbox_sk_solo_secret_key', 'content-type': 'application/json' },
+        body: JSON.stringify({ internalOrderId: 'readme-shadow', paymentAmount: { amount: 500, currency: 'AUD' }, description: '', billing: { name: 'Jo' } }),
+      });
+      const id = ((await order.json()) as { merchantOrderId: string }).merchantOrderId;
+      expect((await fetch(`${gw.url}/orders/${id}`, { headers: { 'Limepay-SecretKey': 'sandbox_sk_solo_secret_key' } })).status).toBe(200);
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+    const { stdout } = await sh(asBin(report), { cwd });
+    expect(stdout).toMatch(/^shadow report: 2 comparisons/m);
+    expect(stdout).toMatch(/^L3\s+COLLECTING/m);
+  });
+});
+
+/** The commands this file runs itself. */
+const HERE = [/^npx paybridge (help|--version|routes|openapi) ?/, /^echo .*\| npx paybridge translate$/, /^curl /, /^npx paybridge serve --mode /, /^npx paybridge report /];
