@@ -82,7 +82,7 @@ describe('which headers are credentials', () => {
   });
 
   it('context headers are refused on a legacy call, each named', () => {
-    for (const [name, spelled] of [['marketplace-id', 'Marketplace-Id'], ['merchant-id', 'Merchant-Id'], ['customer-id', 'Customer-Id']])
+    for (const [name, spelled] of [['marketplace-id', 'Marketplace-Id'], ['merchant-id', 'Merchant-Id'], ['customer-id', 'Customer-Id']] as const)
       expect(refusal({ 'limepay-secretkey': KEYS.soloSk, [name]: 'x' })).toEqual(['invalid_request', `${spelled}: context headers are not accepted on legacy calls; the path names the context`]);
   });
 
