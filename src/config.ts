@@ -117,8 +117,10 @@ export const configSchema = z.strictObject({
     .prefault({}),
   /** OTLP/HTTP endpoint (`http://collector:4318`) spans are exported to; off without one. */
   otlpEndpoint: url.optional(),
-  /** Bearer token for /_paybridge/ (the shadow report); the report is off without one. */
+  /** Bearer token for /_paybridge/ (the shadow report, the route table); off without one (or operatorTokens). */
   operatorToken: z.string().min(16, 'expected at least 16 characters').optional(),
+  /** Named operator tokens (name -> token): the audit line of a route change names who made it. */
+  operatorTokens: z.record(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'expected a name of letters, digits, . _ -'), z.string().min(16, 'expected at least 16 characters')).default({}),
 }).transform((config) => ({
   ...config,
   timeouts: {

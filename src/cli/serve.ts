@@ -1,3 +1,4 @@
+import { unwatchFile, watchFile } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, configSchema, hasNoUpstream, loadConfig, readJsonFile, SETTINGS, type Config } from '../config.js';
 import { createGateway } from '../gateway/server.js';
@@ -14,6 +15,19 @@ export const SERVE_USAGE = `paybridge serve [--config FILE] [flags]
                                         (listen.port, timeouts.requestMs, shadow.sample, ...; README,
                                         Configuration); an unknown or misspelt key stops start-up, named
 ${SETTINGS.map((s) => `  --${`${s.flag} ${s.kind === 'modes' ? 'ROUTE=MODE' : s.kind === 'file' ? 'FILE' : s.kind === 'string' ? 'VALUE' : 'N'}`.padEnd(36)}${s.describe} (default: ${s.default}; ${s.env}; file: ${s.path.replace('.*', '')})`).join('\n')}`;
+
+/** Settings a reload reads but cannot apply to a running gateway (sockets, pools, queues made at start). */
+const RESTART_SETTINGS = ['listen', 'upstreams', 'defaultEnvironment', 'unmappedRoutes', 'timeouts', 'client', 'bodyLimitBytes', 'merchantTokens', 'serviceKey', 'merchantKeyCache', 'logLevel', 'logFormat', 'otlpEndpoint', 'operatorToken', 'operatorTokens'] as const;
+
+/**
+ * Calls `changed` when the file at `path` is rewritten or replaced: polled (a Kubernetes ConfigMap
+ * volume swaps a symlink, which events on the file itself miss), at most once a second.
+ */
+function watchConfigFile(path: string, changed: () => void): void {
+  watchFile(path, { interval: 1000, persistent: false }, (now, before) => {
+    if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) changed();
+  });
+}
 
 /** What a shutdown keeps back from its budget to write the records of comparisons it cut short. */
 const SHUTDOWN_WRITE_MS = 500;
@@ -51,13 +65,12 @@ export async function runServe(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { ...options, config: { type: 'string' } }, strict: true });
   const { config: configFile, ...flags } = values as Record<string, string | string[] | undefined>;
   const fileName = (configFile as string | undefined) ?? process.env.PAYBRIDGE_CONFIG;
-  let config = loadConfig({
-    ...(fileName ? { file: readJsonFile('--config', fileName), fileName } : {}),
-    env: process.env,
-    flags,
-  });
+  const read = () => loadConfig({ ...(fileName ? { file: readJsonFile('--config', fileName), fileName } : {}), env: process.env, flags });
+  let config = read();
 
   let sandbox: ReturnType<typeof createSandbox> | undefined;
+  /** The embedded sandbox's upstreams laid over a configuration (none configured), or the configuration as it is. */
+  let embed = (c: Config): Config => c;
   if (hasNoUpstream(config)) {
     // both generations of the embedded sandbox share one store: a sent write would be executed twice
     const send = Object.entries(config.shadow.writeSafety).find(([, safety]) => safety === 'send');
@@ -67,7 +80,9 @@ export async function runServe(argv: string[]): Promise<void> {
       );
     sandbox = createSandbox();
     const urls = await sandbox.listen({ host: '127.0.0.1', port: 0, legacyPort: 0 });
-    config = withSandbox(config, urls, sandbox.fixtures);
+    const fixtures = sandbox.fixtures;
+    embed = (c) => withSandbox(c, urls, fixtures);
+    config = embed(config);
   }
   // merchant tokens of every sandbox merchant, inside the demo marketplace or not, read from its store
   const store = sandbox?.store;
@@ -100,9 +115,28 @@ export async function runServe(argv: string[]): Promise<void> {
     lines.push(`or open the demo shop (the checkout component, legacy calls through this gateway): ${reachable}/sandbox/shop`);
   }
   if (!gateway.prettyLogs) lines.push('logs: JSON lines on standard output (to read them: npm start | npx pino-pretty, or --log-format pretty)');
-  process.stderr.write(`${lines.join('\n')}\n`);
+
+  // SIGHUP, or the configuration file rewritten (a ConfigMap update): read it again, with the same
+  // validation as at start; a bad one keeps the running table and says why. Route modes and sample
+  // rates change at once; other settings need a restart, and the log says which.
+  const reload = (why: string) => {
+    let next: Config;
+    try {
+      next = embed(read());
+    } catch (err) {
+      gateway.app.log.error({ reload: why, err: { message: (err as Error).message } }, 'configuration reload refused: the running configuration stays');
+      return;
+    }
+    const table = gateway.routes.reload(next, why);
+    const restart = RESTART_SETTINGS.filter((key) => JSON.stringify(next[key]) !== JSON.stringify(config[key]));
+    gateway.app.log.info({ reload: why, version: table.version, ...(restart.length > 0 ? { needsRestart: restart } : {}) }, 'configuration reloaded');
+    gateway.flushLogs();
+  };
+  process.on('SIGHUP', () => reload('SIGHUP'));
+  if (fileName) watchConfigFile(fileName, () => reload('file'));
 
   onShutdown(async () => {
+    if (fileName) unwatchFile(fileName);
     const started = Date.now();
     const timer = setTimeout(() => process.exit(1), config.timeouts.shutdownMs).unref();
     // comparisons still queued get what is left of the budget, less the time to write their records
@@ -111,4 +145,6 @@ export async function runServe(argv: string[]): Promise<void> {
     clearTimeout(timer);
     process.stderr.write(`paybridge gateway stopped after ${Date.now() - started} ms\n`);
   });
+  // last: whoever waits for this line may signal at once, and every handler is in place by now
+  process.stderr.write(`${lines.join('\n')}\n`);
 }

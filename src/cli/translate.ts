@@ -6,15 +6,17 @@ import { legacyErrorBody, PaybridgeError } from '../errors.js';
 import { errorResponse } from '../translate/answers.js';
 import { createTranslator } from '../translate/index.js';
 import { LEGACY_ROUTES } from '../translate/legacy-routes.js';
+import { UsageError } from './util.js';
 
 export const TRANSLATE_USAGE = `paybridge translate [--current-url URL --merchant-tokens FILE --service-key KEY]
   Reads one legacy request as JSON on stdin, {method, path, headers, body}, and prints the current
   request in the same form. A request it cannot translate prints the legacy error object and exits 1.
   A Limepay-MerchantToken request needs the three options to resolve the merchant's public key.`;
 
-export const ROUTES_USAGE = `paybridge routes [--json]
+export const ROUTES_USAGE = `paybridge routes [--json] [--gateway URL [--operator-token TOKEN]]
   Prints the legacy route table (legacy call, current call, mapping file) and a changelog generated
-  from the mapping descriptions.`;
+  from the mapping descriptions. With --gateway, a running gateway's live table instead: each route's
+  mode, sample rate and write safety (the token also from PAYBRIDGE_OPERATOR_TOKEN).`;
 
 const requestSchema = z.strictObject({
   method: z.string().min(1),
@@ -72,8 +74,33 @@ export async function runTranslate(argv: string[]): Promise<void> {
   process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
 }
 
+/** A running gateway's live route table (GET /_paybridge/routes), printed: each route's mode, sample rate and write safety. */
+async function liveRoutes(gateway: string, token: string | undefined, json: boolean): Promise<void> {
+  if (!token) throw new UsageError('--gateway needs the operator token: --operator-token TOKEN or PAYBRIDGE_OPERATOR_TOKEN');
+  let res: Response;
+  try {
+    res = await fetch(`${gateway.replace(/\/+$/, '')}/_paybridge/routes`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+  } catch (err) {
+    throw new Error(`routes: ${gateway} could not be reached (${(err as Error).message})`);
+  }
+  const body = (await res.json().catch(() => undefined)) as
+    | { instance: string; version: number; changedAt: string; source: string; scope: string; routes: { route: string; legacy: string; mode: string; sample: number; writeSafety: string }[] }
+    | { errorCode?: string; detail?: string }
+    | undefined;
+  if (!res.ok || !body || !('routes' in body)) throw new Error(`routes: ${gateway} answered ${res.status} ${body && 'detail' in body ? `${body.errorCode}: ${body.detail}` : ''}`.trim());
+  if (json) {
+    process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    return;
+  }
+  const width = Math.max(...body.routes.map((r) => r.legacy.length));
+  const lines = [`Live route table of ${body.instance} (version ${body.version}, ${body.changedAt}, by ${body.source}); ${body.scope}`, ''];
+  for (const r of body.routes) lines.push(`${r.route.padEnd(4)} ${r.legacy.padEnd(width)}  ${r.mode.padEnd(8)} sample ${String(r.sample).padEnd(5)} writes: ${r.writeSafety}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 export async function runRoutes(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false }, gateway: { type: 'string' }, 'operator-token': { type: 'string' } }, strict: true });
+  if (values.gateway !== undefined) return liveRoutes(values.gateway, values['operator-token'] ?? process.env.PAYBRIDGE_OPERATOR_TOKEN, values.json);
   const { routes } = createTranslator();
   const byId = new Map(routes.mappings.map((c) => [c.mapping.route, c.mapping]));
   const rows = LEGACY_ROUTES.map((r) => {

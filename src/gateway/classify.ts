@@ -2,22 +2,21 @@
  * What happens to a request, decided once from its credential, path and the route's mode: which
  * generation it speaks, which route it is, and for a passthrough the upstream it goes to.
  */
-import type { Config, RouteMode } from '../config.js';
+import type { Config } from '../config.js';
 import { PaybridgeError } from '../errors.js';
 import { foreignScheme, isLegacyRequest } from '../translate/credentials.js';
 import type { Translator } from '../translate/index.js';
 import { environmentOf, type Environment } from './environments.js';
+import { modeOf, sampleOf, type RouteTable } from './route-control.js';
 import { soleCredential, type Decision } from './requests.js';
 
 /**
  * `admit(route)`: whether a sampled shadow exchange can be compared (room in the comparison queue);
  * one that cannot is served as an unsampled one.
  */
-export function createClassifier(config: Config, translator: Translator, admit: (route: string) => boolean = () => true) {
+export function createClassifier(config: Config, translator: Translator, routes: { readonly table: RouteTable }, admit: (route: string) => boolean = () => true) {
   const defaultEnvironment: Environment =
     config.defaultEnvironment ?? (config.upstreams.sandbox.current || config.upstreams.sandbox.legacy ? 'sandbox' : 'live');
-  const modeOf = (route: string): RouteMode => config.routes[route] ?? config.routes['*'] ?? 'current';
-  const sampleOf = (route: string): number => config.shadow.sample[route] ?? config.shadow.sample['*'] ?? 1;
 
   /** The upstream base URL of an environment and generation, or a legacy 401 naming the credential. */
   function upstreamFor(credential: string | undefined, generation: 'current' | 'legacy'): string {
@@ -65,10 +64,12 @@ export function createClassifier(config: Config, translator: Translator, admit: 
     if (legacy || headers.authorization === undefined) {
       const match = translator.routes.match(method, pathname);
       const route = match?.compiled.mapping.route ?? 'unmapped';
-      const mode = match ? modeOf(route) : config.unmappedRoutes === 'legacy' ? 'legacy' : 'current';
+      // the route table in force as the request starts: it finishes under it, whatever changes later
+      const table = routes.table;
+      const mode = match ? modeOf(table, route) : config.unmappedRoutes === 'legacy' ? 'legacy' : 'current';
       const decision: Decision = { generation: 'legacy', headers, route, mode, match };
       onDecision(decision);
-      if (mode === 'shadow' || mode === 'canary') decision.sampled = Math.random() < sampleOf(route) && (mode === 'canary' || admit(route));
+      if (mode === 'shadow' || mode === 'canary') decision.sampled = Math.random() < sampleOf(table, route) && (mode === 'canary' || admit(route));
       // legacy mode, and shadow exchanges not sampled, go straight through
       if (mode === 'legacy' || (mode === 'shadow' && !decision.sampled)) decision.upstream = upstreamFor(credential, 'legacy');
       return decision;

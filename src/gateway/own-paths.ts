@@ -5,17 +5,20 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
+import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
 import { currentDocument, legacyDocument, packageVersion } from '../openapi/documents.js';
 import type { Shadow } from '../shadow/engine.js';
 import type { Translator } from '../translate/index.js';
 import { registerOperatorRoutes } from './operator.js';
+import type { RouteControl } from './route-control.js';
 
 export interface OwnPathDeps {
+  config: Config;
   metrics: Metrics;
   translator: Translator;
   shadow: Shadow;
-  operatorToken: string | undefined;
+  routes: RouteControl;
   /** True once the gateway is shutting down: /readyz answers 503. */
   draining: () => boolean;
 }
@@ -51,5 +54,15 @@ export function registerOwnPaths(app: FastifyInstance, deps: OwnPathDeps): void 
     return documents[which];
   });
 
-  registerOperatorRoutes(app, { token: deps.operatorToken, report: () => shadow.ledger.report(), find: (id) => shadow.ledger.find(id) });
+  const tokens: Record<string, string> = { ...deps.config.operatorTokens, ...(deps.config.operatorToken ? { operator: deps.config.operatorToken } : {}) };
+  registerOperatorRoutes(app, {
+    tokens,
+    report: () => ({ ...shadow.ledger.report(), instance: shadow.instance, modes: deps.routes.table.modes }),
+    find: (id) => shadow.ledger.find(id),
+    config: deps.config,
+    routes: deps.routes,
+    routeRows: () => translator.routes.mappings.map(({ mapping }) => ({ route: mapping.route, legacy: mapping.legacy, current: mapping.current })),
+    writeSafety: (route) => deps.config.shadow.writeSafety[route] ?? deps.config.shadow.writeSafety['*'] ?? 'readback',
+    instance: shadow.instance,
+  });
 }

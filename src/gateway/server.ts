@@ -18,6 +18,7 @@ import { gatewayLogging } from './logging.js';
 import { requestIdOf } from './requests.js';
 import { legacyClientError, refusalRecorder } from './client-error.js';
 import { registerOwnPaths, sendOwnError } from './own-paths.js';
+import { createRouteControl, type RouteControl } from './route-control.js';
 import { createTraffic } from './traffic.js';
 import { createUpstream, type Upstream } from './upstream.js';
 
@@ -52,6 +53,8 @@ export interface Gateway {
   flushLogs(): void;
   /** The log lines are for a person (a terminal), not JSON for a collector. */
   prettyLogs: boolean;
+  /** The live route table: modes and sample rates, changed by the operator API or a reloaded configuration. */
+  routes: RouteControl;
 }
 
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
@@ -92,10 +95,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   const translator = options.translator ?? gatewayTranslator(options, metrics, app.log);
   metrics.total('paybridge_merchant_key_lookups_total', 'Get Merchant calls made to resolve merchant tokens (cache misses).', () => translator.merchantKeys?.lookups ?? 0);
-  traffic = createTraffic({ config, translator, upstream, metrics, tracing, log: app.log, access: logging.access, draining: () => draining });
+  const routeIds = [...new Set(translator.routes.mappings.map((m) => m.mapping.route))].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+  const routes = createRouteControl(config, routeIds, app.log, metrics);
+  traffic = createTraffic({ config, routes, translator, upstream, metrics, tracing, log: app.log, access: logging.access, draining: () => draining });
   const { shadow } = traffic;
 
-  registerOwnPaths(app, { metrics, translator, shadow, operatorToken: config.operatorToken, draining: () => draining });
+  registerOwnPaths(app, { config, metrics, translator, shadow, routes, draining: () => draining });
 
   return {
     app,
@@ -120,6 +125,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       logging.flush();
     },
     prettyLogs: pretty !== undefined,
+    routes,
   };
 }
 

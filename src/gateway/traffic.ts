@@ -15,6 +15,7 @@ import type { Translator } from '../translate/index.js';
 import { createAnswers, type AnswersDeps, type Exchange } from './answers.js';
 import { createClassifier } from './classify.js';
 import { requestIdOf, type Decision } from './requests.js';
+import type { RouteTable } from './route-control.js';
 import { createPassthrough } from './routes/passthrough.js';
 import { createShadowRoute } from './routes/shadow.js';
 import { createCurrentCaller, createTranslated } from './routes/translated.js';
@@ -22,6 +23,8 @@ import type { Upstream } from './upstream.js';
 
 export interface TrafficDeps extends AnswersDeps {
   config: Config;
+  /** The live route table (modes, sample rates). */
+  routes: { readonly table: RouteTable };
   translator: Translator;
   upstream: Upstream;
   metrics: Metrics;
@@ -33,7 +36,7 @@ export function createTraffic(deps: TrafficDeps) {
   const { config, translator, upstream, tracing } = deps;
   const answers = createAnswers(deps);
   // a sampled shadow exchange is compared only when the queue has room; else it is served as unsampled
-  const classifier = createClassifier(config, translator, (route) => shadowRoute.shadow.admit(route));
+  const classifier = createClassifier(config, translator, deps.routes, (route) => shadowRoute.shadow.admit(route));
   const callCurrent = createCurrentCaller({ classifier, upstream, answers });
   const shadowRoute = createShadowRoute({ ...deps, answers, upstreamFor: classifier.upstreamFor, callCurrent });
   const translate = createTranslated({ config, translator, tracing, answers, callCurrent, compareLater: shadowRoute.compareLater });

@@ -186,6 +186,8 @@ export function createShadow(deps: ShadowDeps) {
 
   return {
     ledger,
+    /** This gateway's name in its records (shadow.instance, or host and pid). */
+    instance,
     /**
      * Whether a sampled shadow exchange will find room in the queue; when not, the drop is counted
      * now and the exchange is served as a plain passthrough (its answer need not be kept).
