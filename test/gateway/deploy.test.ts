@@ -17,7 +17,7 @@ import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitorin
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { spawnGateway, startGateway } from '../helpers/gateway.js';
+import { spawnGateway, startGateway, tempJson } from '../helpers/gateway.js';
 import { client } from '../helpers/http.js';
 
 const DIR = new URL('../../deploy/kubernetes/', import.meta.url).pathname;
@@ -30,6 +30,8 @@ const MODELS: Record<string, new (data: any) => { validate(): void }> = {
   ConfigMap, Service, Deployment, HorizontalPodAutoscaler, PodDisruptionBudget, PrometheusRule, ServiceMonitor,
 };
 const validate = (doc: any) => new MODELS[doc.kind]!(doc).validate();
+/** The configuration file the ConfigMap holds. */
+const configFile = () => JSON.parse(byKind('ConfigMap').data['paybridge.json']) as object;
 
 /**
  * The "restricted" Pod Security Standard's checks (kubernetes.io/docs/concepts/security/pod-security-standards),
@@ -96,12 +98,19 @@ describe('Kubernetes manifests', () => {
     ]);
   });
 
-  it('pin an image, ship the ConfigMap the pod reads (optional, as is the Secret) and turn service links off', () => {
+  it('pin an image, mount the ConfigMap as the configuration file (optional, as is the Secret), and turn service links off', () => {
     const pod = byKind('Deployment').spec.template.spec;
     const container = pod.containers[0];
     expect(container.image).not.toMatch(/:latest$|^[^:]+$/);
     for (const source of container.envFrom) expect(Object.values(source)[0], JSON.stringify(source)).toMatchObject({ optional: true });
-    expect(container.envFrom.find((s: any) => s.configMapRef).configMapRef.name).toBe(byKind('ConfigMap').metadata.name);
+    const volume = pod.volumes.find((v: any) => v.configMap);
+    expect(volume.configMap).toMatchObject({ name: byKind('ConfigMap').metadata.name, optional: true });
+    const mount = container.volumeMounts.find((m: any) => m.name === volume.name);
+    // a directory mount, which the kubelet updates in place (a subPath mount never changes)
+    expect(mount.subPath).toBeUndefined();
+    const file = container.args[container.args.indexOf('--config') + 1];
+    expect(file).toBe(`${mount.mountPath}/paybridge.json`);
+    expect(() => loadConfig({ file: configFile() })).not.toThrow();
     expect(pod.enableServiceLinks).toBe(false);
   });
 
@@ -113,7 +122,7 @@ describe('Kubernetes manifests', () => {
     const preStopMs = container.lifecycle.preStop.sleep.seconds * 1000;
     expect(preStopMs).toBeGreaterThan(0);
     const env = Object.fromEntries(container.env.map((e: { name: string; value: string }) => [e.name, e.value]));
-    const config = loadConfig({ env: { ...byKind('ConfigMap').data, ...env } });
+    const config = loadConfig({ file: configFile(), env });
     expect(config.timeouts.drainMs).toBeGreaterThan(0);
     expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(preStopMs + config.timeouts.shutdownMs);
   });
@@ -143,10 +152,12 @@ describe('the pod environment', () => {
 
   it("starts the gateway with the Deployment's and ConfigMap's variables and the service links present", async () => {
     const container = byKind('Deployment').spec.template.spec.containers[0];
-    const env: Record<string, string> = { ...SERVICE_LINKS, ...byKind('ConfigMap').data };
+    const env: Record<string, string> = { ...SERVICE_LINKS };
     for (const { name, value } of container.env as { name: string; value: string }[]) env[name] = value;
-    // on this machine: loopback and a free port instead of the pod's 0.0.0.0:8080
-    const proc = await spawnGateway([...container.args.slice(1).map((a: string) => a.replace('/app/data/', `${process.cwd()}/.test-logs/k8s-`)), '--host', '127.0.0.1'], env);
+    // on this machine: the ConfigMap's file in a temporary folder, loopback and a free port instead of the pod's 0.0.0.0:8080
+    const file = tempJson('paybridge.json', configFile());
+    const args = container.args.slice(1).map((a: string) => a.replace('/app/data/', `${process.cwd()}/.test-logs/k8s-`).replace('/app/config/paybridge.json', file));
+    const proc = await spawnGateway([...args, '--host', '127.0.0.1'], env);
     try {
       expect((await client(proc.url).get('/readyz')).status).toBe(200);
     } finally {
