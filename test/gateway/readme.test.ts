@@ -45,7 +45,7 @@ describe("README's commands", () => {
   });
 
   it('the command-line ones run and exit 0', async () => {
-    const cli = COMMANDS.filter((c) => /^(npx paybridge (help|--version|routes|openapi)|echo .*\| npx paybridge translate)/.test(c));
+    const cli = COMMANDS.filter((c) => /^(npx paybridge (help|--version|routes(?! --gateway)|openapi)|echo .*\| npx paybridge translate)/.test(c));
     expect(cli.length).toBe(5);
     for (const command of cli) {
       const { stdout } = await sh(asBin(command), { cwd: ROOT });
@@ -54,7 +54,7 @@ describe("README's commands", () => {
   }, 60_000);
 
   it('the curl call answers the legacy order, as printed, against `npm start`', async () => {
-    const curl = COMMANDS.find((c) => c.startsWith('curl '))!;
+    const curl = COMMANDS.find((c) => c.startsWith('curl ') && c.includes('demo-1'))!;
     const gw = await spawnGateway([]);
     try {
       const { stdout } = await sh(curl.replace('http://127.0.0.1:8080', gw.url));
@@ -64,27 +64,35 @@ describe("README's commands", () => {
     }
   });
 
-  it('shadow mode then the report: the serve line writes shadow.jsonl, the report reads it', async () => {
-    const serve = COMMANDS.find((c) => c.startsWith('npx paybridge serve --mode'))!;
-    const report = COMMANDS.find((c) => c.startsWith('npx paybridge report'))!;
+  it('the migration guide, step by step on the embedded sandbox: legacy, shadow, the report, canary, current, rollback', async () => {
+    const at = COMMANDS.findIndex((c) => c.startsWith("npx paybridge serve --mode '*=legacy'"));
+    expect(at).toBeGreaterThanOrEqual(0);
+    const guide = COMMANDS.slice(at, COMMANDS.findIndex((c, i) => i > at && c.startsWith('npx paybridge report')) + 1);
+    expect(guide.length).toBeGreaterThanOrEqual(9);
     const cwd = mkdtempSync(join(tmpdir(), 'paybridge-readme-'));
-    const args = serve.replace(/^npx paybridge serve /, '').match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, ''));
-    const gw = await spawnGateway([...args.map((a) => (a === 'shadow.jsonl' ? join(cwd, a) : a))]);
+    const args = guide[0]!.replace(/^npx paybridge serve /, '').match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, ''));
+    const gw = await spawnGateway(args.map((a) => (a === 'shadow.jsonl' ? join(cwd, a) : a)));
+    const seen: unknown[] = [];
     try {
-      const order = await fetch(`${gw.url}/orders`, {
-        method: 'POST',
-        headers: { 'Limepay-SecretKey': 'sandbox_sk_solo_secret_key', 'content-type': 'application/json' },
-        body: JSON.stringify({ internalOrderId: 'readme-shadow', paymentAmount: { amount: 500, currency: 'AUD' }, description: '', billing: { name: 'Jo' } }),
-      });
-      const id = ((await order.json()) as { merchantOrderId: string }).merchantOrderId;
-      expect((await fetch(`${gw.url}/orders/${id}`, { headers: { 'Limepay-SecretKey': 'sandbox_sk_solo_secret_key' } })).status).toBe(200);
+      for (const step of guide.slice(1, -1)) {
+        const { stdout } = await sh(asBin(step.replaceAll('http://127.0.0.1:8080', gw.url)), { cwd });
+        const answer = step.startsWith('curl') ? (JSON.parse(stdout) as Record<string, unknown>) : stdout;
+        expect(typeof answer === 'object' && answer !== null && 'errorCode' in answer, `${step}: ${stdout.slice(0, 300)}`).toBe(false);
+        seen.push(answer);
+        // the report is read after the shadowed order: wait for its comparison
+        if (step.includes('-X POST')) await new Promise((r) => setTimeout(r, 300));
+      }
     } finally {
       expect(await gw.stop()).toBe(0);
     }
-    const { stdout } = await sh(asBin(report), { cwd });
-    expect(stdout).toMatch(/^shadow report: 2 comparisons/m);
-    expect(stdout).toMatch(/^L3\s+COLLECTING/m);
-  });
+    const modes = seen.filter((a): a is { routes: { route: string; mode: string }[] } => typeof a === 'object' && a !== null && 'scope' in a).map((t) => t.routes.find((r) => r.route === 'L1')!.mode);
+    expect(modes).toEqual(['shadow', 'canary', 'current', 'legacy']);
+    const report = seen.find((a): a is { routes: { route: string; compared: number }[] } => typeof a === 'object' && a !== null && 'totals' in a)!;
+    expect(report.routes.find((r) => r.route === 'L1')!.compared).toBe(1);
+    expect(seen.at(-1)).toMatch(/^L1\s+POST \/orders\s+legacy/m);
+    const { stdout } = await sh(asBin(guide.at(-1)!), { cwd });
+    expect(stdout).toMatch(/^L1\s+(COLLECTING|READY)\s+1 compared/m);
+  }, 60_000);
 });
 
 /** The commands this file runs itself. */
