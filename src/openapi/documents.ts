@@ -110,6 +110,17 @@ const LOCAL_SERVER = (what: string, port: number) => ({
   variables: { port: { default: String(port) } },
 });
 
+/** What both documents share around their paths: the version, info (licence, contact), a server, and the tags their operations use. */
+function frame(paths: Record<string, Json>, tagDescriptions: Readonly<Record<string, string>>, info: { title: string; version: string; description: string }, server: Json): Json {
+  const used = new Set(Object.values(paths).flatMap((ops) => Object.values(ops).map((op) => (op as { tags: string[] }).tags[0]!)));
+  return {
+    openapi: '3.1.0',
+    info: { ...info, license: { name: 'UNLICENSED', identifier: 'UNLICENSED' }, contact: { name: 'paybridge maintainers' } },
+    servers: [server],
+    tags: [...used].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
+  };
+}
+
 export function currentDocument(version: string): Json {
   const paths: Record<string, Json> = {};
   for (const route of CURRENT_ROUTES) {
@@ -130,18 +141,12 @@ export function currentDocument(version: string): Json {
       },
     };
   }
-  const used = new Set(Object.values(paths).flatMap((ops) => Object.values(ops).map((op) => (op as { tags: string[] }).tags[0]!)));
   return {
-    openapi: '3.1.0',
-    info: {
+    ...frame(paths, CURRENT_TAGS, {
       title: 'Payments API, current generation (as the paybridge sandbox serves it)',
       version,
       description: 'current-api.md with the decisions of current-api-decisions.md and docs/decisions.md, as the sandbox serves it.',
-      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
-      contact: { name: 'paybridge maintainers' },
-    },
-    servers: [LOCAL_SERVER("the sandbox's current face (paybridge sandbox prints its port)", 8081)],
-    tags: [...used].map((name) => ({ name, description: CURRENT_TAGS[name] ?? name })),
+    }, LOCAL_SERVER("the sandbox's current face (paybridge sandbox prints its port)", 8081)),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Every credential type: keys, JWTs, checkout auth tokens.' } },
       schemas: { Error: { ...jsonSchema(currentError), description: 'An error (current-api.md, Errors).' } },
@@ -201,18 +206,12 @@ export function legacyDocument(router: Router, version: string): Json {
       responses: { ...answers, ...errorResponses('#/components/schemas/LegacyError', Object.keys(answers).map(Number)) },
     };
   }
-  const used = new Set(Object.values(paths).flatMap((ops) => Object.values(ops).map((op) => (op as { tags: string[] }).tags[0]!)));
   return {
-    openapi: '3.1.0',
-    info: {
+    ...frame(paths, LEGACY_TAGS, {
       title: 'Payments API, legacy generation (as paybridge accepts it)',
       version,
       description: 'The legacy routes of legacy-api.md, as paybridge accepts them and answers them: one credential header per credential type. Each operation names its route id (x-legacy-route) and the current call it is translated to (x-current-call).',
-      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
-      contact: { name: 'paybridge maintainers' },
-    },
-    servers: [LOCAL_SERVER('paybridge (npm start)', 8080)],
-    tags: [...used].map((name) => ({ name, description: LEGACY_TAGS[name] ?? name })),
+    }, LOCAL_SERVER('paybridge (npm start)', 8080)),
     components: { securitySchemes: Object.fromEntries(LEGACY_CREDENTIALS.map((name) => [name, { type: 'apiKey', in: 'header', name, description: `The legacy ${name} header.` }])), schemas },
     paths,
   };
