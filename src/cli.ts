@@ -10,6 +10,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { OPENAPI_USAGE, runOpenapi } from './cli/openapi.js';
+import { REPLAY_USAGE, runReplay } from './cli/replay.js';
 import { REPORT_USAGE, runReport } from './cli/report.js';
 import { runSandbox, SANDBOX_USAGE } from './cli/sandbox.js';
 import { runServe, SERVE_USAGE } from './cli/serve.js';
@@ -23,6 +24,7 @@ const COMMANDS: [string, string, string, (argv: string[]) => Promise<void>][] = 
   ['routes', 'print the legacy route table L1-L31 and the changelog of the mappings', ROUTES_USAGE, runRoutes],
   ['report', 'merge shadow records into a per-route readiness report', REPORT_USAGE, runReport],
   ['openapi', 'print the OpenAPI 3.1 document of one generation', OPENAPI_USAGE, runOpenapi],
+  ['replay', 'run a replay corpus through this build: what would change, per route', REPLAY_USAGE, runReplay],
 ];
 
 /** node:util parseArgs refusals are usage errors: they name the flag. */

@@ -113,6 +113,18 @@ export const configSchema = z.strictObject({
       readyAfter: z.int().min(1).default(50),
       /** Name of this gateway instance in the records (default: host name and pid). */
       instance: z.string().min(1).optional(),
+      /**
+       * The replay corpus (off without it): translated exchanges with their current calls, secrets as
+       * placeholders, for `paybridge replay`; `file` rotated past `maxBytes`, `keep` old files kept.
+       */
+      corpus: z
+        .strictObject({
+          file: z.string().min(1),
+          maxBytes: z.int().min(4096).default(64 * 1024 * 1024),
+          keep: z.int().min(0).max(100).default(3),
+          sample: z.number().min(0).max(1).default(1),
+        })
+        .optional(),
     })
     .prefault({}),
   /** OTLP/HTTP endpoint (`http://collector:4318`) spans are exported to; off without one. */

@@ -18,6 +18,7 @@ import { gatewayLogging } from './logging.js';
 import { requestIdOf } from './requests.js';
 import { legacyClientError, refusalRecorder } from './client-error.js';
 import { registerOwnPaths, sendOwnError } from './own-paths.js';
+import { createCorpus } from '../shadow/corpus.js';
 import { createRouteControl, type RouteControl } from './route-control.js';
 import { createTraffic } from './traffic.js';
 import { createUpstream, type Upstream } from './upstream.js';
@@ -97,7 +98,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   metrics.total('paybridge_merchant_key_lookups_total', 'Get Merchant calls made to resolve merchant tokens (cache misses).', () => translator.merchantKeys?.lookups ?? 0);
   const routeIds = [...new Set(translator.routes.mappings.map((m) => m.mapping.route))].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
   const routes = createRouteControl(config, routeIds, app.log, metrics);
-  traffic = createTraffic({ config, routes, translator, upstream, metrics, tracing, log: app.log, access: logging.access, draining: () => draining });
+  const corpusSettings = config.shadow.corpus;
+  const corpus = corpusSettings ? createCorpus(corpusSettings) : undefined;
+  traffic = createTraffic({ config, routes, corpus, translator, upstream, metrics, tracing, log: app.log, access: logging.access, draining: () => draining });
   const { shadow } = traffic;
 
   registerOwnPaths(app, { config, metrics, translator, shadow, routes, draining: () => draining });
@@ -118,6 +121,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       const cutShort = await shadow.close(deadline);
       if (cutShort > 0) app.log.warn({ comparisons: cutShort }, 'shutdown: comparisons not finished in time were recorded as skipped');
       await upstream.close(cutShort > 0);
+      await corpus?.close();
       await tracing.close();
       logging.close();
     },

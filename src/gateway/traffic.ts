@@ -16,6 +16,7 @@ import { createAnswers, type AnswersDeps, type Exchange } from './answers.js';
 import { createClassifier } from './classify.js';
 import { requestIdOf, type Decision } from './requests.js';
 import type { RouteTable } from './route-control.js';
+import type { Corpus } from '../shadow/corpus.js';
 import { createPassthrough } from './routes/passthrough.js';
 import { createShadowRoute } from './routes/shadow.js';
 import { createCurrentCaller, createTranslated } from './routes/translated.js';
@@ -25,6 +26,8 @@ export interface TrafficDeps extends AnswersDeps {
   config: Config;
   /** The live route table (modes, sample rates). */
   routes: { readonly table: RouteTable };
+  /** The replay corpus (shadow.corpus), when one is kept. */
+  corpus?: Corpus | undefined;
   translator: Translator;
   upstream: Upstream;
   metrics: Metrics;
@@ -39,7 +42,7 @@ export function createTraffic(deps: TrafficDeps) {
   const classifier = createClassifier(config, translator, deps.routes, (route) => shadowRoute.shadow.admit(route));
   const callCurrent = createCurrentCaller({ classifier, upstream, answers });
   const shadowRoute = createShadowRoute({ ...deps, answers, upstreamFor: classifier.upstreamFor, callCurrent });
-  const translate = createTranslated({ config, translator, tracing, answers, callCurrent, compareLater: shadowRoute.compareLater });
+  const translate = createTranslated({ config, translator, tracing, answers, callCurrent, compareLater: shadowRoute.compareLater, corpus: deps.corpus });
   const passthrough = createPassthrough({ config, upstream, tracing, answers });
 
   /** The node:http handler of all traffic. */

@@ -13,6 +13,7 @@ import type { CurrentResponse, LegacyRequest, Translator } from '../../translate
 import type { Answers, Exchange } from '../answers.js';
 import { hasBody, readBody } from '../body.js';
 import { forwardedHeaders, paramsOf, soleCredential } from '../requests.js';
+import type { Corpus } from '../../shadow/corpus.js';
 import type { Upstream } from '../upstream.js';
 import type { CallCurrent } from './translated.js';
 
@@ -25,6 +26,7 @@ export interface ShadowRouteDeps {
   answers: Answers;
   upstreamFor: (credential: string | undefined, generation: 'current' | 'legacy') => string;
   callCurrent: CallCurrent;
+  corpus?: Corpus | undefined;
 }
 
 export function createShadowRoute(deps: ShadowRouteDeps) {
@@ -49,6 +51,7 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
     callCurrent: (current, requestId) => deps.callCurrent(current, requestId, 'shadow'),
     callLegacy,
     log: deps.log,
+    corpus: deps.corpus,
   });
 
   /** Queues the comparison of an exchange the client already has the answer to. */

@@ -12,8 +12,11 @@ import type { Answers, Exchange } from '../answers.js';
 import { hasBody, readBody } from '../body.js';
 import type { createClassifier } from '../classify.js';
 import { forwardedHeaders, type Decision } from '../requests.js';
+import type { Corpus } from '../../shadow/corpus.js';
 import type { ShadowRoute } from './shadow.js';
 import type { Upstream } from '../upstream.js';
+
+type CorpusCalls = { request: CurrentRequest; answer: CurrentResponse }[];
 
 /** One translated current call, sent to the current upstream of its Bearer's environment. */
 export type CallCurrent = (current: CurrentRequest, requestId: string, route: string, forwarded?: Record<string, string>, deadline?: number) => Promise<CurrentResponse>;
@@ -50,6 +53,8 @@ export interface TranslatedDeps {
   answers: Answers;
   callCurrent: CallCurrent;
   compareLater: ShadowRoute['compareLater'];
+  /** The replay corpus (shadow.corpus), when one is kept. */
+  corpus?: Corpus | undefined;
 }
 
 export function createTranslated(deps: TranslatedDeps) {
@@ -75,11 +80,15 @@ export function createTranslated(deps: TranslatedDeps) {
   function exchange(x: Exchange, decision: Decision, deadline: number, body: string | undefined): Promise<void> {
     const forwarded = forwardedHeaders(decision.headers, x.req);
     const legacyRequest = { method: x.method, path: x.url, headers: decision.headers, requestId: x.id, body };
+    // a sampled exchange for the replay corpus: each current call and its answer, kept as they pass
+    const calls = deps.corpus?.sampled() ? ([] as CorpusCalls) : undefined;
+    const kept = (current: CurrentRequest, sent: Promise<CurrentResponse>) => (calls ? sent.then((got) => (calls.push({ request: current, answer: got }), got)) : sent);
     const answer = tracing.enabled
-      ? tracedExecute(legacyRequest, decision.route, (current, headers) => callCurrent(current, x.id, decision.route, Object.assign({}, forwarded, headers), deadline))
-      : translator.execute(legacyRequest, (current) => callCurrent(current, x.id, decision.route, forwarded, deadline), decision.match);
+      ? tracedExecute(legacyRequest, decision.route, (current, headers) => kept(current, callCurrent(current, x.id, decision.route, Object.assign({}, forwarded, headers), deadline)))
+      : translator.execute(legacyRequest, (current) => kept(current, callCurrent(current, x.id, decision.route, forwarded, deadline)), decision.match);
     return answer.then((legacy) => {
       answers.sendLegacy(x, legacy);
+      if (calls) deps.corpus!.write(decision.route, legacyRequest, legacy, calls);
       if (decision.sampled)
         deps.compareLater(x, 'canary', body, { status: legacy.status, body: legacy.body, latencyMs: performance.now() - x.started }, legacy.body === undefined ? 0 : stringifyJson(legacy.body).length);
     });

@@ -1,0 +1,103 @@
+/**
+ * The replay corpus: client-shaped traffic through a gateway keeping one, then replayed offline. The
+ * corpus holds no secret (each replaced by a stable placeholder of its kind); replayed through this
+ * build, nothing would change; replayed through a build whose L6 mapping reads the wrong fee, exactly
+ * L6 is reported, at the answer's `fee`; and `paybridge replay` exits 1 on a difference.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replayCorpus } from '../../src/cli/replay.js';
+import { placeholderOf } from '../../src/shadow/corpus.js';
+import { createTranslator } from '../../src/translate/index.js';
+import { dotnetSdk } from '../clients/dotnet.js';
+import { magento } from '../clients/magento.js';
+import { unblockCards } from '../clients/replay.js';
+import { mappingsWithBrokenL6Fee } from '../helpers/broken-mapping.js';
+import { startGateway } from '../helpers/gateway.js';
+import { logPath } from '../helpers/logs.js';
+import { CARDS, jwt, KEYS, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { BIN } from '../helpers/spawn.js';
+
+const run = promisify(execFile);
+const corpusFile = logPath('replay-corpus', 'jsonl');
+let sb: TestSandbox;
+
+beforeAll(async () => {
+  sb = await startSandbox();
+  const gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'current' }, shadow: { corpus: { file: corpusFile } } });
+  try {
+    for (const client of [dotnetSdk, magento]) {
+      await unblockCards(sb.currentUrl);
+      await client({ base: gw.url });
+    }
+  } finally {
+    await gw.close();
+  }
+}, 60_000);
+afterAll(() => sb.close());
+
+describe('placeholders', () => {
+  it('keep the kind of each secret, the same one always the same, and hide it', () => {
+    const key = placeholderOf(KEYS.soloSk);
+    expect(key).toMatch(/^sandbox_sk_corpus[0-9a-f]{12}$/);
+    expect(placeholderOf(KEYS.soloSk)).toBe(key);
+    expect(placeholderOf(KEYS.betaSk)).not.toBe(key);
+    expect(placeholderOf('live_api_some_marketplace_key')).toMatch(/^live_api_corpus/);
+    expect(placeholderOf('shopper@example.com')).toMatch(/^u[0-9a-f]{8}@example\.com$/);
+    expect(placeholderOf(CARDS.decline)).toBe(CARDS.decline);
+    expect(placeholderOf('5555 5555 5555 4444')).toBe('4242424242424242');
+    const token = placeholderOf(jwt('merchant', 'mcht_solo'));
+    expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString())).toMatchObject({ kind: 'merchant' });
+    expect(placeholderOf('ordr_abc123')).toBe('ordr_abc123');
+  });
+});
+
+describe('a corpus of client traffic, replayed', () => {
+  it('holds every translated exchange with its current calls, and no secret', () => {
+    const text = readFileSync(corpusFile, 'utf8');
+    const entries = text.trim().split('\n').map((l) => JSON.parse(l) as { route: string; current: unknown[] });
+    expect(new Set(entries.map((e) => e.route))).toEqual(new Set(['L1', 'L3', 'L4', 'L6', 'L7', 'L9', 'L10', 'L12', 'L28', 'L29', 'L30', 'L31']));
+    // L7 reads the transaction, then refunds: two current calls
+    expect(entries.find((e) => e.route === 'L7')!.current).toHaveLength(2);
+    for (const secret of [KEYS.soloSk, 'buyer@domain.example', 'sam@example.com']) expect(text, secret).not.toContain(secret);
+    // the sign-in's checkout token, the pay-by-link token: placeholders of their kind
+    for (const token of text.match(/"(customToken|token)":"[^"]+"/g) ?? []) expect(token).toMatch(/:"chk_corpus[0-9a-f]{12}"$/);
+    // and inside the magic link that carries it
+    const links = text.match(/"magicLink":"[^"]+"/g) ?? [];
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(link).toMatch(/token=chk_corpus[0-9a-f]{12}"$/);
+    expect(text.match(/\bchk_(?!corpus)[A-Za-z0-9_-]+/g)).toBeNull();
+  });
+
+  it('through this build: nothing would change', async () => {
+    const { routes, bad } = await replayCorpus([corpusFile], createTranslator());
+    expect(bad).toBe(0);
+    expect(routes.length).toBeGreaterThanOrEqual(12);
+    for (const r of routes) expect(r.differences, r.route).toEqual([]);
+  });
+
+  it('through a build with L6 changed: exactly L6, at fee, recorded and new value', async () => {
+    const { routes } = await replayCorpus([corpusFile], createTranslator({ mappings: mappingsWithBrokenL6Fee() }));
+    const changed = routes.filter((r) => r.changed > 0);
+    expect(changed.map((r) => r.route)).toEqual(['L6']);
+    expect(new Set(changed[0]!.differences.map((d) => `${d.at} ${d.path}`))).toEqual(new Set(['legacy.answer fee']));
+    expect(changed[0]!.differences[0]).toMatchObject({ primary: expect.any(Number), candidate: expect.any(Number) });
+  });
+
+  it('paybridge replay: exit 0 when nothing would change, 1 naming the route and path when something would', async () => {
+    const same = await run(process.execPath, [BIN, 'replay', corpusFile]);
+    expect(same.stdout).toMatch(/^replay: \d+ exchanges, 0 would change/m);
+    // a recorded answer that this build would not give: the corpus of yesterday's mapping
+    const lines = readFileSync(corpusFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { route: string; legacy: { answer: { body: Record<string, unknown> } } });
+    const order = lines.find((e) => e.route === 'L3')!;
+    order.legacy.answer.body.internalOrderId = 'yesterday';
+    const changed = logPath('replay-corpus-changed', 'jsonl');
+    writeFileSync(changed, `${JSON.stringify(order)}\n`);
+    const failed = await run(process.execPath, [BIN, 'replay', changed]).then(() => null, (err: { code: number; stdout: string }) => err);
+    expect(failed?.code).toBe(1);
+    expect(failed?.stdout).toMatch(/^L3\s+1 replayed\s+1 would change$/m);
+    expect(failed?.stdout).toContain('legacy.answer internalOrderId: "yesterday" -> ');
+  });
+});
