@@ -26,7 +26,7 @@ const RUN_ELSEWHERE: Record<string, string> = {
   'npm install && npm start': 'test/gateway/start.test.ts',
   'npm install && npm test': '.ci/run',
   'git clone <this repository> paybridge && (cd paybridge && npm install && npm pack)': 'test/translate/package.test.ts',
-  'npm install ./paybridge/paybridge-0.1.0.tgz undici': 'test/translate/package.test.ts',
+  'npm install ./paybridge/paybridge-0.1.0.tgz undici@7': 'test/translate/package.test.ts',
 };
 
 const asBin = (command: string) => command.replace(/\bnpx paybridge\b/g, `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`);
@@ -41,7 +41,10 @@ describe("README's commands", () => {
     }
     // the package version README's install line names is the one `npm pack` makes
     const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-    expect(COMMANDS).toContain(`npm install ./paybridge/paybridge-${version}.tgz undici`);
+    expect(COMMANDS).toContain(`npm install ./paybridge/paybridge-${version}.tgz undici@7`);
+    // and the undici major it names is the one paybridge is built with
+    const undici = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.undici!;
+    expect(undici).toMatch(/^\^7\./);
   });
 
   it('the command-line ones run and exit 0', async () => {

@@ -16,27 +16,29 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 describe('library mode, as a user installs it', () => {
   /** README's install lines as a user runs them: the packed tarball and undici, into a fresh ESM project. */
-  async function freshProject(extra: string[] = []): Promise<string> {
+  async function freshProject(extra: string[] = [], undici = 'undici'): Promise<string> {
     const out = mkdtempSync(join(tmpdir(), 'paybridge-pack-'));
     await run(NPM, ['pack', '--ignore-scripts', '--pack-destination', out], { cwd: ROOT });
     const tarball = readdirSync(out).find((f) => f.endsWith('.tgz'))!;
     const app = join(out, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'uses-paybridge', private: true, type: 'module' }));
-    await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(out, tarball), 'undici', ...extra], { cwd: app, timeout: 150_000 });
+    await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(out, tarball), undici, ...extra], { cwd: app, timeout: 150_000 });
     return app;
   }
 
   it("type-checks and runs README's snippet in a fresh TypeScript ESM project that installed what README says", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const snippet = /```ts\n([\s\S]*?)```/.exec(readme)![1]!;
-    const install = /^\s*npm install (\S+\.tgz) undici\b.*$/m.exec(readme);
+    const install = /^\s*npm install (\S+\.tgz) (undici(?:@\S+)?)$/m.exec(readme);
     expect(install, 'README gives the install line of library mode').not.toBeNull();
-    const app = await freshProject(['@types/node@20']);
+    const app = await freshProject(['@types/node@20'], install![2]!);
     writeFileSync(join(app, 'snippet.ts'), snippet);
     // a user's tsconfig for Node ESM: top-level await needs module nodenext and "type": "module"
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: true, types: ['node'], outDir: 'out' }, files: ['snippet.ts'] }));
-    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app], { cwd: app });
+    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app], { cwd: app }).catch((err: { stdout?: string }) => {
+      throw new Error(`tsc in the fresh project: ${err.stdout ?? String(err)}`);
+    });
     const { stdout } = await run(process.execPath, [join(app, 'out', 'snippet.js')], { cwd: app });
     expect(stdout.trim()).toBe('200 readme-1');
   }, 240_000);
