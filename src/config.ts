@@ -49,6 +49,11 @@ export const configSchema = z.strictObject({
   defaultEnvironment: z.enum(['sandbox', 'live']).optional(),
   /** Mode per legacy route id, `*` for the rest; default current (translate). */
   routes: z.record(routeKey, z.enum(ROUTE_MODES)).default({ '*': 'current' }),
+  /**
+   * Modes for one merchant's requests (the merchant the credential belongs to), over `routes`:
+   * `{"mcht_solo": {"L6": "current"}}` cuts L6 over for that merchant first.
+   */
+  routesByMerchant: z.record(z.string().regex(/^mcht_[A-Za-z0-9_-]+$/, 'expected a mcht_ id'), z.record(routeKey, z.enum(ROUTE_MODES))).default({}),
   /** A legacy path that is not in the route table: refused (404 route_not_mapped) or passed to the legacy upstream. */
   unmappedRoutes: z.enum(['reject', 'legacy']).default('reject'),
   timeouts: z

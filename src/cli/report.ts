@@ -80,6 +80,10 @@ export function formatReport(report: ShadowReport): string {
     for (const d of r.topDiffs) lines.push(`     differs at ${d.path} (${d.count}x), e.g. ${d.example.requestId}: ${show(d.example.primary)} -> ${show(d.example.candidate)}`);
     for (const n of r.learnedNoise) lines.push(`     noise ${n.path} (learned from ${n.evidence.requestId}: ${show(n.evidence.first)} then ${show(n.evidence.second)})`);
     for (const [reason, n] of Object.entries(r.skipped)) lines.push(`     skipped ${n}: ${reason}`);
+    const by = (groups: Record<string, { compared: number; state: string }>) => Object.entries(groups).map(([k, g]) => `${k} ${g.state.toUpperCase()} ${g.compared}`).join(', ');
+    if (Object.keys(r.byMerchant ?? {}).length > 0) lines.push(`     by merchant: ${by(r.byMerchant)}`);
+    if (Object.keys(r.byClient ?? {}).length > 0) lines.push(`     by client: ${by(r.byClient)}`);
+    if (Object.keys(r.instances ?? {}).length > 1) lines.push(`     replicas: ${Object.entries(r.instances).map(([name, modes]) => `${name} (${modes.join(', ')})`).join(', ')}`);
   }
   return lines.join('\n');
 }

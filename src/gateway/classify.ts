@@ -32,7 +32,7 @@ export function createClassifier(config: Config, translator: Translator, routes:
    * decided (a legacy-shaped 400), the rest (no upstream for the credential, a foreign scheme) after
    * `onDecision` has the decision so far, which picks the error's shape.
    */
-  function classify(method: string, url: string, headers: Record<string, string | string[]>, onDecision: (decision: Decision) => void): Decision {
+  function classify(method: string, url: string, headers: Record<string, string | string[]>, onDecision: (decision: Decision) => void, merchant?: string): Decision {
     const credential = soleCredential(headers);
     const legacy = isLegacyRequest(headers);
     const scheme = legacy ? undefined : foreignScheme(headers);
@@ -66,8 +66,8 @@ export function createClassifier(config: Config, translator: Translator, routes:
       const route = match?.compiled.mapping.route ?? 'unmapped';
       // the route table in force as the request starts: it finishes under it, whatever changes later
       const table = routes.table;
-      const mode = match ? modeOf(table, route) : config.unmappedRoutes === 'legacy' ? 'legacy' : 'current';
-      const decision: Decision = { generation: 'legacy', headers, route, mode, match };
+      const mode = match ? modeOf(table, route, merchant) : config.unmappedRoutes === 'legacy' ? 'legacy' : 'current';
+      const decision: Decision = { generation: 'legacy', headers, route, mode, match, ...(merchant ? { merchant } : {}) };
       onDecision(decision);
       if (mode === 'shadow' || mode === 'canary') decision.sampled = Math.random() < sampleOf(table, route) && (mode === 'canary' || admit(route));
       // legacy mode, and shadow exchanges not sampled, go straight through

@@ -49,6 +49,7 @@ export interface OperatorOptions {
  * - `GET /_paybridge/report` (JSON, `?find=ID`) and `GET /_paybridge/` (HTML): the shadow report;
  * - `GET /_paybridge/routes`: the live route table, each route's mode, sample rate and write safety;
  * - `PUT /_paybridge/routes/{route}` `{mode?, sample?}`: changes this replica's table at once;
+ *   `{merchant, mode}` sets (`mode: null` removes) one merchant's mode of the route;
  * - `GET /_paybridge/config`: the configuration in force, secrets masked.
  */
 export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOptions): void {
@@ -82,6 +83,8 @@ export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOp
       changedAt: table.changedAt,
       source: table.source,
       default: { mode: modeOf(table, '*'), sample: sampleOf(table, '*') },
+      /** Modes set for one merchant, over the route's: merchant id -> route id -> mode. */
+      merchants: table.merchants,
       routes: options.routeRows().map((row) => ({ ...row, mode: modeOf(table, row.route), sample: sampleOf(table, row.route), writeSafety: options.writeSafety(row.route) })),
     };
   };
@@ -92,10 +95,10 @@ export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOp
     const route = (request.params as { route: string }).route;
     const body = request.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new PaybridgeError('invalid_request', 'body: expected {mode?, sample?}');
-    const unknown = Object.keys(body).find((key) => key !== 'mode' && key !== 'sample');
-    if (unknown !== undefined) throw new PaybridgeError('invalid_request', `${unknown}: unknown field (mode, sample)`);
-    const { mode, sample } = body as { mode?: unknown; sample?: unknown };
-    options.routes.change([{ route, mode, sample }], `operator ${(request as FastifyRequest & { operator?: string }).operator}`);
+    const unknown = Object.keys(body).find((key) => key !== 'mode' && key !== 'sample' && key !== 'merchant');
+    if (unknown !== undefined) throw new PaybridgeError('invalid_request', `${unknown}: unknown field (mode, sample, merchant)`);
+    const { mode, sample, merchant } = body as { mode?: unknown; sample?: unknown; merchant?: unknown };
+    options.routes.change([{ route, mode, sample, ...(merchant !== undefined ? { merchant } : {}) }], `operator ${(request as FastifyRequest & { operator?: string }).operator}`);
     return routeTable();
   });
   app.get('/_paybridge/config', { preHandler: guard }, async () => ({ instance: options.instance, config: maskedConfig(options.config) }));

@@ -22,6 +22,8 @@ export interface Decision {
   mode: RouteMode | 'passthrough';
   /** Base URL a passthrough goes to. */
   upstream?: string;
+  /** The merchant the credential belongs to, when modes are set per merchant and it is known. */
+  merchant?: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;

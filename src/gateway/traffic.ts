@@ -14,7 +14,11 @@ import { headerRecord } from '../translate/headers.js';
 import type { Translator } from '../translate/index.js';
 import { createAnswers, type AnswersDeps, type Exchange } from './answers.js';
 import { createClassifier } from './classify.js';
-import { requestIdOf, type Decision } from './requests.js';
+import { requestIdOf, soleCredential, type Decision } from './requests.js';
+import { createMerchants } from './merchants.js';
+import { hasMerchantModes } from './route-control.js';
+import { isLegacyRequest } from '../translate/credentials.js';
+import { newRequestId } from '../contract/ids.js';
 import type { RouteTable } from './route-control.js';
 import type { Corpus } from '../shadow/corpus.js';
 import { createPassthrough } from './routes/passthrough.js';
@@ -41,6 +45,7 @@ export function createTraffic(deps: TrafficDeps) {
   // a sampled shadow exchange is compared only when the queue has room; else it is served as unsampled
   const classifier = createClassifier(config, translator, deps.routes, (route) => shadowRoute.shadow.admit(route));
   const callCurrent = createCurrentCaller({ classifier, upstream, answers });
+  const merchants = createMerchants({ merchantTokens: config.merchantTokens, call: (current) => callCurrent(current, newRequestId(), 'merchant') });
   const shadowRoute = createShadowRoute({ ...deps, answers, upstreamFor: classifier.upstreamFor, callCurrent });
   const translate = createTranslated({ config, translator, tracing, answers, callCurrent, compareLater: shadowRoute.compareLater, corpus: deps.corpus });
   const passthrough = createPassthrough({ config, upstream, tracing, answers });
@@ -64,12 +69,11 @@ export function createTraffic(deps: TrafficDeps) {
     try {
       if (unreadable !== undefined) throw unreadable;
       checkTarget(x.method, x.url);
-      const decision = classifier.classify(x.method, x.url, headers, (d) => (x.decision = d));
-      work = decision.upstream
-        ? passthrough(x, decision as Decision & { upstream: string })
-        : decision.mode === 'shadow'
-          ? shadowRoute.shadowed(x)
-          : translate(x, decision);
+      // modes set per merchant: the credential's merchant first (known, or asked of the current API once)
+      const merchant = hasMerchantModes(deps.routes.table) && isLegacyRequest(headers) ? merchants.known(soleCredential(headers)) : null;
+      work = merchant === undefined
+        ? merchants.resolve(soleCredential(headers)!).then((found) => dispatch(x, found ?? undefined))
+        : dispatch(x, merchant ?? undefined);
     } catch (err) {
       work = Promise.reject(err);
     }
@@ -80,6 +84,16 @@ export function createTraffic(deps: TrafficDeps) {
         answers.lastResort(x, failed);
       }
     });
+  }
+
+  /** The request classified (under the route table in force now) and handed to its route. */
+  function dispatch(x: Exchange, merchant: string | undefined): Promise<void> {
+    const decision = classifier.classify(x.method, x.url, x.headers, (d) => (x.decision = d), merchant);
+    return decision.upstream
+      ? passthrough(x, decision as Decision & { upstream: string })
+      : decision.mode === 'shadow'
+        ? shadowRoute.shadowed(x)
+        : translate(x, decision);
   }
 
   return { handle, shadow: shadowRoute.shadow };

@@ -27,6 +27,21 @@ export interface Exchange {
   primary: Answer;
   /** Size of the bodies the exchange holds (request and answer), for the queue's byte bound. */
   bytes: number;
+  /** The merchant the credential belongs to, when known (modes set per merchant). */
+  merchant?: string | undefined;
+  /** The client's kind, from its User-Agent: wordpress, magento, dotnet or other. */
+  client?: ClientKind;
+}
+
+export type ClientKind = 'wordpress' | 'magento' | 'dotnet' | 'other';
+
+/** The family of a client by its User-Agent (WordPress's HTTP API, Magento, .NET's HttpClient), else `other`. */
+export function clientKindOf(userAgent: unknown): ClientKind {
+  const ua = Array.isArray(userAgent) ? String(userAgent[0] ?? '') : typeof userAgent === 'string' ? userAgent : '';
+  if (/wordpress|woocommerce/i.test(ua)) return 'wordpress';
+  if (/magento/i.test(ua)) return 'magento';
+  if (/\.net|dotnet|httpclient|limepayapi/i.test(ua)) return 'dotnet';
+  return 'other';
 }
 
 /** A legacy answer as it came: parsed only when its comparison runs (a dropped one never is). */

@@ -27,6 +27,10 @@ export interface ComparisonRecord {
   tracers?: { primary?: string; candidate?: string };
   note?: string;
   instance?: string;
+  /** The merchant the credential belongs to, when the gateway knew it. */
+  merchant?: string | undefined;
+  /** The client's kind by its User-Agent: wordpress, magento, dotnet, other. */
+  client?: string | undefined;
 }
 
 export interface NoiseRecord extends LearnedNoise {
@@ -70,6 +74,17 @@ export interface RouteReport {
   explained: { path: string; reason: NoiseReason; count: number }[];
   learnedNoise: LearnedNoise[];
   latencyMs: { primary: { p50: number; p99: number }; candidate: { p50: number; p99: number } | null };
+  /** The same verdict over one merchant's comparisons, or one kind of client's (a route can be ready for one and not another). */
+  byMerchant: Record<string, Breakdown>;
+  byClient: Record<string, Breakdown>;
+  /** The gateway instances whose records these are, and the modes they compared in. */
+  instances: Record<string, string[]>;
+}
+
+export interface Breakdown {
+  compared: number;
+  matched: number;
+  state: RouteState;
 }
 
 export interface ShadowReport {
@@ -80,7 +95,7 @@ export interface ShadowReport {
 }
 
 /** What the report needs of a comparison: no request, at most 20 differences, long values cut. */
-type Kept = Pick<ComparisonRecord, 'time' | 'route' | 'requestId' | 'mode' | 'method' | 'primary' | 'candidate' | 'differences' | 'tracers'>;
+type Kept = Pick<ComparisonRecord, 'time' | 'route' | 'requestId' | 'mode' | 'method' | 'primary' | 'candidate' | 'differences' | 'tracers' | 'merchant' | 'client' | 'instance'>;
 
 const MAX_KEPT_DIFFERENCES = 20;
 const MAX_VALUE_CHARS = 200;
@@ -93,7 +108,7 @@ function compactValue(v: unknown): unknown {
 }
 
 function compact(record: ComparisonRecord): Kept {
-  const { time, route, requestId, mode, method, primary, candidate, tracers } = record;
+  const { time, route, requestId, mode, method, primary, candidate, tracers, merchant, client, instance } = record;
   const differences = record.differences.slice(0, MAX_KEPT_DIFFERENCES).map((d) => {
     const out: Difference = { path: d.path };
     if ('primary' in d) out.primary = compactValue(d.primary);
@@ -101,7 +116,25 @@ function compact(record: ComparisonRecord): Kept {
     if (d.noise) out.noise = d.noise;
     return out;
   });
-  return { time, route, requestId, mode, method, primary, candidate, differences, tracers };
+  return { time, route, requestId, mode, method, primary, candidate, differences, tracers, merchant, client, instance };
+}
+
+/** The verdict of a run of comparisons (oldest first, true where unexplained): a mismatch among the last n, too few, or ready. */
+function stateOf(compared: number, unexplained: readonly boolean[], n: number): RouteState {
+  return unexplained.slice(-n).some(Boolean) ? 'mismatch' : compared < n ? 'collecting' : 'ready';
+}
+
+/** The verdict per value of `key` (a merchant, a kind of client) over the kept comparisons. */
+function breakdown(kept: readonly Kept[], flags: readonly boolean[], key: (c: Kept) => string | undefined, n: number): Record<string, Breakdown> {
+  const groups = new Map<string, boolean[]>();
+  kept.forEach((c, i) => {
+    const k = key(c);
+    if (k === undefined) return;
+    const list = groups.get(k) ?? [];
+    list.push(flags[i]!);
+    groups.set(k, list);
+  });
+  return Object.fromEntries([...groups].map(([k, list]) => [k, { compared: list.length, matched: list.filter((f) => !f).length, state: stateOf(list.length, list, n) }]));
 }
 
 interface RouteRecords {
@@ -215,7 +248,7 @@ export class ShadowLedger {
       const routeCompared = s.foldedCompared + kept.length;
       const lastN = unexplainedFlags.slice(-n);
       const recentMismatches = lastN.filter(Boolean).length;
-      const state: RouteState = recentMismatches > 0 ? 'mismatch' : routeCompared < n ? 'collecting' : 'ready';
+      const state: RouteState = stateOf(routeCompared, unexplainedFlags, n);
       const ready = state === 'ready';
       const verdict =
         state === 'ready'
@@ -244,6 +277,11 @@ export class ShadowLedger {
           primary: { p50: percentile(primaryLatency, 50), p99: percentile(primaryLatency, 99) },
           candidate: candidateLatency.length ? { p50: percentile(candidateLatency, 50), p99: percentile(candidateLatency, 99) } : null,
         },
+        byMerchant: breakdown(kept, unexplainedFlags, (c) => c.merchant, n),
+        byClient: breakdown(kept, unexplainedFlags, (c) => c.client ?? 'other', n),
+        instances: Object.fromEntries(
+          [...new Set(kept.map((c) => c.instance ?? 'this gateway'))].map((name) => [name, [...new Set(kept.filter((c) => (c.instance ?? 'this gateway') === name).map((c) => c.mode))]]),
+        ),
       });
       compared += routeCompared;
       matched += routeMatched;

@@ -50,6 +50,8 @@ export function comparisonRecord(
     },
     tracers: tracers.primary === undefined && tracers.candidate === undefined ? undefined : tracers,
     note: note || undefined,
+    merchant: ex.merchant,
+    client: ex.client,
   };
 }
 

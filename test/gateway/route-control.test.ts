@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logSink, spawnGateway, startGateway, tempJson } from '../helpers/gateway.js';
 import { client } from '../helpers/http.js';
-import { KEYS, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { currentOrder, KEYS, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { spawnBin } from '../helpers/spawn.js';
 
 const ALICE = 'operator-token-of-alice-0001';
@@ -164,4 +164,45 @@ describe('the configuration file, reloaded', () => {
       expect(await gw.stop()).toBe(0);
     }
   }, 30_000);
+});
+
+describe('modes per merchant, readiness per merchant and kind of client', () => {
+  let sb: TestSandbox;
+  let gw: Awaited<ReturnType<typeof startGateway>>;
+  beforeAll(async () => {
+    sb = await startSandbox();
+    gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'legacy' }, operatorToken: ALICE, shadow: { readyAfter: 2, learnSample: 0 } });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await sb.close();
+  });
+
+  it('cuts one merchant over first (its credential tells the gateway who it is), reports it per merchant and per client, and takes the override back', async () => {
+    const operator = client(gw.url, { authorization: `Bearer ${ALICE}` });
+    for (const [body, detail] of [[{ merchant: 'solo', mode: 'shadow' }, 'merchant: "solo" is not a mcht_ id'], [{ merchant: 'mcht_solo', sample: 0.5 }, "sample: a sample rate is the route's"]] as const)
+      expect((await operator.put('/_paybridge/routes/L3', body)).body).toMatchObject({ errorCode: 'invalid_request', detail: expect.stringContaining(detail) });
+    const set = await operator.put('/_paybridge/routes/L3', { merchant: 'mcht_solo', mode: 'shadow' });
+    expect(set.body.merchants).toEqual({ mcht_solo: { L3: 'shadow' } });
+    const orderOf = async (key: string) => (await sb.current(key).post('/orders', currentOrder())).body.OnlineOrder.order.orderId as string;
+    const soloOrder = await orderOf(KEYS.soloSk);
+    const otherOrder = await orderOf(KEYS.otherSk);
+    const read = (key: string, order: string, ua: string) => client(gw.url, { 'Limepay-SecretKey': key, 'User-Agent': ua }).get(`/orders/${order}`);
+    for (let i = 0; i < 2; i++) {
+      expect((await read(KEYS.soloSk, soloOrder, 'WordPress/6.4.2; https://shop.example')).status).toBe(200);
+      expect((await read(KEYS.soloSk, soloOrder, 'LimepayApi.Net/1.0 HttpClient')).status).toBe(200);
+      expect((await read(KEYS.otherSk, otherOrder, 'WordPress/6.4.2; https://other.example')).status).toBe(200);
+    }
+    await gw.gateway.shadow.idle();
+    const l3 = (await operator.get('/_paybridge/report')).body.routes.find((r: { route: string }) => r.route === 'L3');
+    // only solo's reads were shadowed: other's went straight to the legacy upstream
+    expect(l3.compared).toBe(4);
+    expect(l3.byMerchant).toEqual({ mcht_solo: { compared: 4, matched: 4, state: 'ready' } });
+    expect(l3.byClient).toEqual({ wordpress: { compared: 2, matched: 2, state: 'ready' }, dotnet: { compared: 2, matched: 2, state: 'ready' } });
+    const cleared = await operator.put('/_paybridge/routes/L3', { merchant: 'mcht_solo', mode: null });
+    expect(cleared.body.merchants).toEqual({});
+    expect((await read(KEYS.soloSk, soloOrder, 'curl/8')).status).toBe(200);
+    await gw.gateway.shadow.idle();
+    expect((await operator.get('/_paybridge/report')).body.routes.find((r: { route: string }) => r.route === 'L3').compared).toBe(4);
+  });
 });

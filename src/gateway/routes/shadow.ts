@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Metrics } from '../../observability/metrics.js';
 import { createShadow } from '../../shadow/engine.js';
-import type { Answer, RawAnswer as RawPrimary } from '../../shadow/exchange.js';
+import { clientKindOf, type Answer, type RawAnswer as RawPrimary } from '../../shadow/exchange.js';
 import { answerBody } from '../../translate/answers.js';
 import type { CurrentResponse, LegacyRequest, Translator } from '../../translate/index.js';
 import type { Answers, Exchange } from '../answers.js';
@@ -66,6 +66,8 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
       params: paramsOf(decision.match!),
       request: { method: x.method, path: x.url, headers: decision.headers, body },
       primary,
+      merchant: decision.merchant,
+      client: clientKindOf(decision.headers['user-agent']),
     });
   }
 
