@@ -5,11 +5,11 @@
  * L6 is reported, at the answer's `fee`; and `paybridge replay` exits 1 on a difference.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayCorpus } from '../../src/cli/replay.js';
-import { placeholderOf } from '../../src/shadow/corpus.js';
+import { createCorpus, placeholderOf } from '../../src/shadow/corpus.js';
 import { createTranslator } from '../../src/translate/index.js';
 import { dotnetSdk } from '../clients/dotnet.js';
 import { magento } from '../clients/magento.js';
@@ -99,5 +99,22 @@ describe('a corpus of client traffic, replayed', () => {
     expect(failed?.code).toBe(1);
     expect(failed?.stdout).toMatch(/^L3\s+1 replayed\s+1 would change$/m);
     expect(failed?.stdout).toContain('legacy.answer internalOrderId: "yesterday" -> ');
+  });
+});
+
+describe('the corpus file', () => {
+  it('is bounded in bytes: past maxBytes it is rotated, and only `keep` old files are kept', async () => {
+    const file = logPath('replay-corpus-rotated', 'jsonl');
+    const corpus = createCorpus({ file, maxBytes: 4096, keep: 2, sample: 1 });
+    const request = { method: 'GET', path: '/orders/ordr_1', headers: { 'limepay-secretkey': KEYS.soloSk } };
+    for (let i = 0; i < 60; i++)
+      corpus.write('L3', request, { status: 200, body: { merchantOrderId: 'ordr_1', note: 'x'.repeat(200) } }, [
+        { request: { method: 'GET', path: '/orders/ordr_1', headers: { authorization: `Bearer ${KEYS.soloSk}` } }, answer: { status: 200, body: { OnlineOrder: { order: { orderId: 'ordr_1' } } } } },
+      ]);
+    await corpus.close();
+    expect(statSync(file).size).toBeLessThanOrEqual(4096);
+    expect(existsSync(`${file}.1`) && existsSync(`${file}.2`)).toBe(true);
+    expect(existsSync(`${file}.3`)).toBe(false);
+    for (const f of [file, `${file}.1`, `${file}.2`]) expect(readFileSync(f, 'utf8')).not.toContain(KEYS.soloSk);
   });
 });
