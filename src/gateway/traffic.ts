@@ -47,7 +47,10 @@ export function createTraffic(deps: TrafficDeps) {
   const callCurrent = createCurrentCaller({ classifier, upstream, answers });
   const merchants = createMerchants({ merchantTokens: config.merchantTokens, call: (current) => callCurrent(current, newRequestId(), 'merchant') });
   const shadowRoute = createShadowRoute({ ...deps, answers, upstreamFor: classifier.upstreamFor, callCurrent });
-  const translate = createTranslated({ config, translator, tracing, answers, callCurrent, compareLater: shadowRoute.compareLater, corpus: deps.corpus });
+  const translate = createTranslated({
+    config, translator, tracing, answers, callCurrent, compareLater: shadowRoute.compareLater, corpus: deps.corpus,
+    primaryFailed: (route, requestId, error) => shadowRoute.shadow.primaryFailed(route, requestId, error),
+  });
   const passthrough = createPassthrough({ config, upstream, tracing, answers });
 
   /** The node:http handler of all traffic. */

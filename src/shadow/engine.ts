@@ -5,6 +5,7 @@
  * sandbox: otherwise the affected order or transaction is read back through both generations, or the
  * translated request is only validated.
  */
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Config } from '../config.js';
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
@@ -39,6 +40,11 @@ export function createShadow(deps: ShadowDeps) {
   });
   const compared = metrics.counter('paybridge_shadow_comparisons_total', 'Shadow/canary comparisons, by route id and outcome (match, mismatch): readiness across replicas in PromQL.', ['route', 'outcome']);
   const skipped = metrics.counter('paybridge_shadow_skipped_total', 'Sampled exchanges not compared, by route id and reason.', ['route', 'reason']);
+  // every route's series from the start, at 0: a mismatch series first seen at 1 would have increase() 0
+  for (const route of new Set(translator.routes.mappings.map((m) => m.mapping.route)))
+    for (const outcome of ['match', 'mismatch', 'validated']) compared.inc({ route, outcome }, 0);
+  // the records are the state: a restarted gateway reads its own back, and reports the same verdicts
+  if (settings.log) for (const record of readRecords(settings.log)) ledger.ingest(record);
 
   const sides = createSides(deps);
   const isolation = createIsolation({ sides, gauge: (name, help, read) => metrics.gauge(name, help, read), log: deps.log });
@@ -60,7 +66,8 @@ export function createShadow(deps: ShadowDeps) {
   function comparison(ex: Exchange, method: CompareMethod, primary: Answer, candidate: Answer | null, differences: Difference[], note?: string) {
     const record = comparisonRecord(ex, method, primary, candidate, differences, note);
     emit(record);
-    compared.inc({ route: ex.route, outcome: ledger.matches(record) ? 'match' : 'mismatch' });
+    // a validation is no evidence of answers matching: counted apart, so Prometheus's verdict is the report's
+    compared.inc({ route: ex.route, outcome: !ledger.matches(record) ? 'mismatch' : method === 'validate' ? 'validated' : 'match' });
   }
 
   function skip(ex: Pick<Exchange, 'route' | 'requestId'>, reason: string): void {
@@ -186,6 +193,13 @@ export function createShadow(deps: ShadowDeps) {
 
   return {
     ledger,
+    /**
+     * A sampled exchange whose primary failed (the upstream 502/504, or refused before it was sent):
+     * recorded as such and counted, so a route never reads as matching while clients got errors.
+     */
+    primaryFailed(route: string, requestId: string, error: PaybridgeError): void {
+      skip({ route, requestId }, `primary failed: ${error.code} (${error.status})`);
+    },
     /** This gateway's name in its records (shadow.instance, or host and pid). */
     instance,
     /**
@@ -216,3 +230,25 @@ export function createShadow(deps: ShadowDeps) {
 }
 
 export type Shadow = ReturnType<typeof createShadow>;
+
+/** The most a restarted gateway reads back of its record file (its end: the latest records). */
+const READ_BACK_BYTES = 64 * 1024 * 1024;
+
+/** The records of a gateway's own record file, for the ledger after a restart; a line that is not one is passed over. */
+function readRecords(file: string): ShadowRecord[] {
+  if (!existsSync(file)) return [];
+  const size = statSync(file).size;
+  let text = readFileSync(file, 'utf8');
+  if (size > READ_BACK_BYTES) text = text.slice(text.indexOf('\n', text.length - READ_BACK_BYTES) + 1);
+  const out: ShadowRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const record = JSON.parse(line) as ShadowRecord;
+      if (record && ['comparison', 'noise', 'skipped'].includes(record.type)) out.push(record);
+    } catch {
+      // a line cut by a crash mid-write: not a record
+    }
+  }
+  return out;
+}

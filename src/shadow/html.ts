@@ -35,12 +35,12 @@ body{font:14px system-ui,sans-serif;margin:24px;color:#222}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;padding:6px 8px;text-align:left;vertical-align:top}
 th{background:#f4f4f4}.num{text-align:right}.muted{color:#777}
 .bar{display:inline-block;width:120px;height:10px;background:#eee;margin-right:6px;vertical-align:middle}.bar div{height:10px}
-tr.state-ready .verdict{color:#2e7d32;font-weight:600}tr.state-collecting .verdict{color:#5f6b7a}tr.state-mismatch .verdict{color:#c62828;font-weight:600}
+tr.state-ready .verdict{color:#2e7d32;font-weight:600}tr.state-collecting .verdict{color:#5f6b7a}tr.state-mismatch .verdict{color:#c62828;font-weight:600}tr.state-validated .verdict{color:#8a6d00}
 code{background:#f6f6f6;padding:0 3px}ul{margin:0;padding-left:18px}
 </style></head><body>
 <h1>paybridge: shadow comparisons</h1>
 <p>Generated ${esc(report.generatedAt)}. A route is <span style="color:#2e7d32">ready</span> to cut over after ${report.readyAfter} comparisons with no unexplained mismatch among the last ${report.readyAfter};
-it is <span style="color:#5f6b7a">collecting</span> until then, and shows a <span style="color:#c62828">mismatch</span> as soon as one is unexplained.
+it is <span style="color:#5f6b7a">collecting</span> until then, and shows a <span style="color:#c62828">mismatch</span> as soon as one is unexplained; a route whose writes were only <span style="color:#8a6d00">validated</span> (the translation checked, no answer compared) is never ready.
 Compared ${totals.compared}, matched ${totals.matched}, skipped ${totals.skipped}, dropped (queue full) ${totals.dropped}.</p>
 <table id="routes"><thead><tr><th>Route</th><th>Mode</th><th>Compared</th><th>Match rate</th><th>Unexplained</th><th>Latency ms p50/p99 (primary vs candidate)</th><th>Verdict</th><th>Top differing paths</th></tr></thead>
 <tbody>

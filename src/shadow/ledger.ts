@@ -7,8 +7,12 @@ import { NoiseRules, type IgnoreRule, type LearnedNoise, type NoiseReason } from
 
 export type CompareMethod = 'compare' | 'readback' | 'validate' | 'send' | 'translate';
 
-/** A route's verdict: not enough comparisons yet, an unexplained mismatch among the last N, or ready. */
-export type RouteState = 'collecting' | 'mismatch' | 'ready';
+/**
+ * A route's verdict: not enough comparisons of answers yet, an unexplained mismatch among the last N,
+ * ready (N comparisons of answers, none mismatched among the last N), or validated only (translations
+ * checked against the current API's schema, no answer compared: never ready).
+ */
+export type RouteState = 'collecting' | 'mismatch' | 'ready' | 'validated';
 
 export interface ComparisonRecord {
   type: 'comparison';
@@ -65,6 +69,8 @@ export interface RouteReport {
   matchRate: number;
   /** Comparisons with at least one difference no noise rule explains. */
   unexplained: number;
+  /** Of `compared`, those that only validated the translation (no answer compared): not evidence of readiness. */
+  validatedOnly: number;
   ready: boolean;
   state: RouteState;
   verdict: string;
@@ -119,22 +125,34 @@ function compact(record: ComparisonRecord): Kept {
   return { time, route, requestId, mode, method, primary, candidate, differences, tracers, merchant, client, instance };
 }
 
-/** The verdict of a run of comparisons (oldest first, true where unexplained): a mismatch among the last n, too few, or ready. */
-function stateOf(compared: number, unexplained: readonly boolean[], n: number): RouteState {
-  return unexplained.slice(-n).some(Boolean) ? 'mismatch' : compared < n ? 'collecting' : 'ready';
+/**
+ * The verdict of a run of comparisons (oldest first; `unexplained` true where a difference is not
+ * explained, `answered` true where answers were compared, not only a translation validated): a
+ * mismatch among the last n, ready after n comparisons of answers, validated only, or too few.
+ */
+function stateOf(unexplained: readonly boolean[], answered: readonly boolean[], n: number, folded = 0): RouteState {
+  if (unexplained.slice(-n).some(Boolean)) return 'mismatch';
+  const compared = folded + answered.filter(Boolean).length;
+  if (compared >= n) return 'ready';
+  return compared === 0 && answered.length > 0 ? 'validated' : 'collecting';
 }
+
+/** Whether a comparison compared answers (a read, a readback, a send, a translation refused) rather than only validating a translation. */
+const answeredBy = (method: CompareMethod) => method !== 'validate';
 
 /** The verdict per value of `key` (a merchant, a kind of client) over the kept comparisons. */
 function breakdown(kept: readonly Kept[], flags: readonly boolean[], key: (c: Kept) => string | undefined, n: number): Record<string, Breakdown> {
-  const groups = new Map<string, boolean[]>();
+  const groups = new Map<string, [boolean, boolean][]>();
   kept.forEach((c, i) => {
     const k = key(c);
     if (k === undefined) return;
     const list = groups.get(k) ?? [];
-    list.push(flags[i]!);
+    list.push([flags[i]!, answeredBy(c.method)]);
     groups.set(k, list);
   });
-  return Object.fromEntries([...groups].map(([k, list]) => [k, { compared: list.length, matched: list.filter((f) => !f).length, state: stateOf(list.length, list, n) }]));
+  return Object.fromEntries(
+    [...groups].map(([k, list]) => [k, { compared: list.length, matched: list.filter(([f]) => !f).length, state: stateOf(list.map(([f]) => f), list.map(([, a]) => a), n) }]),
+  );
 }
 
 interface RouteRecords {
@@ -248,14 +266,19 @@ export class ShadowLedger {
       const routeCompared = s.foldedCompared + kept.length;
       const lastN = unexplainedFlags.slice(-n);
       const recentMismatches = lastN.filter(Boolean).length;
-      const state: RouteState = stateOf(routeCompared, unexplainedFlags, n);
+      const answered = kept.map((c) => answeredBy(c.method));
+      const validatedOnly = answered.filter((a) => !a).length;
+      const state: RouteState = stateOf(unexplainedFlags, answered, n, s.foldedCompared);
       const ready = state === 'ready';
+      const answeredCount = s.foldedCompared + answered.filter(Boolean).length;
       const verdict =
         state === 'ready'
           ? `ready: the last ${n} comparisons match`
-          : state === 'collecting'
-            ? `collecting: ${n - routeCompared} more comparisons needed, none mismatched`
-            : `mismatch: ${recentMismatches} unexplained in the last ${Math.min(n, lastN.length)}`;
+          : state === 'validated'
+            ? `validated, not compared: ${validatedOnly} translations checked against the current API's schema, no answer compared`
+            : state === 'collecting'
+              ? `collecting: ${n - answeredCount} more comparisons of answers needed, none mismatched${validatedOnly > 0 ? ` (${validatedOnly} validated only, not counted)` : ''}`
+              : `mismatch: ${recentMismatches} unexplained in the last ${Math.min(n, lastN.length)}`;
       primaryLatency.sort((a, b) => a - b);
       candidateLatency.sort((a, b) => a - b);
       routes.push({
@@ -265,6 +288,7 @@ export class ShadowLedger {
         matched: routeMatched,
         matchRate: routeCompared === 0 ? 0 : routeMatched / routeCompared,
         unexplained: routeCompared - routeMatched,
+        validatedOnly,
         ready,
         state,
         verdict,

@@ -66,7 +66,7 @@ function findPromtool(): string | undefined {
 const promtool = findPromtool();
 
 describe('the readiness rule under promtool', () => {
-  it.skipIf(!promtool)('records 1 for a route with enough comparisons and no mismatch, 0 for one with a mismatch or too few, across replicas', () => {
+  it.skipIf(!promtool)('records 1 for a route with enough comparisons and no mismatch, 0 for one with a mismatch, too few, or only validations, across replicas', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paybridge-promtool-'));
     const series = (route: string, outcome: string, instance: string, values: string) =>
       `      - series: 'paybridge_shadow_comparisons_total{route="${route}",outcome="${outcome}",instance="${instance}"}'\n        values: '${values}'`;
@@ -83,11 +83,13 @@ describe('the readiness rule under promtool', () => {
       series('L7', 'match', 'a', '0+1x60'), series('L7', 'mismatch', 'b', '0 0 0 1x58'),
       // L1: six comparisons in the hour
       series('L1', 'match', 'a', '0+0.1x60'),
+      // L28: sixty writes validated only: no answer compared, never ready
+      series('L28', 'validated', 'a', '0+1x60'), series('L28', 'match', 'a', '0x60'), series('L28', 'mismatch', 'a', '0x60'),
       '    promql_expr_test:',
       '      - expr: paybridge:shadow_route_ready',
       '        eval_time: 60m',
       '        exp_samples:',
-      expected('L6', 1), expected('L7', 0), expected('L1', 0),
+      expected('L6', 1), expected('L7', 0), expected('L1', 0), expected('L28', 0),
     ].join('\n');
     const file = join(dir, 'readiness.test.yml');
     writeFileSync(file, `${tests}\n`);

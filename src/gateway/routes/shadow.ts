@@ -79,7 +79,9 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
     try {
       answer = await forwardLegacy(x.method, x.url, decision.headers, body, x.id, forwardedHeaders(decision.headers, x.req));
     } catch (err) {
-      throw answers.upstreamFailed(decision.route, x.id, err, 'shadow primary call failed');
+      const error = answers.upstreamFailed(decision.route, x.id, err, 'shadow primary call failed');
+      shadow.primaryFailed(decision.route, x.id, error);
+      throw error;
     }
     const latencyMs = performance.now() - x.started;
     answers.write(x, answer.status, answer.headers, answer.text === '' ? undefined : answer.text);

@@ -5,6 +5,7 @@
  */
 import type { Config } from '../../config.js';
 import { stringifyJson } from '../../contract/json.js';
+import { PaybridgeError } from '../../errors.js';
 import type { Tracing } from '../../observability/tracing.js';
 import type { CurrentRequest, CurrentResponse, LegacyResponse } from '../../translate/engine.js';
 import type { Translator } from '../../translate/index.js';
@@ -53,6 +54,8 @@ export interface TranslatedDeps {
   answers: Answers;
   callCurrent: CallCurrent;
   compareLater: ShadowRoute['compareLater'];
+  /** Records a sampled exchange whose primary failed. */
+  primaryFailed: (route: string, requestId: string, error: PaybridgeError) => void;
   /** The replay corpus (shadow.corpus), when one is kept. */
   corpus?: Corpus | undefined;
 }
@@ -86,7 +89,12 @@ export function createTranslated(deps: TranslatedDeps) {
     const answer = tracing.enabled
       ? tracedExecute(legacyRequest, decision.route, (current, headers) => kept(current, callCurrent(current, x.id, decision.route, Object.assign({}, forwarded, headers), deadline)))
       : translator.execute(legacyRequest, (current) => kept(current, callCurrent(current, x.id, decision.route, forwarded, deadline)), decision.match);
-    return answer.then((legacy) => {
+    const served = decision.sampled ? answer.then(undefined, (err: unknown) => {
+      // a sampled canary exchange whose primary (the translated call) failed is recorded as such
+      if (err instanceof PaybridgeError) deps.primaryFailed(decision.route, x.id, err);
+      throw err;
+    }) : answer;
+    return served.then((legacy) => {
       answers.sendLegacy(x, legacy);
       if (calls) deps.corpus!.write(decision.route, legacyRequest, legacy, calls);
       if (decision.sampled)
