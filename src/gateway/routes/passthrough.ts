@@ -8,7 +8,8 @@ import type { Tracing } from '../../observability/tracing.js';
 import type { Answers, Exchange } from '../answers.js';
 import { hasBody, readBody } from '../body.js';
 import { forwardedHeaders, type Decision } from '../requests.js';
-import { endToEnd, headerList, type Upstream } from '../upstream.js';
+import { endToEnd, headerList } from '../headers.js';
+import type { Upstream } from '../upstream.js';
 
 export interface PassthroughDeps {
   config: Config;
