@@ -12,6 +12,7 @@ import { Command, CommanderError } from 'commander';
 import { OPENAPI_USAGE, runOpenapi } from './cli/openapi.js';
 import { REPLAY_USAGE, runReplay } from './cli/replay.js';
 import { REPORT_USAGE, runReport } from './cli/report.js';
+import { RULES_USAGE, runRules } from './cli/rules.js';
 import { runSandbox, SANDBOX_USAGE } from './cli/sandbox.js';
 import { runServe, SERVE_USAGE } from './cli/serve.js';
 import { ROUTES_USAGE, runRoutes, runTranslate, TRANSLATE_USAGE } from './cli/translate.js';
@@ -25,6 +26,7 @@ const COMMANDS: [string, string, string, (argv: string[]) => Promise<void>][] = 
   ['report', 'merge shadow records into a per-route readiness report', REPORT_USAGE, runReport],
   ['openapi', 'print the OpenAPI 3.1 document of one generation', OPENAPI_USAGE, runOpenapi],
   ['replay', 'run a replay corpus through this build: what would change, per route', REPLAY_USAGE, runReplay],
+  ['rules', 'print the Prometheus rules of shadow readiness for a configuration', RULES_USAGE, runRules],
 ];
 
 /** node:util parseArgs refusals are usage errors: they name the flag. */

@@ -116,6 +116,8 @@ export const configSchema = z.strictObject({
       concurrency: z.int().min(1).max(256).default(4),
       /** Comparisons a route needs, all matching among the last ones, to be ready to cut over. */
       readyAfter: z.int().min(1).default(50),
+      /** The window Prometheus counts them in (`paybridge rules`), a Prometheus duration. */
+      readyWindow: z.string().regex(/^\d+[smhdw]$/, 'expected a Prometheus duration such as 1h or 30m').default('1h'),
       /** Name of this gateway instance in the records (default: host name and pid). */
       instance: z.string().min(1).optional(),
       /**

@@ -97,3 +97,41 @@ describe('the readiness rule under promtool', () => {
     expect(out).toMatch(/SUCCESS/);
   });
 });
+
+describe('paybridge rules', () => {
+  const bin = (args: string[]) => execFileSync(process.execPath, [fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url)), ...args], { encoding: 'utf8' });
+
+  it('prints for the default configuration exactly the rules file shipped', () => {
+    expect(bin(['rules'])).toBe(readFileSync(RULES, 'utf8'));
+  });
+
+  it.skipIf(!promtool)('prints rules from shadow.readyAfter and shadow.readyWindow, which promtool evaluates to the report\'s verdict', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paybridge-rules-'));
+    const config = join(dir, 'gateway.json');
+    writeFileSync(config, JSON.stringify({ shadow: { readyAfter: 3, readyWindow: '10m' } }));
+    const rules = join(dir, 'rules.yml');
+    writeFileSync(rules, bin(['rules', '--config', config]));
+    const tests = [
+      `rule_files: [${JSON.stringify(rules)}]`,
+      'evaluation_interval: 1m',
+      'tests:',
+      '  - interval: 1m',
+      '    input_series:',
+      // L6: three matches within the last 10 minutes; L7: two
+      `      - series: 'paybridge_shadow_comparisons_total{route="L6",outcome="match",instance="a"}'`,
+      "        values: '0 0 0 0 0 0 0 0 0 0 0 1 2 3 3 3'",
+      `      - series: 'paybridge_shadow_comparisons_total{route="L7",outcome="match",instance="a"}'`,
+      "        values: '0 0 0 0 0 0 0 0 0 0 0 1 2 2 2 2'",
+      '    promql_expr_test:',
+      '      - expr: paybridge:shadow_route_ready',
+      '        eval_time: 15m',
+      '        exp_samples:',
+      `          - labels: 'paybridge:shadow_route_ready{route="L6"}'`,
+      '            value: 1',
+      `          - labels: 'paybridge:shadow_route_ready{route="L7"}'`,
+      '            value: 0',
+    ].join('\n');
+    writeFileSync(join(dir, 'readiness.test.yml'), `${tests}\n`);
+    expect(execFileSync(promtool!, ['test', 'rules', join(dir, 'readiness.test.yml')], { encoding: 'utf8' })).toMatch(/SUCCESS/);
+  });
+});
