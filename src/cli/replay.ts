@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { configSchema, readJsonFile } from '../config.js';
 import { parseJsonValue } from '../contract/json.js';
 import type { CorpusEntry } from '../shadow/corpus.js';
+import { NoiseRules } from '../shadow/noise.js';
 import { replayEntry, unexplained, type ReplayDifference } from '../shadow/replay.js';
 import { createTranslator, type Translator } from '../translate/index.js';
 import { UsageError } from './util.js';
@@ -27,6 +28,7 @@ export interface ReplayRoute {
 /** Every entry of the files replayed with `translator`: per route, what would change. */
 export async function replayCorpus(files: readonly string[], translator: Translator, ignore: readonly { route: string; path: string }[] = []): Promise<{ routes: ReplayRoute[]; bad: number }> {
   const byRoute = new Map<string, ReplayRoute>();
+  const rules = new NoiseRules(ignore);
   let bad = 0;
   for (const file of files) {
     let n = 0;
@@ -49,7 +51,7 @@ export async function replayCorpus(files: readonly string[], translator: Transla
       const summary = byRoute.get(entry.route) ?? { route: entry.route, replayed: 0, changed: 0, differences: [] };
       byRoute.set(entry.route, summary);
       summary.replayed++;
-      const differences = unexplained(entry.route, await replayEntry(translator, entry), ignore);
+      const differences = unexplained(entry.route, await replayEntry(translator, entry), rules);
       if (differences.length > 0) summary.changed++;
       for (const d of differences) summary.differences.push({ ...d, time: entry.time });
     }

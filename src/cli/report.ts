@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { configSchema, readJsonFile } from '../config.js';
-import { ShadowLedger, type ShadowRecord, type ShadowReport } from '../shadow/ledger.js';
+import { parseRecordLine, ShadowLedger, type ShadowRecord, type ShadowReport } from '../shadow/ledger.js';
 import { UsageError } from './util.js';
 
 export const REPORT_USAGE = `paybridge report [--ready-after N] [--config FILE] [--json] [--fail-on WHEN] [--find ID] FILE...
@@ -35,19 +35,12 @@ async function readRecords(files: string[]): Promise<{ records: ShadowRecord[]; 
     for await (const line of lines) {
       n++;
       if (line.trim() === '') continue;
-      let record: ShadowRecord | undefined;
-      try {
-        record = JSON.parse(line) as ShadowRecord;
-      } catch {
-        process.stderr.write(`${file}:${n}: not JSON\n`);
-        bad++;
-        continue;
-      }
-      if (record && typeof record === 'object' && ['comparison', 'noise', 'skipped'].includes(record.type)) {
+      const { record, why } = parseRecordLine(line);
+      if (record) {
         records.push(record);
         found++;
       } else {
-        process.stderr.write(`${file}:${n}: not a shadow record\n`);
+        process.stderr.write(`${file}:${n}: ${why}\n`);
         bad++;
       }
     }

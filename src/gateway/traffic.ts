@@ -72,9 +72,10 @@ export function createTraffic(deps: TrafficDeps) {
       if (unreadable !== undefined) throw unreadable;
       checkTarget(x.method, x.url);
       // modes set per merchant: the credential's merchant first (known, or asked of the current API once)
-      const merchant = hasMerchantModes(deps.routes.table) && isLegacyRequest(headers) ? merchants.known(soleCredential(headers)) : null;
+      const credential = hasMerchantModes(deps.routes.table) && isLegacyRequest(headers) ? soleCredential(headers) : undefined;
+      const merchant = merchants.known(credential);
       work = merchant === undefined
-        ? merchants.resolve(soleCredential(headers)!).then((found) => dispatch(x, found ?? undefined))
+        ? merchants.resolve(credential!).then((found) => dispatch(x, found ?? undefined))
         : dispatch(x, merchant ?? undefined);
     } catch (err) {
       work = Promise.reject(err);

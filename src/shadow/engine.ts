@@ -5,7 +5,7 @@
  * sandbox: otherwise the affected order or transaction is read back through both generations, or the
  * translated request is only validated.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Config } from '../config.js';
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
@@ -15,7 +15,7 @@ import type { CurrentRequest, TranslatedRequest } from '../translate/index.js';
 import { compareAnswers, type Difference } from './diff.js';
 import { asLegacyRequest, credentialHeaders, credentialValue, parseJson, parsed, succeeded, type Answer, type Exchange, type QueuedExchange } from './exchange.js';
 import { createIsolation } from './isolation.js';
-import { ShadowLedger, type CompareMethod, type ShadowRecord } from './ledger.js';
+import { parseRecordLine, ShadowLedger, type CompareMethod, type ShadowRecord } from './ledger.js';
 import { builtinNoise } from './noise.js';
 import { createComparisonQueue } from './queue.js';
 import { createRecorder } from './recorder.js';
@@ -234,21 +234,21 @@ export type Shadow = ReturnType<typeof createShadow>;
 /** The most a restarted gateway reads back of its record file (its end: the latest records). */
 const READ_BACK_BYTES = 64 * 1024 * 1024;
 
-/** The records of a gateway's own record file, for the ledger after a restart; a line that is not one is passed over. */
+/** The records of a gateway's own record file (its last READ_BACK_BYTES only), for the ledger after a restart. */
 function readRecords(file: string): ShadowRecord[] {
   if (!existsSync(file)) return [];
   const size = statSync(file).size;
-  let text = readFileSync(file, 'utf8');
-  if (size > READ_BACK_BYTES) text = text.slice(text.indexOf('\n', text.length - READ_BACK_BYTES) + 1);
-  const out: ShadowRecord[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const record = JSON.parse(line) as ShadowRecord;
-      if (record && ['comparison', 'noise', 'skipped'].includes(record.type)) out.push(record);
-    } catch {
-      // a line cut by a crash mid-write: not a record
-    }
+  const from = Math.max(0, size - READ_BACK_BYTES);
+  const tail = Buffer.alloc(size - from);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, tail, 0, tail.length, from);
+  } finally {
+    closeSync(fd);
   }
-  return out;
+  const lines = tail.toString('utf8').split('\n');
+  // a read that starts mid-file starts mid-line: that first piece is no record
+  if (from > 0) lines.shift();
+  // a line cut by a crash mid-write is not a record either: passed over
+  return lines.flatMap((line) => (line.trim() === '' ? [] : (parseRecordLine(line).record ?? [])));
 }

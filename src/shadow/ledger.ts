@@ -54,6 +54,20 @@ export interface SkippedRecord {
 
 export type ShadowRecord = ComparisonRecord | NoiseRecord | SkippedRecord;
 
+/** One line of a record file as a record; undefined when it is not JSON or not a record (`why` says which). */
+export function parseRecordLine(line: string): { record?: ShadowRecord; why?: 'not JSON' | 'not a shadow record' } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { why: 'not JSON' };
+  }
+  const type = (value as { type?: unknown } | null)?.type;
+  return typeof value === 'object' && value !== null && (type === 'comparison' || type === 'noise' || type === 'skipped')
+    ? { record: value as ShadowRecord }
+    : { why: 'not a shadow record' };
+}
+
 export interface PathSummary {
   path: string;
   count: number;

@@ -8,7 +8,7 @@ import { PaybridgeError } from '../errors.js';
 import type { CurrentRequest, CurrentResponse, LegacyResponse, Translator } from '../translate/index.js';
 import type { CorpusEntry } from './corpus.js';
 import { diff, type Difference } from './diff.js';
-import { ShadowLedger } from './ledger.js';
+import type { NoiseRules } from './noise.js';
 
 export interface ReplayDifference extends Difference {
   /** Which part of the exchange differs: `current[0].request`, `legacy.answer`. */
@@ -59,8 +59,6 @@ export async function replayEntry(translator: Translator, entry: CorpusEntry): P
 }
 
 /** Differences not allowed by the configured ignore rules (route id or `*`, a JSON-path glob). */
-export function unexplained(route: string, differences: readonly ReplayDifference[], ignore: readonly { route: string; path: string }[]): ReplayDifference[] {
-  if (ignore.length === 0) return [...differences];
-  const ledger = new ShadowLedger({ readyAfter: 1, ignore: [...ignore] });
-  return differences.filter((d) => ledger.noise.explain(route, { path: d.path }) === null);
+export function unexplained(route: string, differences: readonly ReplayDifference[], rules: NoiseRules): ReplayDifference[] {
+  return differences.filter((d) => rules.explain(route, { path: d.path }) === null);
 }
