@@ -56,7 +56,7 @@ interface Setting {
   flag: string;
   env: string;
   path: string;
-  kind: 'string' | 'int' | 'number' | 'file' | 'modes';
+  kind: 'string' | 'int' | 'number' | 'file' | 'modes' | 'list';
   /** For `paybridge serve --help`: what it sets, and its default. */
   describe: string;
   default: string;
@@ -89,6 +89,7 @@ export const SETTINGS: readonly Setting[] = [
   { flag: 'shadow-log', env: 'PAYBRIDGE_SHADOW_LOG', path: 'shadow.log', kind: 'string', describe: 'file the shadow comparison records are appended to (JSON lines)', default: 'the log stream' },
   { flag: 'shadow-sample', env: 'PAYBRIDGE_SHADOW_SAMPLE', path: 'shadow.sample.*', kind: 'number', describe: 'share of requests compared in shadow and canary modes, 0-1', default: '1' },
   { flag: 'otlp-endpoint', env: 'PAYBRIDGE_OTLP_ENDPOINT', path: 'otlpEndpoint', kind: 'string', describe: 'OTLP/HTTP endpoint OpenTelemetry spans are exported to (http://collector:4318)', default: 'none: tracing off' },
+  { flag: 'allowed-origins', env: 'PAYBRIDGE_ALLOWED_ORIGINS', path: 'sandbox.allowedOrigins', kind: 'list', describe: "shop page origins the embedded sandbox's checkout component serves (CORS, framing), comma-separated", default: '*' },
   { flag: 'operator-token', env: 'PAYBRIDGE_OPERATOR_TOKEN', path: 'operatorToken', kind: 'string', describe: 'bearer token of /_paybridge/ (the shadow report), 16+ characters', default: 'none: report off' },
 ];
 
@@ -131,6 +132,8 @@ function apply(target: Json, setting: Setting, name: string, raw: string | reado
     }
     case 'file':
       return setPath(target, setting.path, readJsonFile(name, last));
+    case 'list':
+      return setPath(target, setting.path, values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''));
     case 'modes': {
       const existing = (target.routes ?? {}) as Json;
       return setPath(target, setting.path, { ...existing, ...parseModes(name, values) });

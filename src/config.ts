@@ -138,6 +138,19 @@ export const configSchema = z.strictObject({
   otlpEndpoint: url.optional(),
   /** Bearer token for /_paybridge/ (the shadow report, the route table); off without one (or operatorTokens). */
   operatorToken: z.string().min(16, 'expected at least 16 characters').optional(),
+  /** The embedded sandbox (no upstream configured). */
+  sandbox: z
+    .strictObject({
+      /**
+       * Shop page origins (`https://shop.example`) allowed to call the checkout component's browser
+       * endpoints (CORS) and to frame its card fields; `*`, the demo's default, allows any.
+       */
+      allowedOrigins: z
+        .array(z.union([z.literal('*'), z.string().regex(/^https?:\/\/[^/\s?#]+$/, 'expected an origin such as https://shop.example (scheme and host, no path) or *')]))
+        .min(1)
+        .default(['*']),
+    })
+    .prefault({}),
   /** Named operator tokens (name -> token): the audit line of a route change names who made it. */
   operatorTokens: z.record(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'expected a name of letters, digits, . _ -'), z.string().min(16, 'expected at least 16 characters')).default({}),
 }).transform((config) => ({

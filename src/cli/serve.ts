@@ -14,7 +14,7 @@ export const SERVE_USAGE = `paybridge serve [--config FILE] [flags]
   --config FILE                         a JSON config file: the settings below by their file names
                                         (listen.port, timeouts.requestMs, shadow.sample, ...; README,
                                         Configuration); an unknown or misspelt key stops start-up, named
-${SETTINGS.map((s) => `  --${`${s.flag} ${s.kind === 'modes' ? 'ROUTE=MODE' : s.kind === 'file' ? 'FILE' : s.kind === 'string' ? 'VALUE' : 'N'}`.padEnd(36)}${s.describe} (default: ${s.default}; ${s.env}; file: ${s.path.replace('.*', '')})`).join('\n')}`;
+${SETTINGS.map((s) => `  --${`${s.flag} ${s.kind === 'modes' ? 'ROUTE=MODE' : s.kind === 'file' ? 'FILE' : s.kind === 'list' ? 'A,B' : s.kind === 'string' ? 'VALUE' : 'N'}`.padEnd(36)}${s.describe} (default: ${s.default}; ${s.env}; file: ${s.path.replace('.*', '')})`).join('\n')}`;
 
 /** Settings a reload reads but cannot apply to a running gateway (sockets, pools, queues made at start). */
 const RESTART_SETTINGS = ['listen', 'upstreams', 'defaultEnvironment', 'unmappedRoutes', 'timeouts', 'client', 'bodyLimitBytes', 'merchantTokens', 'serviceKey', 'merchantKeyCache', 'logLevel', 'logFormat', 'otlpEndpoint', 'operatorToken', 'operatorTokens'] as const;
@@ -60,7 +60,7 @@ export function exampleCurl(baseUrl: string, secretKey: string): string {
 
 export async function runServe(argv: string[]): Promise<void> {
   const options = Object.fromEntries(
-    SETTINGS.map((s) => [s.flag, s.kind === 'modes' ? { type: 'string' as const, multiple: true } : { type: 'string' as const }]),
+    SETTINGS.map((s) => [s.flag, s.kind === 'modes' || s.kind === 'list' ? { type: 'string' as const, multiple: true } : { type: 'string' as const }]),
   );
   const { values } = parseArgs({ args: argv, options: { ...options, config: { type: 'string' } }, strict: true });
   const { config: configFile, ...flags } = values as Record<string, string | string[] | undefined>;
@@ -78,7 +78,7 @@ export async function runServe(argv: string[]): Promise<void> {
       throw new ConfigError(
         `shadow.writeSafety.${send[0]}: send cannot be used with the embedded sandbox (its two faces share one store, so a write sent to both would move money twice); configure an isolated candidate upstream`,
       );
-    sandbox = createSandbox();
+    sandbox = createSandbox({ allowedOrigins: config.sandbox.allowedOrigins });
     const urls = await sandbox.listen({ host: '127.0.0.1', port: 0, legacyPort: 0 });
     const fixtures = sandbox.fixtures;
     embed = (c) => withSandbox(c, urls, fixtures);

@@ -257,7 +257,12 @@ export const blockedCardUpdateRequest = actionWrapper({ UnblockCard: z.strictObj
 
 /** Sandbox-only test instruments (current-api-decisions.md, "Sandbox test instruments"). */
 export const cardNumber = z.string().regex(/^\d{12,19}$/, 'expected 12-19 digits');
-export const sandboxCardTokenRequest = z.strictObject({ cardNumber, amount: positiveMoney.optional() });
+export const sandboxCardTokenRequest = z.strictObject({
+  cardNumber,
+  amount: positiveMoney.optional(),
+  /** The checkout's pay-later choice: a pay plan of this variant pays the order (a customer's credential). */
+  payPlan: z.strictObject({ payPlanVariant: payPlanVariant.default('Fortnightly4') }).optional(),
+});
 export const sandboxCardSourceRequest = z.strictObject({ cardNumber });
 
 // Query strings: a parameter may repeat (rule 3), so list filters accept a string or an array.

@@ -61,6 +61,14 @@ export function createClassifier(config: Config, translator: Translator, routes:
       if (!decision.upstream) throw new PaybridgeError('route_not_mapped', `${method} ${pathname}: no sandbox upstream is configured`);
       return decision;
     }
+    if (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined && !legacy) {
+      // a browser's CORS preflight carries no credential: the current API (the sandbox's face) answers it
+      const decision: Decision = { generation: 'current', headers, route: 'current', mode: 'passthrough' };
+      onDecision(decision);
+      decision.upstream = config.upstreams[defaultEnvironment].current;
+      if (!decision.upstream) throw new PaybridgeError('route_not_mapped', `${method} ${pathname}: no current upstream answers preflights`);
+      return decision;
+    }
     if (legacy || headers.authorization === undefined) {
       const match = translator.routes.match(method, pathname);
       const route = match?.compiled.mapping.route ?? 'unmapped';

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { OPEN_BROWSER_ACCESS } from './browser.js';
 import { createCurrentFace } from './current/server.js';
 import { DEFAULT_FIXTURES, type Fixtures } from './fixtures.js';
 import { createLegacyFace } from './legacy/server.js';
@@ -9,6 +10,8 @@ export interface SandboxOptions {
   /** Delay before a PayTo agreement leaves Pending (default 2000 ms; 0 in tests). */
   agreementDelayMs?: number;
   now?: () => number;
+  /** Page origins allowed to call the browser endpoints and frame the card fields (default `*`, the embedded demo). */
+  allowedOrigins?: readonly string[];
 }
 
 export interface SandboxListenOptions {
@@ -37,8 +40,9 @@ export function createSandbox(options: SandboxOptions = {}) {
     ...(options.agreementDelayMs !== undefined ? { agreementDelayMs: options.agreementDelayMs } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
-  const current = createCurrentFace(store);
-  const legacy = createLegacyFace(store);
+  const browser = { allowedOrigins: options.allowedOrigins ?? OPEN_BROWSER_ACCESS.allowedOrigins };
+  const current = createCurrentFace(store, browser);
+  const legacy = createLegacyFace(store, browser);
   let running: RunningSandbox | null = null;
 
   const urlOf = (app: typeof current, host: string) => {

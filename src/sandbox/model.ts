@@ -157,6 +157,8 @@ export interface PaymentToken {
   surchargeAmount: number;
   /** The transaction this token paid, once it has paid one. */
   usedBy: string | null;
+  /** A pay-later token: the pay plan the checkout offered and the shopper accepted. */
+  payPlanId?: string;
   createdAt: string;
 }
 
@@ -223,6 +225,8 @@ export interface Transaction {
   refundIds: string[];
   transfers: Transfer[];
   paidOn: string | null;
+  /** Paid by a pay plan (pay later): the plan; absent for a payment in full. */
+  payPlanId?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -267,7 +271,9 @@ export interface PayPlan {
   initialPayment: number;
   payPlanVariant: string;
   instalments: { dueDate: string; amount: number }[];
-  status: 'offered';
+  /** `active` once an order is paid with it. */
+  status: 'offered' | 'active';
+  orderId?: string;
   createdAt: string;
 }
 

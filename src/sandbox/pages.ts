@@ -1,18 +1,37 @@
 import type { FastifyInstance } from 'fastify';
 import { hasIdForm } from '../contract/ids.js';
+import { frameAncestors, type BrowserAccess } from './browser.js';
 import { CHECKOUT_SCRIPT } from './checkout/component.js';
+import { CARD_FIELDS_PAGE } from './checkout/fields.js';
 import { registerDemoShop } from './checkout/shop.js';
 import type { Store } from './store.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Unauthenticated sandbox pages both faces serve: the store's counts and the 3DS challenge page. */
-export function registerSandboxPages(app: FastifyInstance, store: Store): void {
+/**
+ * Unauthenticated sandbox pages both faces serve: the store's counts, the checkout component and its
+ * card fields, the 3DS challenge page. The two pages a shop frames may be framed only by the origins
+ * `browser` allows.
+ */
+export function registerSandboxPages(app: FastifyInstance, store: Store, browser: BrowserAccess): void {
   app.get('/sandbox/stats', async () => ({ ...store.stats }));
+  const framed = `frame-ancestors ${frameAncestors(browser)}`;
 
-  // the checkout web component, and a demo shop that uses it as the deployed plugin does
+  // the checkout web component, its card fields, and a demo shop that uses it as the deployed plugin does
   app.get('/sandbox/checkout.js', async (_req, reply) =>
-    reply.type('application/javascript; charset=utf-8').header('cache-control', 'no-cache').send(CHECKOUT_SCRIPT),
+    reply
+      .type('application/javascript; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('access-control-allow-origin', '*')
+      .send(CHECKOUT_SCRIPT),
+  );
+  app.get('/sandbox/card-fields', async (_req, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', framed)
+      .header('referrer-policy', 'no-referrer')
+      .send(CARD_FIELDS_PAGE),
   );
   registerDemoShop(app, store);
 
@@ -53,33 +72,46 @@ export function registerSandboxPages(app: FastifyInstance, store: Store): void {
     return { now: store.timestamp(), offsetMs: store.clockOffsetMs };
   });
 
-  // The page a 3DS redirectUrl points at: the shopper approves or declines the challenge (left
-  // unanswered, the sandbox issuer approves it); the merchant then confirms (Confirm3DSComplete). Shown
-  // in a frame by the checkout component, the page tells its parent the answer.
+  // The page a 3DS redirectUrl points at, as an issuer shows it: the shopper approves or declines the
+  // challenge (left unanswered, the sandbox issuer approves it) or cancels back to the shop; the
+  // merchant then confirms (Confirm3DSComplete). Framed by the checkout component, the page tells the
+  // origin that framed it (`#parent=`) the answer.
   app.get('/sandbox/3ds/:id', async (req, reply) => {
     const id = (req.params as { id: string }).id;
     const auth = hasIdForm('threeDS', id) ? store.threeDS.get(id) : undefined;
+    reply.type('text/html; charset=utf-8').header('content-security-policy', framed).header('referrer-policy', 'no-referrer');
     if (!auth)
-      return reply.code(404).type('text/html; charset=utf-8').send(`<!doctype html><html lang="en"><head><title>Sandbox 3DS</title></head><body><p>No 3DS challenge ${escapeHtml(id)}.</p></body></html>`);
+      return reply.code(404).send(`<!doctype html><html lang="en"><head><title>Sandbox 3DS</title></head><body><p>No 3DS challenge ${escapeHtml(id)}.</p></body></html>`);
     const order = store.orders.get(auth.orderId);
+    const merchant = store.merchants.get(auth.merchantId);
     const amount = order ? `${(order.amount.minorCurrencyUnits / 100).toFixed(2)} ${escapeHtml(order.amount.currency)}` : '';
-    return reply.type('text/html; charset=utf-8').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox 3DS</title>
-<style>body{font:15px system-ui,sans-serif;margin:16px;color:#222}button{font:inherit;padding:8px 16px;margin-right:8px}</style></head>
-<body><h1>Sandbox card issuer</h1>
-<p>3DS challenge ${escapeHtml(id)} for order ${escapeHtml(auth.orderId)}${amount ? ` (${amount})` : ''}: ${escapeHtml(auth.status)}. Unless you decline, it is approved by the sandbox issuer.</p>
-<p><button type="button" id="approve">Approve</button><button type="button" id="decline">Decline</button></p>
-<p id="outcome" role="status"></p>
+    return reply.send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox Bank: verify your payment</title>
+<style>body{font:15px system-ui,sans-serif;margin:0;color:#222}header{background:#0b3d91;color:#fff;padding:12px 16px}
+header h1{font-size:18px;margin:0}main{padding:12px 16px}dl{display:grid;grid-template-columns:auto 1fr;gap:4px 12px;margin:12px 0}
+dt{color:#555}dd{margin:0;font-weight:600}button{font:inherit;padding:8px 16px;margin:8px 8px 0 0;border-radius:4px;border:1px solid #0b3d91}
+#approve{background:#0b3d91;color:#fff}#decline{background:#fff;color:#0b3d91}#cancel{background:none;border:0;color:#555;text-decoration:underline}</style></head>
+<body><header><h1>Sandbox Bank: verify your payment</h1></header>
+<main><p>Your card issuer asks you to confirm this payment. (Sandbox: unless you decline, it is approved by the sandbox issuer.)</p>
+<dl><dt>Merchant</dt><dd id="merchant">${escapeHtml(merchant?.name ?? auth.merchantId)}</dd>
+<dt>Amount</dt><dd id="amount">${amount}</dd><dt>Reference</dt><dd>${escapeHtml(id)}</dd></dl>
+<p><button type="button" id="approve">Approve</button><button type="button" id="decline">Decline</button><button type="button" id="cancel">Cancel and return to the shop</button></p>
+<p id="outcome" role="status">${auth.status === 'pending' ? '' : `This challenge is ${escapeHtml(auth.status)}.`}</p></main>
 <script>
 (function () {
   var id = ${JSON.stringify(id)};
+  var parent = /[#&]parent=([^&]+)/.exec(window.location.hash);
+  function tell(status) {
+    if (window.parent !== window) window.parent.postMessage({ limepay3DS: status, threeDSAuthorisationId: id }, parent ? decodeURIComponent(parent[1]) : '*');
+  }
   function answer(decision) {
     fetch('/sandbox/3ds/' + id + '/' + decision, { method: 'POST' }).then(function (res) { return res.json(); }).then(function (body) {
       document.getElementById('outcome').textContent = 'Challenge ' + body.status + '.';
-      if (window.parent !== window) window.parent.postMessage({ limepay3DS: body.status, threeDSAuthorisationId: id }, '*');
+      tell(body.status);
     });
   }
   document.getElementById('approve').addEventListener('click', function () { answer('approve'); });
   document.getElementById('decline').addEventListener('click', function () { answer('decline'); });
+  document.getElementById('cancel').addEventListener('click', function () { tell('cancelled'); });
 })();
 </script></body></html>`);
   });

@@ -49,7 +49,7 @@ function request(target: Target, transport: WordPressTransport, path: string, da
 }
 
 /** get_order_data(): every string through strval(), amounts through round() (PHP floats). */
-function orderData(orderId: number, totalCents: number, virtual: boolean) {
+export function orderData(orderId: number, totalCents: number, virtual: boolean) {
   const address = virtual
     ? { city: '', country: '', line1: '', line2: '', postalCode: '', state: '' }
     : { city: 'Sydney', country: 'AU', line1: '1 George St', line2: '', postalCode: '2000', state: 'NSW' };

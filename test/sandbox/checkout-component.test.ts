@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_SCRIPT, CHECKOUT_SCRIPT_BUDGET_BYTES } from '../../src/sandbox/checkout/component.js';
 import { browserMissing, browserPath } from '../helpers/browser.js';
@@ -39,31 +39,32 @@ describe.skipIf(browserMissing)('the demo shop in headless Chromium, through the
     page = await browser.newPage();
     const res = await page.goto(`${gw.url}/sandbox/shop`);
     expect(res?.status()).toBe(200);
-    await page.waitForSelector('#limepay-checkout input[autocomplete="cc-number"]');
+    await fields('#limepay-checkout').locator('input[autocomplete="cc-number"]').waitFor();
   }
+  /** The card fields: a frame of the payment origin inside the shop's element. */
+  const fields = (root: string): FrameLocator => page.frameLocator(`${root} iframe`);
   async function typeCard(root: string, card: string) {
-    await page.fill(`${root} input[autocomplete="cc-number"]`, card.replace(/(\d{4})(?=\d)/g, '$1 '));
-    await page.fill(`${root} input[autocomplete="cc-exp"]`, '12/34');
-    await page.fill(`${root} input[autocomplete="cc-csc"]`, '123');
+    await fields(root).locator('input[autocomplete="cc-number"]').fill(card.replace(/(\d{4})(?=\d)/g, '$1 '));
+    await fields(root).locator('input[autocomplete="cc-exp"]').fill('12/34');
+    await fields(root).locator('input[autocomplete="cc-csc"]').fill('123');
   }
   const status = () => page.waitForFunction(() => {
     const text = (globalThis as unknown as { document: { getElementById(id: string): { textContent: string } } }).document.getElementById('status').textContent;
     return /Order paid|Payment failed|Refunded|Card saved/.test(text) ? text : false;
   }).then((h) => h.jsonValue() as Promise<string>);
 
-  it('renders an accessible card form (labels, card autocomplete) and takes a screenshot of it', async () => {
+  it('renders an accessible card form (labels, card autocomplete) in a frame, and takes a screenshot of it', async () => {
     await openShop();
+    expect(await page.$$('#limepay-checkout input')).toHaveLength(0);
     for (const autocomplete of ['cc-number', 'cc-exp', 'cc-csc']) {
-      const label = await page.$eval(`#limepay-checkout input[autocomplete="${autocomplete}"]`, (input) => {
-        const doc = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document;
-        return doc.querySelector(`label[for="${(input as unknown as { id: string }).id}"]`)?.textContent ?? null;
-      });
-      expect(label, autocomplete).toEqual(expect.any(String));
+      const input = fields('#limepay-checkout').locator(`input[autocomplete="${autocomplete}"]`);
+      const id = await input.getAttribute('id');
+      expect(await fields('#limepay-checkout').locator(`label[for="${id}"]`).textContent(), autocomplete).toEqual(expect.any(String));
     }
     mkdirSync(LOG_DIR, { recursive: true });
     const shot = await page.locator('#limepay-checkout').screenshot({ path: join(LOG_DIR, 'checkout-form.png') });
     expect(shot.length).toBeGreaterThan(2_000);
-    const box = await page.locator('#limepay-checkout').boundingBox();
+    const box = await page.locator('#limepay-checkout iframe').boundingBox();
     expect(box!.width).toBeGreaterThan(200);
     expect(box!.height).toBeGreaterThan(120);
   });
@@ -107,7 +108,7 @@ describe.skipIf(browserMissing)('the demo shop in headless Chromium, through the
   it('saves a card for the signed-in customer and reuses it for a second order through L19', async () => {
     await openShop();
     await page.click('#sign-in');
-    await page.waitForSelector('#limepay-source input[autocomplete="cc-number"]');
+    await fields('#limepay-source').locator('input[autocomplete="cc-number"]').waitFor();
     await typeCard('#limepay-source', CARDS.ok);
     await page.click('#save-card');
     expect(await status()).toMatch(/^Card saved: psrc_/);

@@ -27,7 +27,8 @@ export function transactionBody(store: Store, tx: Transaction) {
       merchantName: merchant.name,
       transactionId: tx.transactionId,
       orderType: order.orderType,
-      payType: 'PayInFull',
+      payType: tx.payPlanId ? 'PayPlan' : 'PayInFull',
+      ...(tx.payPlanId ? { payPlanId: tx.payPlanId } : {}),
       description: order.description,
       orderMetadata: order.metadata,
       status: tx.status,
@@ -66,7 +67,7 @@ export function cardPayBody(tx: Transaction) {
     amount: tx.amount,
     currency: tx.currency,
     surchargeAmount: tx.surchargeAmount,
-    payType: 'payinfull',
+    payType: tx.payPlanId ? 'payplan' : 'payinfull',
   };
 }
 

@@ -5,9 +5,10 @@ import { createFaceApp, parseWith } from '../http.js';
 import { createCardSource, createCardToken } from '../ops/cards.js';
 import { registerSandboxPages } from '../pages.js';
 import type { Store } from '../store.js';
+import { OPEN_BROWSER_ACCESS, registerBrowserEndpoints, type BrowserAccess } from '../browser.js';
 import { registerAccounts } from './accounts.js';
 import { registerBusiness } from './business.js';
-import { authorise } from './context.js';
+import { authorise, principalOf } from './context.js';
 import { registerCustomers } from './customers.js';
 import { registerOrders } from './orders.js';
 import { sourceBody } from './render.js';
@@ -15,19 +16,35 @@ import { registerSources } from './sources.js';
 import { registerTransactions } from './transactions.js';
 
 /** The current face: every call of current-api.md and current-api-decisions.md over the store. */
-export function createCurrentFace(store: Store): FastifyInstance {
+export function createCurrentFace(store: Store, browser: BrowserAccess = OPEN_BROWSER_ACCESS): FastifyInstance {
   const app = createFaceApp({
     renderError: currentErrorBody,
     mediaType: 'json',
     notFound: (method, path) => new PaybridgeError('not_found', `${method} ${path} is not an endpoint of the current API`),
   });
+  // what the checkout component and a shop's page call from the shopper's browser
+  registerBrowserEndpoints(
+    app,
+    browser,
+    [
+      { method: 'POST', url: '/sandbox/card-tokens' },
+      { method: 'POST', url: '/sandbox/card-sources' },
+      { method: 'GET', url: '/sources' },
+      { method: 'POST', url: '/tokens' },
+      { method: 'POST', url: '/payplans/max' },
+      { method: 'POST', url: '/payplans/offer' },
+      { method: 'POST', url: '/payto/agreement' },
+      { method: 'GET', url: '/payto/agreement' },
+    ],
+    (req) => principalOf(store, req).then((p) => p.kind, () => undefined),
+  );
   registerOrders(app, store);
   registerTransactions(app, store);
   registerCustomers(app, store);
   registerSources(app, store);
   registerAccounts(app, store);
   registerBusiness(app, store);
-  registerSandboxPages(app, store);
+  registerSandboxPages(app, store, browser);
 
   app.post('/sandbox/card-tokens', async (req) => {
     const actor = await authorise(store, req, 'card-token:create');

@@ -64,7 +64,7 @@ export function legacyTransaction(store: Store, tx: Transaction) {
     fee: tx.serviceFees.totalAmount,
     status: legacyStatus(tx),
     // an object named by the kind of payment: the .NET SDK deserialises it into a class
-    transactionPayType: tx.method === 'card' ? { payCardId: tx.transactionId } : { bankTransferId: tx.transactionId },
+    transactionPayType: tx.payPlanId ? { PayPlanId: tx.payPlanId } : tx.method === 'card' ? { payCardId: tx.transactionId } : { bankTransferId: tx.transactionId },
     statusBeforeDispute: null,
     lastChargeId: null,
     payoutId: null,
@@ -88,7 +88,7 @@ export function legacyPayResult(tx: Transaction) {
     amount: tx.amount,
     currency: tx.currency,
     surchargeAmount: tx.surchargeAmount,
-    type: tx.method === 'card' ? 'paycard' : 'payto',
+    type: tx.payPlanId ? 'payplan' : tx.method === 'card' ? 'paycard' : 'payto',
   };
 }
 

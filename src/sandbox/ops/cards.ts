@@ -3,18 +3,37 @@ import { PaybridgeError } from '../../errors.js';
 import { checkOwner, requireCustomer, requireMerchant, visibleTo, type Actor } from '../access.js';
 import type { CardBlock, CardDetails, Money, PaymentSource, PaymentToken } from '../model.js';
 import type { Store } from '../store.js';
+import { PAY_PLAN_VARIANTS, type PayPlanVariant } from '../../contract/current-requests.js';
 import { cardDetails, cardHint, page } from './common.js';
+import { offerPayPlan } from './payplans.js';
 
 /** Consecutive declines of one card at one merchant after which the card is blocked there. */
 export const BLOCK_AFTER_DECLINES = 3;
 
-/** The sandbox's stand-in for the checkout web component: a card payment token. */
-export function createCardToken(store: Store, actor: Actor, input: { cardNumber: string; amount?: Money | undefined }): PaymentToken {
+/**
+ * The sandbox's stand-in for the checkout web component: a card payment token. With `payPlan` (the
+ * checkout's pay-later choice, a customer's credential and the order amount required) the plan is
+ * offered first (first instalment now) and the token pays the order through it.
+ */
+export function createCardToken(
+  store: Store,
+  actor: Actor,
+  input: { cardNumber: string; amount?: Money | undefined; payPlan?: { payPlanVariant: PayPlanVariant } | undefined },
+): PaymentToken {
   const merchantId = requireMerchant(actor);
+  const card = cardDetails(input.cardNumber);
+  let payPlanId: string | undefined;
+  if (input.payPlan) {
+    const customerId = requireCustomer(actor);
+    if (!input.amount) throw new PaybridgeError('invalid_request', 'amount: a pay-later token is for the order amount');
+    const { instalments } = PAY_PLAN_VARIANTS[input.payPlan.payPlanVariant];
+    const initialPayment = Math.ceil(input.amount.minorCurrencyUnits / instalments);
+    payPlanId = offerPayPlan(store, actor, { customerId, amount: input.amount, initialPayment, payPlanVariant: input.payPlan.payPlanVariant }).payPlanId;
+  }
   const token: PaymentToken = {
     paymentTokenId: newId('paymentToken'), merchantId, customerId: actor.customerId, method: 'card',
-    amount: input.amount ?? null, card: cardDetails(input.cardNumber), agreementToken: null, paymentSourceId: null,
-    surchargeAmount: 0, usedBy: null, createdAt: store.timestamp(),
+    amount: input.amount ?? null, card, agreementToken: null, paymentSourceId: null,
+    surchargeAmount: 0, usedBy: null, createdAt: store.timestamp(), ...(payPlanId ? { payPlanId } : {}),
   };
   store.tokens.set(token.paymentTokenId, token);
   store.stats.tokensCreated++;

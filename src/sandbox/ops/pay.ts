@@ -60,6 +60,7 @@ function completePayment(store: Store, order: Order, token: PaymentToken, author
     refundIds: [],
     transfers: [],
     paidOn: authoriseOnly ? null : at.slice(0, 10),
+    ...(token.payPlanId ? { payPlanId: token.payPlanId } : {}),
     createdAt: at,
     updatedAt: at,
   };
@@ -71,6 +72,8 @@ function completePayment(store: Store, order: Order, token: PaymentToken, author
   order.transactionId = transaction.transactionId;
   order.updatedAt = at;
   if (token.card) recordSuccess(store, order.merchantId, token.card);
+  const plan = token.payPlanId ? store.payPlans.get(token.payPlanId) : undefined;
+  if (plan) Object.assign(plan, { status: 'active', orderId: order.orderId });
   return { kind: 'paid', order, transaction, token };
 }
 
