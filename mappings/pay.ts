@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { blankable, idOf, shortText } from '../src/contract/zod-helpers.js';
 import { defineMapping, LegacyAnswer, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
-import { flatten, moved, values, type Obj } from '../src/translate/shape.js';
+import { moved, rename, values, type Obj } from '../src/translate/shape.js';
 import { PAY_ANSWER, THREE_DS_ANSWER } from './answers.js';
 
 /** The pay body as the deployed clients send it (legacy-api.md sections 0 and 4, L4/L5). */
@@ -26,12 +26,13 @@ const payRequest = {
   wrap: (body: Obj) => (body.paymentActionRequired ? 'Confirm3DSComplete' : 'PayByCard'),
   shape: {
     PayByCard: { paymentToken: 'paymentTokenId', returnURL: 'returnUrl' },
-    // the challenge is being completed: the first call's options are not repeated
+    // the challenge is being completed (reference: the id under threeDSResponse, authoriseOnly repeated);
+    // the first call's other options are not repeated
     Confirm3DSComplete: {
       paymentToken: 'paymentTokenId',
-      paymentActionRequired: flatten({ threeDSAuthorisationId: 'threeDSAuthorisationId', redirectURL: moved() }),
+      paymentActionRequired: rename('threeDSResponse', { threeDSAuthorisationId: 'threeDSAuthorisationId', redirectURL: moved() }),
       request3DS: moved(),
-      authoriseOnly: moved(),
+      authoriseOnly: 'authoriseOnly',
       returnURL: moved(),
       offSession: moved(),
       cardStatement: moved(),
@@ -40,7 +41,27 @@ const payRequest = {
 };
 
 const legacyStatus = values({ authorised: 'not_captured' });
-const legacyPayType = values({ payinfull: 'paycard' });
+const legacyPayType = values({ payinfull: 'paycard', PayInFull: 'paycard', PayPlan: 'payplan' });
+
+/**
+ * A card payment's fields from either form of the answer: flat (current-api.md, what the sandbox
+ * answers) or wrapped in `PayOrderComplete` with the figures under `transactionDetails.purchaseDetails`
+ * (the reference's sample); current-api-decisions.md: the gateway reads both.
+ */
+function payment(body: Obj): Obj {
+  const complete = body.PayOrderComplete as Obj | undefined;
+  if (!complete) return body;
+  const purchase = ((complete.transactionDetails as Obj | undefined)?.purchaseDetails ?? {}) as Obj;
+  const amount = purchase.amount as { minorCurrencyUnits?: unknown; currency?: unknown } | undefined;
+  return {
+    transactionId: complete.transactionId,
+    transactionStatus: complete.transactionStatus,
+    amount: complete.amount ?? amount?.minorCurrencyUnits,
+    currency: complete.currency ?? amount?.currency,
+    surchargeAmount: complete.surchargeAmount ?? purchase.surchargeAmount,
+    payType: complete.payType ?? purchase.payType,
+  };
+}
 
 /**
  * 3DS: the current 200 ThreeDSAuthorisationRequired is the legacy 403 paymentActionRequired. A payment:
@@ -55,13 +76,14 @@ function payAnswer(body: Obj, legacyBody: Obj): unknown {
       paymentToken: legacyBody.paymentToken,
       paymentActionRequired: { threeDSAuthorisationId: challenge.threeDSAuthorisationId, redirectURL: challenge.redirectUrl },
     });
+  const paid = payment(body);
   return {
-    transactionId: body.transactionId,
-    transactionStatus: legacyStatus(body.transactionStatus),
-    amount: body.amount,
-    currency: body.currency,
-    surchargeAmount: body.surchargeAmount ?? 0,
-    type: legacyPayType(body.payType),
+    transactionId: paid.transactionId,
+    transactionStatus: legacyStatus(paid.transactionStatus),
+    amount: paid.amount,
+    currency: paid.currency,
+    surchargeAmount: paid.surchargeAmount ?? 0,
+    type: legacyPayType(paid.payType),
   };
 }
 

@@ -77,9 +77,11 @@ export const payOrderRequest = actionWrapper({
     cardStatement: z.strictObject({ name: shortText.optional(), city: shortText.optional() }).optional(),
   }),
   PayByPayTo: z.strictObject({ paymentTokenId: idOf('paymentToken') }),
+  // the reference's shape: the challenge's id one level down, authoriseOnly repeated (optional here)
   Confirm3DSComplete: z.strictObject({
     paymentTokenId: idOf('paymentToken'),
-    threeDSAuthorisationId: idOf('threeDS'),
+    threeDSResponse: z.strictObject({ threeDSAuthorisationId: idOf('threeDS') }),
+    authoriseOnly: z.boolean().optional(),
   }),
 });
 

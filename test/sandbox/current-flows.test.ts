@@ -114,11 +114,11 @@ describe('current face: test instruments', () => {
     expect(required.redirectUrl).toBe(`${sb.currentUrl}/sandbox/3ds/${required.threeDSAuthorisationId}`);
     const wrongToken = (await api.post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
     const mismatch = await api.post(`/orders/${order}/pay`, {
-      Confirm3DSComplete: { paymentTokenId: wrongToken, threeDSAuthorisationId: required.threeDSAuthorisationId },
+      Confirm3DSComplete: { paymentTokenId: wrongToken, threeDSResponse: { threeDSAuthorisationId: required.threeDSAuthorisationId } },
     });
     expect(mismatch.body.errorCode).toBe('invalid_request');
     const done = await api.post(`/orders/${order}/pay`, {
-      Confirm3DSComplete: { paymentTokenId: token, threeDSAuthorisationId: required.threeDSAuthorisationId },
+      Confirm3DSComplete: { paymentTokenId: token, threeDSResponse: { threeDSAuthorisationId: required.threeDSAuthorisationId } },
     });
     expect(cardPayResponse.parse(done.body).transactionStatus).toBe('paid');
   });

@@ -89,9 +89,37 @@ describe('requests real legacy clients send', () => {
       method: 'POST', path: '/orders/ordr_1/pay', headers: SK,
       body: { paymentToken: 'ptkn_9', request3DS: true, paymentActionRequired: challenge.body && (challenge.body as { paymentActionRequired: object }).paymentActionRequired },
     });
-    expect(second.body).toEqual({ Confirm3DSComplete: { paymentTokenId: 'ptkn_9', threeDSAuthorisationId: '3ds_1' } });
+    // the reference's Confirm3DSComplete: the id under threeDSResponse
+    expect(second.body).toEqual({ Confirm3DSComplete: { paymentTokenId: 'ptkn_9', threeDSResponse: { threeDSAuthorisationId: '3ds_1' } } });
     const paid = translator.toLegacy({ status: 200, body: { transactionId: 'tran_1', transactionStatus: 'paid', amount: 100, currency: 'AUD', payType: 'payinfull' } }, second.context);
     expect(paid).toEqual({ status: 200, body: { transactionId: 'tran_1', transactionStatus: 'paid', amount: 100, currency: 'AUD', surchargeAmount: 0, type: 'paycard' } });
+  });
+
+  it('the confirm call repeats authoriseOnly; a confirm answered by another challenge is another 403 (the client loops)', async () => {
+    const action = { threeDSAuthorisationId: '3ds_1', redirectURL: 'https://x/3ds' };
+    const second = await translator.toCurrent({ method: 'POST', path: '/orders/ordr_1/pay', headers: SK, body: { paymentToken: 'ptkn_9', authoriseOnly: true, request3DS: true, paymentActionRequired: action } });
+    expect(second.body).toEqual({ Confirm3DSComplete: { paymentTokenId: 'ptkn_9', threeDSResponse: { threeDSAuthorisationId: '3ds_1' }, authoriseOnly: true } });
+    const again = translator.toLegacy({ status: 200, body: { ThreeDSAuthorisationRequired: { threeDSAuthorisationId: '3ds_2', redirectUrl: 'https://x/3ds2' } } }, second.context);
+    expect(again).toEqual({ status: 403, body: { paymentToken: 'ptkn_9', paymentActionRequired: { threeDSAuthorisationId: '3ds_2', redirectURL: 'https://x/3ds2' } } });
+  });
+
+  it("reads the card pay answer wrapped in PayOrderComplete (the reference's sample) as the flat one", async () => {
+    const first = await translator.toCurrent({ method: 'POST', path: '/orders/ordr_1/pay', headers: SK, body: { paymentToken: 'ptkn_9' } });
+    const wrapped = {
+      PayOrderComplete: {
+        transactionId: 'tran_1',
+        transactionStatus: 'accepted',
+        transactionDetails: {
+          purchaseDetails: { amount: { minorCurrencyUnits: 2500, currency: 'AUD' }, surchargeAmount: 40, payType: 'PayPlan', availableOn: '2026-12-01' },
+          paymentMethod: { paymentMethodType: 'Card', cardBrand: 'Visa', cardLast4: '4242' },
+          customerDetails: { customerId: 'cust_1', customerEmailAddress: 'jo@example.com' },
+        },
+      },
+    };
+    expect(translator.toLegacy({ status: 200, body: wrapped }, first.context)).toEqual({
+      status: 200,
+      body: { transactionId: 'tran_1', transactionStatus: 'accepted', amount: 2500, currency: 'AUD', surchargeAmount: 40, type: 'payplan' },
+    });
   });
 
   it('POST /refunds checks the currency against the transaction before the refund is sent', async () => {

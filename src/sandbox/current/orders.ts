@@ -39,7 +39,11 @@ export function registerOrders(app: FastifyInstance, store: Store): void {
         ? payByCard(store, actor, orderId, body.PayByCard)
         : 'PayByPayTo' in body
           ? payByPayTo(store, actor, orderId, body.PayByPayTo)
-          : confirm3DS(store, actor, orderId, body.Confirm3DSComplete);
+          : confirm3DS(store, actor, orderId, {
+              paymentTokenId: body.Confirm3DSComplete.paymentTokenId,
+              threeDSAuthorisationId: body.Confirm3DSComplete.threeDSResponse.threeDSAuthorisationId,
+              authoriseOnly: body.Confirm3DSComplete.authoriseOnly,
+            });
     if (outcome.kind === 'threeDS') return threeDSBody(outcome.authorisation, `${req.protocol}://${req.host}`);
     return outcome.transaction.method === 'card' ? cardPayBody(outcome.transaction) : payToPayBody(store, outcome.transaction);
   });

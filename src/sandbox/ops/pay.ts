@@ -116,14 +116,14 @@ export function confirm3DS(
   store: Store,
   actor: Actor,
   orderId: string,
-  input: { paymentTokenId: string; threeDSAuthorisationId: string },
+  input: { paymentTokenId: string; threeDSAuthorisationId: string; authoriseOnly?: boolean | undefined },
 ): PayOutcome {
   const visible = getOrder(store, actor, orderId);
   const authorisation = store.threeDS.get(input.threeDSAuthorisationId);
   if (!authorisation || authorisation.merchantId !== visible.merchantId)
-    throw new PaybridgeError('not_found', `threeDSAuthorisationId: ${input.threeDSAuthorisationId} was not found`);
+    throw new PaybridgeError('not_found', `threeDSResponse.threeDSAuthorisationId: ${input.threeDSAuthorisationId} was not found`);
   if (authorisation.orderId !== orderId || authorisation.paymentTokenId !== input.paymentTokenId)
-    throw new PaybridgeError('invalid_request', 'threeDSAuthorisationId: the authorisation belongs to another order or token');
+    throw new PaybridgeError('invalid_request', 'threeDSResponse.threeDSAuthorisationId: the authorisation belongs to another order or token');
   // a second confirm of a completed challenge names the challenge, not the order it paid (D-PAY-3)
   if (authorisation.status === 'completed')
     throw new PaybridgeError('threeds_not_pending', `threeDSAuthorisationId: ${authorisation.threeDSAuthorisationId} is ${authorisation.status}`);
@@ -132,7 +132,8 @@ export function confirm3DS(
     throw new PaybridgeError('do_not_honor', 'the card issuer declined the 3DS challenge');
   const token = usableToken(store, order, input.paymentTokenId, 'card');
   authorisation.status = 'completed';
-  return completePayment(store, order, token, authorisation.authoriseOnly);
+  // the confirm call repeats authoriseOnly (reference); absent, the first call's choice stands
+  return completePayment(store, order, token, input.authoriseOnly ?? authorisation.authoriseOnly);
 }
 
 export function payByPayTo(store: Store, actor: Actor, orderId: string, input: { paymentTokenId: string }): PayOutcome {
