@@ -18,6 +18,7 @@ export const LEGACY_ERROR = z
     message: z.string().describe('a readable sentence'),
     detail: z.string().describe('what was wrong: the field, header or id'),
     tracer: z.string().describe("the request id the gateway logged, or the upstream's tracer"),
+    errorTypeDescription: z.string().describe("the upstream's sentence for the kind of error, or the gateway's for the status class"),
   })
   .describe('A legacy error (legacy-api.md section 5).');
 
@@ -48,7 +49,7 @@ export const ORDER_ANSWER = z
 export const PAY_ANSWER = z
   .object({
     transactionId: id('tran_'),
-    transactionStatus: z.string().describe('the current status; authorised is not_captured'),
+    transactionStatus: z.string().describe('the current status (an older authorised is not_captured)'),
     amount: z.int(),
     currency: z.string(),
     surchargeAmount: z.int(),

@@ -1,5 +1,6 @@
 /** Shapes and checks several mapping files share: the legacy order, transaction, merchant and money. */
 import { z } from 'zod';
+import { payCardIdOf } from '../src/contract/ids.js';
 import { amountInt, currencyCode } from '../src/contract/zod-helpers.js';
 import { PaybridgeError } from '../src/errors.js';
 import {
@@ -58,7 +59,7 @@ function payTypeOf(detail: Obj): Record<string, unknown> | null {
   const kind = (detail.paymentMethod as Obj | undefined)?.paymentMethodType;
   if ((detail.purchaseDetails as Obj | undefined)?.payType === 'PayPlan') return { PayPlanId: (detail.purchaseDetails as Obj).payPlanId ?? id };
   if (kind === 'PayTo') return { bankTransferId: id };
-  if (kind === 'Card') return { payCardId: id };
+  if (kind === 'Card') return { payCardId: typeof id === 'string' ? payCardIdOf(id) : id };
   return null;
 }
 

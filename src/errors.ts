@@ -50,7 +50,8 @@ export interface CurrentErrorBody {
   errorTypeDescription: string;
 }
 
-export type LegacyErrorBody = Omit<CurrentErrorBody, 'errorTypeDescription'>;
+/** The legacy error: the current shape, errorTypeDescription included (legacy-api.md section 5, reference). */
+export type LegacyErrorBody = CurrentErrorBody;
 
 /** A failure with a code from ERRORS and a detail naming what was wrong (a field, a header, an id). */
 export class PaybridgeError extends Error {
@@ -94,10 +95,14 @@ export function errorTypeDescription(status: number): string {
   return 'A server-side error; the request may be retried later if it is safe to do so.';
 }
 
-/** Legacy-shaped error body (statusCode, errorCode, message, detail, tracer). */
+/**
+ * Legacy-shaped error body (statusCode, errorCode, message, detail, tracer, errorTypeDescription): the
+ * published legacy reference's error is the current one; a gateway failure's errorTypeDescription is
+ * the sentence for its status class.
+ */
 export function legacyErrorBody(code: ErrorCode, detail: string, tracer: string): LegacyErrorBody {
   const { status, message } = ERRORS[code];
-  return { statusCode: status, errorCode: code, message, detail, tracer };
+  return { statusCode: status, errorCode: code, message, detail, tracer, errorTypeDescription: errorTypeDescription(status) };
 }
 
 /** Current-API error body: the legacy keys plus errorTypeDescription. */

@@ -65,7 +65,7 @@ export const transactionDetail = z.strictObject({
     payType: z.literal('PayInFull'),
     description: z.string().nullable(),
     orderMetadata: jsonObject.nullable(),
-    status: z.enum(['authorised', 'paid', 'partially_refunded', 'refunded', 'cancelled']),
+    status: z.enum(['accepted', 'paid', 'refunded', 'partially_refunded', 'pending', 'failed', 'cancelled', 'disputed', 'not_captured', 'incomplete']),
     refundIds: z.array(id('refund')),
     disputeId: z.string().nullable(),
     disputeIds: z.array(z.string()),
@@ -107,7 +107,7 @@ export const transactionList = list(transactionDetail);
 
 export const cardPayResponse = z.strictObject({
   transactionId: id('transaction'),
-  transactionStatus: z.enum(['paid', 'authorised']),
+  transactionStatus: z.enum(['paid', 'not_captured']),
   amount: z.int(),
   currency: z.string(),
   /** The merchant's card surcharge (docs/decisions.md); 0 for most. */

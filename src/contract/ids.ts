@@ -32,6 +32,15 @@ export function hasIdForm(kind: IdKind, value: unknown): value is string {
   return value.startsWith(prefix) && ID_BODY.test(value.slice(prefix.length));
 }
 
+/**
+ * The legacy card-payment id of a current id (legacy-api.md section 4, a decision): `card_` and the
+ * opaque part after the id's own prefix, so stable, unique and never mistaken for the id it comes from.
+ */
+export function payCardIdOf(id: string): string {
+  const underscore = id.indexOf('_');
+  return `card_${underscore < 0 ? id : id.slice(underscore + 1)}`;
+}
+
 const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
 /** Where each of a UUID's 16 bytes goes (as two hex digits), around its four dashes. */
 const UUID_SLOTS = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];

@@ -182,7 +182,8 @@ export interface Agreement {
   createdAt: string;
 }
 
-export type TransactionStatus = 'authorised' | 'paid' | 'partially_refunded' | 'refunded' | 'cancelled';
+/** The reference's TransactionStatus values the sandbox uses (current-api-decisions.md, States). */
+export type TransactionStatus = 'not_captured' | 'paid' | 'partially_refunded' | 'refunded' | 'cancelled';
 
 export interface TimelineEntry {
   eventType: string;

@@ -9,7 +9,7 @@ export type NoiseReason = 'id' | 'timestamp' | 'rule' | 'learned';
 
 /** The suffixes the gateway itself adds to a request id (`<id>:candidate`, `<id>:readback-primary`, ...). */
 const SUFFIX = '(?::[a-z][a-z-]*)?';
-const ID = new RegExp(`^(ordr|mcht|mktp|cust|ptkn|tran|rfnd|psrc|3ds|trf|bank|ppln|cblk|chk)_[A-Za-z0-9_-]+${SUFFIX}$`);
+const ID = new RegExp(`^(ordr|mcht|mktp|cust|ptkn|tran|rfnd|psrc|3ds|trf|bank|ppln|cblk|chk|card)_[A-Za-z0-9_-]+${SUFFIX}$`);
 const UUID = new RegExp(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}${SUFFIX}$`, 'i');
 /** A request id as the gateway accepts one from a client (x-request-id), with a gateway suffix. */
 const REQUEST_ID = new RegExp(`^[A-Za-z0-9._-]{8,128}${SUFFIX}$`);

@@ -1,6 +1,6 @@
 /** Current answers as legacy answers: the body as read, and every error in the legacy shape. */
 import { parseJsonValue } from '../contract/json.js';
-import { legacyErrorBody, PaybridgeError, type LegacyErrorBody } from '../errors.js';
+import { errorTypeDescription, legacyErrorBody, PaybridgeError, type LegacyErrorBody } from '../errors.js';
 import type { CurrentResponse, LegacyResponse } from './engine.js';
 import { isObj } from './shape.js';
 
@@ -33,6 +33,8 @@ export function legacyError(response: CurrentResponse, requestId: string): Legac
     message: typeof body.message === 'string' ? body.message : '',
     detail: typeof body.detail === 'string' ? body.detail : '',
     tracer: typeof body.tracer === 'string' ? body.tracer : requestId,
+    // the current API's own sentence when it gives one (the legacy reference carries it), else the class's
+    errorTypeDescription: typeof body.errorTypeDescription === 'string' ? body.errorTypeDescription : errorTypeDescription(response.status),
   };
   return { status: response.status, body: error };
 }

@@ -123,7 +123,7 @@ export async function dotnetSdk(target: Target): Promise<Recorder> {
   expect(authorised.transactionStatus).toBe('not_captured');
   const captured = await call('L9 Payments.CaptureTransaction', 'POST', `/transactions/${authorised.transactionId}/authorisation:capture`, { captureAmount: 1000 });
   expect(captured.status).toBe(200);
-  expect(PaymentResponse.parse(captured.json)).toMatchObject({ status: 'paid', amount: 1000, transactionPayType: { payCardId: authorised.transactionId } });
+  expect(PaymentResponse.parse(captured.json)).toMatchObject({ status: 'paid', amount: 1000, transactionPayType: { payCardId: authorised.transactionId!.replace(/^tran_/, 'card_') } });
 
   // Payments.CaptureTransaction(id, new CreateCaptureRequest()): captureAmount unset, the body `{}`;
   // the legacy service captures the whole authorised amount

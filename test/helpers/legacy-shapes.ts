@@ -10,6 +10,7 @@ export const legacyError = z.strictObject({
   message: z.string(),
   detail: z.string(),
   tracer: z.string().min(1),
+  errorTypeDescription: z.string().min(1),
 });
 
 export const legacyOrder = z.strictObject({
@@ -71,7 +72,7 @@ export const legacyTransaction = z.strictObject({
   fee: z.int(),
   status: z.enum(['paid', 'not_captured', 'partially_refunded', 'refunded', 'cancelled']),
   transactionPayType: z.union([
-    z.strictObject({ payCardId: z.string().startsWith('tran_') }),
+    z.strictObject({ payCardId: z.string().regex(/^card_[A-Za-z0-9_-]+$/, 'card_ and the opaque part of the transaction id') }),
     z.strictObject({ bankTransferId: z.string().startsWith('tran_') }),
   ]),
   statusBeforeDispute: z.null(),

@@ -35,8 +35,8 @@ export function parityClients(sb: TestSandbox, options: Parameters<typeof bridge
   };
 }
 
-const ID = /^(ordr|mcht|mktp|cust|ptkn|tran|rfnd|psrc|3ds|trf|bank|ppln|cblk|chk)_[A-Za-z0-9_-]+$/;
-const EMBEDDED_ID = /\b(ordr|mcht|mktp|cust|ptkn|tran|rfnd|psrc|3ds|trf|bank|ppln|cblk|chk)_[A-Za-z0-9_-]+/g;
+const ID = /^(ordr|mcht|mktp|cust|ptkn|tran|rfnd|psrc|3ds|trf|bank|ppln|cblk|chk|card)_[A-Za-z0-9_-]+$/;
+const EMBEDDED_ID = /\b(ordr|mcht|mktp|cust|ptkn|tran|rfnd|psrc|3ds|trf|bank|ppln|cblk|chk|card)_[A-Za-z0-9_-]+/g;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -224,7 +224,7 @@ describe(`bad input: ${COUNT} generated requests`, () => {
         }
         const shaped =
           parsed !== undefined &&
-          Object.keys(parsed).sort().join() === 'detail,errorCode,message,statusCode,tracer' &&
+          Object.keys(parsed).sort().join() === 'detail,errorCode,errorTypeDescription,message,statusCode,tracer' &&
           parsed.statusCode === status &&
           typeof parsed.errorCode === 'string' && Object.hasOwn(ERRORS, parsed.errorCode) &&
           typeof parsed.tracer === 'string' && parsed.tracer.length > 0;

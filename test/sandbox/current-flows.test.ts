@@ -74,7 +74,7 @@ describe('current face: online card flow', () => {
     const api = sb.current(KEYS.soloSk);
     const auth = await paidCardTransaction(api, { authoriseOnly: true });
     let detail = transactionDetail.parse((await api.get(`/transactions/${auth}`)).body);
-    expect(detail.purchaseDetails.status).toBe('authorised');
+    expect(detail.purchaseDetails.status).toBe('not_captured');
     expect(detail.paymentMethod.paymentStatus).toBe('Authorised');
     const captured = await api.patch(`/transactions/${auth}`, { CaptureFunds: { amount: 8_000 } });
     detail = transactionDetail.parse(captured.body);

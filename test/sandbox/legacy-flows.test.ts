@@ -41,7 +41,7 @@ describe('legacy face: card flow in legacy shapes', () => {
     expect(Object.keys(refund1.body)).toEqual(['refundId']);
     expect(refund1.body.refundId).toMatch(/^rfnd_/);
     const partial = legacyTransaction.parse((await api.get(`/transactions/${txId}`)).body);
-    expect(partial).toMatchObject({ status: 'partially_refunded', refundedAmount: 4_000, transactionPayType: { payCardId: txId } });
+    expect(partial).toMatchObject({ status: 'partially_refunded', refundedAmount: 4_000, transactionPayType: { payCardId: txId.replace(/^tran_/, 'card_') } });
 
     const refund2 = await api.post('/refunds', { transactionId: txId, refundAmount: { amount: 6_000, currency: 'AUD' } });
     const full = legacyTransaction.parse((await api.get(`/transactions/${txId}`)).body);
@@ -79,7 +79,7 @@ describe('legacy face: card flow in legacy shapes', () => {
     const declined = await api.post(`/orders/${order.merchantOrderId}/pay`, { paymentToken: await cardToken(CARDS.decline) });
     expect(declined.status).toBe(400);
     expect(declined.body).toMatchObject({ statusCode: 400, errorCode: 'do_not_honor' });
-    expect(Object.keys(declined.body).sort()).toEqual(['detail', 'errorCode', 'message', 'statusCode', 'tracer']);
+    expect(Object.keys(declined.body).sort()).toEqual(['detail', 'errorCode', 'errorTypeDescription', 'message', 'statusCode', 'tracer']);
     expect((await api.get(`/orders/${order.merchantOrderId}`)).body.status).toBe('created');
     expect((await api.get(`/transactions?merchantOrderId=${order.merchantOrderId}`)).body.transactions).toEqual([]);
     expect(sb.sandbox.store.stats.transactionsCreated).toBe(before);

@@ -260,6 +260,6 @@ describe('failures answer alike on both sides', () => {
   ];
   for (const [name, prepare, status] of cases) it(name, async () => {
     const [legacy] = await same('errors', prepare, status);
-    expect(Object.keys(legacy.body as object).sort()).toEqual(['detail', 'errorCode', 'message', 'statusCode', 'tracer']);
+    expect(Object.keys(legacy.body as object).sort()).toEqual(['detail', 'errorCode', 'errorTypeDescription', 'message', 'statusCode', 'tracer']);
   });
 });

@@ -23,7 +23,7 @@ describe('backward', () => {
     });
     expect(Object.keys(legacy)).toEqual(['_id', 'merchantId', 'marketplaceId', 'merchantOrderId', 'amount', 'currency', 'status', 'transactionPayType', 'statusBeforeDispute', 'lastChargeId', 'payoutId', 'refunds']);
     expect(legacy.status).toBe('not_captured');
-    expect(JSON.stringify(legacy)).toBe('{"_id":"tran_1","merchantId":"mcht_1","marketplaceId":null,"merchantOrderId":"ordr_1","amount":500,"currency":"AUD","status":"not_captured","transactionPayType":{"payCardId":"tran_1"},"statusBeforeDispute":null,"lastChargeId":null,"payoutId":null,"refunds":[]}');
+    expect(JSON.stringify(legacy)).toBe('{"_id":"tran_1","merchantId":"mcht_1","marketplaceId":null,"merchantOrderId":"ordr_1","amount":500,"currency":"AUD","status":"not_captured","transactionPayType":{"payCardId":"card_1"},"statusBeforeDispute":null,"lastChargeId":null,"payoutId":null,"refunds":[]}');
   });
 
   it('builds an open shape\'s rule keys first, then the other current keys renamed through the vocabulary, each object anew', () => {

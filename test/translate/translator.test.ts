@@ -186,7 +186,8 @@ describe('answers from the current API', () => {
       { status: 404, body: { statusCode: 404, errorCode: 'not_found', message: 'm', detail: 'd', tracer: 't-1', errorTypeDescription: 'x' } },
       current.context,
     );
-    expect(notFound).toEqual({ status: 404, body: { statusCode: 404, errorCode: 'not_found', message: 'm', detail: 'd', tracer: 't-1' } });
+    expect(notFound).toEqual({ status: 404, body: { statusCode: 404, errorCode: 'not_found', message: 'm', detail: 'd', tracer: 't-1', errorTypeDescription: 'x' } });
+    expect(translator.toLegacy({ status: 409, body: { statusCode: 409, errorCode: 'order_already_paid', message: 'm' } }, current.context).body).toMatchObject({ errorTypeDescription: expect.stringMatching(/conflicts/) });
     expect(translator.toLegacy({ status: 500, body: { errorCode: 'internal_error' } }, current.context).body).toMatchObject({ statusCode: 502, errorCode: 'upstream_error', tracer: 'req-1' });
     expect(translator.toLegacy({ status: 400, body: '<html>' }, current.context).body).toMatchObject({ statusCode: 502, errorCode: 'upstream_error' });
     expect(translator.toLegacy({ status: 200, body: { unexpected: true } }, current.context).body).toMatchObject({ statusCode: 502, errorCode: 'upstream_error' });

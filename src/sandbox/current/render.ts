@@ -9,7 +9,7 @@ export function orderBody(order: Order) {
   return { OnlineOrder: { order: fields } };
 }
 
-const PAYMENT_STATUS = { authorised: 'Authorised', cancelled: 'Cancelled' } as const;
+const PAYMENT_STATUS = { not_captured: 'Authorised', cancelled: 'Cancelled' } as const;
 
 export function transactionBody(store: Store, tx: Transaction) {
   const order = store.orders.get(tx.orderId)!;
@@ -42,7 +42,7 @@ export function transactionBody(store: Store, tx: Transaction) {
     paymentMethod: {
       paymentMethodType: tx.method === 'card' ? 'Card' : 'PayTo',
       accountHint: tx.accountHint,
-      paymentStatus: tx.status === 'authorised' || tx.status === 'cancelled' ? PAYMENT_STATUS[tx.status] : 'Settled',
+      paymentStatus: tx.status === 'not_captured' || tx.status === 'cancelled' ? PAYMENT_STATUS[tx.status] : 'Settled',
       paymentFailure: null,
     },
     serviceFees: tx.serviceFees,

@@ -1,4 +1,5 @@
 /** Store records in the legacy generation's shapes (legacy-api.md section 4), rendered natively. */
+import { payCardIdOf } from '../../contract/ids.js';
 import type { Customer, Merchant, Order, PaymentSource, Transaction } from '../model.js';
 import type { Store } from '../store.js';
 
@@ -45,8 +46,8 @@ export function legacyOrder(order: Order) {
   };
 }
 
-const LEGACY_STATUS = { authorised: 'not_captured' } as const;
-const legacyStatus = (tx: Transaction) => (tx.status === 'authorised' ? LEGACY_STATUS.authorised : tx.status);
+/** Legacy `status` keeps the current words (legacy-api.md section 4). */
+const legacyStatus = (tx: Transaction) => tx.status;
 
 export function legacyTransaction(store: Store, tx: Transaction) {
   const order = store.orders.get(tx.orderId)!;
@@ -64,7 +65,7 @@ export function legacyTransaction(store: Store, tx: Transaction) {
     fee: tx.serviceFees.totalAmount,
     status: legacyStatus(tx),
     // an object named by the kind of payment: the .NET SDK deserialises it into a class
-    transactionPayType: tx.payPlanId ? { PayPlanId: tx.payPlanId } : tx.method === 'card' ? { payCardId: tx.transactionId } : { bankTransferId: tx.transactionId },
+    transactionPayType: tx.payPlanId ? { PayPlanId: tx.payPlanId } : tx.method === 'card' ? { payCardId: payCardIdOf(tx.transactionId) } : { bankTransferId: tx.transactionId },
     statusBeforeDispute: null,
     lastChargeId: null,
     payoutId: null,

@@ -199,7 +199,7 @@ function entriesOf(store: Store, tx: Transaction): SettlementEntry[] {
       settlementEntryId: derivedId('sent_', tx.transactionId, type, reference ?? '', merchantId), merchantId, transactionId: tx.transactionId,
       type, amount, currency: tx.currency, occurredAt, payoutDate: occurredAt.slice(0, 10), reference,
     });
-  if (tx.status === 'authorised' || tx.status === 'cancelled' || tx.paidOn === null) return out;
+  if (tx.status === 'not_captured' || tx.status === 'cancelled' || tx.paidOn === null) return out;
   const paidAt = tx.timelines.find((t) => t.eventType === 'PaymentSucceed')?.eventTime ?? tx.createdAt;
   add(tx.merchantId, 'payment', tx.amount, paidAt, null);
   if (tx.surchargeAmount > 0) add(tx.merchantId, 'surcharge', tx.surchargeAmount, paidAt, null);

@@ -54,7 +54,7 @@ function completePayment(store: Store, order: Order, token: PaymentToken, author
     // a card payment carries the merchant's surcharge (Calculate Surcharge tells it beforehand)
     surchargeAmount: token.method === 'card' ? surchargeFor(store.get(store.merchants, order.merchantId), 'card', amount) : token.surchargeAmount,
     refundedAmount: 0,
-    status: authoriseOnly ? 'authorised' : 'paid',
+    status: authoriseOnly ? 'not_captured' : 'paid',
     serviceFees: serviceFees(token.method, amount),
     timelines: [],
     refundIds: [],

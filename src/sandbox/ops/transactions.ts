@@ -68,7 +68,7 @@ export function refund(store: Store, actor: Actor, transactionId: string, refund
 /** Captures an authorisation: `amount` of it, or all of it when unset (legacy-api.md L9, the .NET SDK's `{}`). */
 export function capture(store: Store, actor: Actor, transactionId: string, requested: number | undefined): Transaction {
   const tx = getTransaction(store, actor, transactionId);
-  if (tx.status !== 'authorised') throw new PaybridgeError('transaction_not_capturable', `${transactionId} is ${tx.status}`);
+  if (tx.status !== 'not_captured') throw new PaybridgeError('transaction_not_capturable', `${transactionId} is ${tx.status}`);
   const amount = requested ?? tx.amount;
   if (amount > tx.amount)
     throw new PaybridgeError('capture_exceeds_amount', `amount: ${amount} exceeds the authorised ${tx.amount} ${tx.currency}`);
@@ -83,7 +83,7 @@ export function capture(store: Store, actor: Actor, transactionId: string, reque
 /** Releases an authorisation; its order is cancelled with it. */
 export function cancelAuthorisation(store: Store, actor: Actor, transactionId: string): Transaction {
   const tx = getTransaction(store, actor, transactionId);
-  if (tx.status !== 'authorised') throw new PaybridgeError('transaction_not_cancellable', `${transactionId} is ${tx.status}`);
+  if (tx.status !== 'not_captured') throw new PaybridgeError('transaction_not_cancellable', `${transactionId} is ${tx.status}`);
   tx.status = 'cancelled';
   const at = addTimeline(store, tx, 'AuthorisationCancelled', tx.amount, null);
   const order = store.orders.get(tx.orderId);
