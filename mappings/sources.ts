@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineMapping, toHeader, toPath, toQuery } from '../src/translate/define.js';
-import { closed, computed, rename, type Obj } from '../src/translate/shape.js';
+import { PaybridgeError } from '../src/errors.js';
+import { closed, computed, isObj, rename, type Obj } from '../src/translate/shape.js';
 import { ok } from './answers.js';
 
 const methodOf = (source: Obj): [string, Obj] => {
@@ -31,17 +32,64 @@ export const listSources = defineMapping({
   answers: ok(z.object({ paymentSources: z.array(z.object({ paymentSourceId: z.string().startsWith('psrc_'), customerId: z.string(), merchantId: z.string(), type: z.enum(['card', 'payto']), accountHint: z.string(), createdAt: z.string() })) })),
 });
 
+/**
+ * The removed card as the legacy reference answers it, from the source read just before the delete:
+ * what the current source holds, the rest null (legacy-api.md section 4, L16).
+ */
+function removedCard(_deleted: Obj, _legacyBody: unknown, source: Obj) {
+  const card = (source.sourceMethod as Obj | undefined)?.CardMethodResp as Obj | undefined;
+  const hint = typeof card?.cardHint === 'string' ? /(\d{4})$/.exec(card.cardHint)?.[1] : undefined;
+  return {
+    cardPaymentSourceId: source.paymentSourceId,
+    customerId: source.customerId ?? null,
+    customerDelegateUserId: source.customerDelegateId ?? null,
+    brand: card?.cardBrand ?? null,
+    funding: card?.cardFunding ?? null,
+    last4: card?.cardLast4 ?? hint ?? null,
+    cardBin: null,
+    expMonth: null,
+    expYear: null,
+    country: card?.cardCountry ?? null,
+    isDeleted: true,
+    createdAt: source.createdAt ?? null,
+    updatedAt: source.updatedAt ?? null,
+  };
+}
+
 export const deleteCardSource = defineMapping({
   route: 'L16',
-  description: 'Delete a saved card: DELETE /sources/{sourceId} with Merchant-Id and Customer-Id from the path; answered 204.',
-  legacy: 'DELETE /merchants/{merchantId}/payments/sources/card/{customerId}/{sourceId}',
+  description: 'Delete a saved card: the source is read (GET /sources/{sourceId}; not a card: 404), then DELETE /sources/{sourceId}, both with Merchant-Id and Customer-Id from the path; answered 200 with the removed card (isDeleted: true), as the legacy reference answers.',
+  legacy: 'DELETE /merchants/{merchantId}/payments/sources/card/{customerId}/{cardPaymentSourceId}',
   current: 'DELETE /sources/{sourceId}',
   params: {
     merchantId: toHeader('Merchant-Id', 'merchant'),
     customerId: toHeader('Customer-Id', 'customer'),
-    sourceId: toPath('sourceId', 'paymentSource'),
+    cardPaymentSourceId: toPath('sourceId', 'paymentSource'),
   },
-  response: { empty: true },
-  answers: { 204: null },
+  preflight: {
+    current: 'GET /sources/{sourceId}',
+    check: (source: Obj) => {
+      if (!isObj((source.sourceMethod as Obj | undefined)?.CardMethodResp))
+        throw new PaybridgeError('not_found', `cardPaymentSourceId: ${String(source.paymentSourceId)} is not a saved card`);
+    },
+  },
+  response: { map: removedCard },
+  answers: ok(
+    z.object({
+      cardPaymentSourceId: z.string().startsWith('psrc_'),
+      customerId: z.string().nullable(),
+      customerDelegateUserId: z.string().nullable(),
+      brand: z.string().nullable(),
+      funding: z.string().nullable(),
+      last4: z.string().nullable(),
+      cardBin: z.string().nullable(),
+      expMonth: z.int().nullable(),
+      expYear: z.int().nullable(),
+      country: z.string().nullable(),
+      isDeleted: z.literal(true),
+      createdAt: z.string().nullable(),
+      updatedAt: z.string().nullable(),
+    }),
+  ),
   readback: ({ params }) => `/merchants/${params.merchantId}/customers/${params.customerId}/payments/sources`,
 });

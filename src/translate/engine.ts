@@ -188,7 +188,10 @@ export function createEngine(options: EngineOptions) {
         throw new PaybridgeError('invalid_request', `body: ${mapping.route} takes no body (send none, or {})`);
     }
     const move = mapping.request?.move;
-    if (move) for (const [field, target] of Object.entries(move)) place(target, checkId(field, target, (legacyBody as Obj)[field]));
+    // an optional field the client left out moves nowhere (its schema already decided whether it may be absent)
+    if (move)
+      for (const [field, target] of Object.entries(move))
+        if ((legacyBody as Obj)[field] !== undefined) place(target, checkId(field, target, (legacyBody as Obj)[field]));
 
     return credential.merchantToken
       ? merchantKey(credential.value).then((key) => finish(key))
@@ -240,12 +243,15 @@ export function createEngine(options: EngineOptions) {
     const spec = context.compiled.mapping.response;
     try {
       if ('empty' in spec) return { status: 204 };
-      if (!isObj(response.body)) throw new Error(`the ${response.status} answer is not a JSON object`);
+      // a 204 without a body is an empty answer (a delete the mapping answers from its preflight read)
+      const body = response.status === 204 && response.body === undefined ? {} : response.body;
+      if (!isObj(body)) throw new Error(`the ${response.status} answer is not a JSON object`);
       if ('map' in spec) {
-        const result = spec.map(response.body, context.legacyBody, context.preflightAnswer);
+        const result = spec.map(body, context.legacyBody, context.preflightAnswer);
+        if (response.status === 204 && !(result instanceof LegacyAnswer)) return { status: 200, body: result };
         return result instanceof LegacyAnswer ? { status: result.status, body: result.body } : { status: response.status, body: result };
       }
-      let target: unknown = response.body;
+      let target: unknown = body;
       for (const part of context.compiled.responseAt) target = isObj(target) ? target[part] : undefined;
       if (!isObj(target)) throw new Error(`no object at ${spec.at ?? 'the top level'}`);
       return { status: response.status, body: context.compiled.responseShape!.backward(target) };

@@ -32,7 +32,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   r('L13', 1, 'POST /customers/consumer', 'POST /customers'),
   r('L14', 1, 'GET /merchants/{merchantId}/customers', 'GET /customers'),
   r('L15', 1, 'GET /merchants/{merchantId}/customers/{customerId}/payments/sources', 'GET /sources'),
-  r('L16', 1, 'DELETE /merchants/{merchantId}/payments/sources/card/{customerId}/{sourceId}', 'DELETE /sources/{sourceId}'),
+  r('L16', 1, 'DELETE /merchants/{merchantId}/payments/sources/card/{customerId}/{cardPaymentSourceId}', 'DELETE /sources/{sourceId}'),
   r('L17', 1, 'GET /transactions', 'GET /transactions'),
   r('L18', 2, 'POST /customers/organisation', 'POST /customers'),
   r('L19', 1, 'POST /payments/saved-card', 'POST /tokens'),

@@ -146,15 +146,21 @@ describe('legacy face: customers, sources, pay plans, marketplace', () => {
 
     const token = await api.post('/payments/saved-card', { cardPaymentSourceId: source.paymentSourceId, paymentAmount: { amount: 10_000, currency: 'AUD' } });
     expect(token.status).toBe(201);
-    expect(legacySavedCardToken.parse(token.body)).toMatchObject({ amount: 10_000, currency: 'AUD' });
+    const tokenBody = legacySavedCardToken.parse(token.body);
+    expect(tokenBody.payCardId).toBe(tokenBody.paymentTokenId.replace(/^ptkn_/, 'card_'));
     const order = (await api.post('/orders', legacyOrder())).body;
     const paid = await api.post(`/orders/${order.merchantOrderId}/pay`, { paymentToken: token.body.paymentTokenId });
     expect(paid.body.transactionStatus).toBe('paid');
     expect((await api.get(`/transactions/${paid.body.transactionId}`)).body.customerId).toBe('cust_alice');
 
     const removed = await api.delete(`/merchants/mcht_solo/payments/sources/card/cust_alice/${source.paymentSourceId}`);
-    expect(removed.status).toBe(204);
-    expect(removed.text).toBe('');
+    // the legacy reference: 200 with the removed card
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({
+      cardPaymentSourceId: source.paymentSourceId, customerId: 'cust_alice', customerDelegateUserId: null, brand: null, funding: null,
+      last4: '4242', cardBin: null, expMonth: null, expYear: null, country: null, isDeleted: true,
+      createdAt: expect.any(String), updatedAt: expect.any(String),
+    });
     const after = (await api.get('/merchants/mcht_solo/customers/cust_alice/payments/sources')).body.paymentSources;
     expect(after.map((s: { paymentSourceId: string }) => s.paymentSourceId)).not.toContain(source.paymentSourceId);
   });

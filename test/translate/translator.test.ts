@@ -122,6 +122,18 @@ describe('requests real legacy clients send', () => {
     });
   });
 
+  it('L19 sends customerId as Customer-Id, drops threeDsSessionId, and answers 201 {paymentTokenId, payCardId}', async () => {
+    const sent = await translator.toCurrent({
+      method: 'POST', path: '/payments/saved-card', headers: SK,
+      body: { paymentAmount: { amount: 2500, currency: 'AUD' }, cardPaymentSourceId: 'psrc_1', customerId: 'cust_7', threeDsSessionId: 'sess-1' },
+    });
+    expect(sent.body).toEqual({ CardPaymentSourceId: { paymentSourceId: 'psrc_1', amount: { minorCurrencyUnits: 2500, currency: 'AUD' } } });
+    expect(sent.headers['customer-id']).toBe('cust_7');
+    expect(sent.context.droppedFields).toEqual(['threeDsSessionId']);
+    const answer = translator.toLegacy({ status: 200, body: { CardToken: { paymentTokenId: 'ptkn_ab12', amount: { minorCurrencyUnits: 2500, currency: 'AUD' } } } }, sent.context);
+    expect(answer).toEqual({ status: 201, body: { paymentTokenId: 'ptkn_ab12', payCardId: 'card_ab12' } });
+  });
+
   it('POST /refunds checks the currency against the transaction before the refund is sent', async () => {
     const sent: CurrentRequest[] = [];
     const before = { purchaseDetails: { amount: { minorCurrencyUnits: 1000, currency: 'AUD' }, refundIds: ['rfnd_a'] } };

@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { createCardSource } from '../ops/cards.js';
 import { queryCustomers, signInCustomer, upsertCustomer } from '../ops/customers.js';
 import { payPlanVariant } from '../../contract/current-requests.js';
+import { payCardIdOf } from '../../contract/ids.js';
 import { parseWith } from '../http.js';
 import { maxLoan } from '../ops/payplans.js';
-import { createSourceToken, deleteSource, listSources } from '../ops/sources.js';
+import { createSourceToken, deleteSource, getSource, listSources } from '../ops/sources.js';
+import { PaybridgeError } from '../../errors.js';
 import type { Store } from '../store.js';
-import { legacyCustomer, legacySource } from './render.js';
+import { legacyCustomer, legacyRemovedCard, legacySource } from './render.js';
 import { legacyRoute } from './route.js';
 import {
   consumerBody, customerQuery, eligibilityBody, organisationBody, pluginCustomerBody, sandboxCardSourceBody, savedCardBody,
@@ -84,35 +86,39 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
   );
   // L16
   app.delete(
-    '/merchants/:merchantId/payments/sources/card/:customerId/:sourceId',
+    '/merchants/:merchantId/payments/sources/card/:customerId/:cardPaymentSourceId',
     legacyRoute(
       store,
       {
         capability: 'source:manage',
-        ids: { merchantId: 'merchant', customerId: 'customer', sourceId: 'paymentSource' },
+        ids: { merchantId: 'merchant', customerId: 'customer', cardPaymentSourceId: 'paymentSource' },
         claim: (p) => ({ merchantId: p.merchantId, customerId: p.customerId }),
       },
       (c) => {
-        deleteSource(store, c.actor, c.params.sourceId!);
-        return c.reply.code(204).send();
+        const id = c.params.cardPaymentSourceId!;
+        if (getSource(store, c.actor, id).type !== 'card') throw new PaybridgeError('not_found', `cardPaymentSourceId: ${id} is not a saved card`);
+        // HTTP 200 with the removed card (legacy reference)
+        return legacyRemovedCard(deleteSource(store, c.actor, id));
       },
     ),
   );
   // L19
   app.post(
     '/payments/saved-card',
-    legacyRoute(store, { capability: 'source-token:create', body: savedCardBody }, (c) => {
-      const { cardPaymentSourceId, paymentAmount, cardCvc } = c.body;
-      const token = createSourceToken(store, c.actor, {
-        paymentSourceId: cardPaymentSourceId,
-        amount: { minorCurrencyUnits: paymentAmount.amount, currency: paymentAmount.currency },
-        cardCvc,
-      });
-      // HTTP 201: the WooCommerce plugin accepts nothing else
-      return c.reply
-        .code(201)
-        .send({ paymentTokenId: token.paymentTokenId, amount: token.amount!.minorCurrencyUnits, currency: token.amount!.currency });
-    }),
+    legacyRoute(
+      store,
+      { capability: 'source-token:create', body: savedCardBody, claim: (_p, b) => (b.customerId ? { customerId: b.customerId } : {}) },
+      (c) => {
+        const { cardPaymentSourceId, paymentAmount, cardCvc } = c.body;
+        const token = createSourceToken(store, c.actor, {
+          paymentSourceId: cardPaymentSourceId,
+          amount: { minorCurrencyUnits: paymentAmount.amount, currency: paymentAmount.currency },
+          cardCvc,
+        });
+        // HTTP 201 (the WooCommerce plugin accepts nothing else) with the reference's fields
+        return c.reply.code(201).send({ paymentTokenId: token.paymentTokenId, payCardId: payCardIdOf(token.paymentTokenId) });
+      },
+    ),
   );
   // L20
   app.post(

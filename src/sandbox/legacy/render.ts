@@ -93,6 +93,25 @@ export function legacyPayResult(tx: Transaction) {
   };
 }
 
+/** L16's answer: the removed card source (legacy reference); what the sandbox does not keep is null. */
+export function legacyRemovedCard(source: PaymentSource) {
+  return {
+    cardPaymentSourceId: source.paymentSourceId,
+    customerId: source.customerId,
+    customerDelegateUserId: null,
+    brand: null,
+    funding: null,
+    last4: source.card?.last4 ?? null,
+    cardBin: null,
+    expMonth: null,
+    expYear: null,
+    country: null,
+    isDeleted: true,
+    createdAt: source.createdAt,
+    updatedAt: source.updatedAt,
+  };
+}
+
 export function legacyCustomer(c: Customer) {
   return {
     customerId: c.customerId,

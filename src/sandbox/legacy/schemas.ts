@@ -114,6 +114,8 @@ export const savedCardBody = z.object({
   cardPaymentSourceId: idOf('paymentSource'),
   paymentAmount: legacyMoney(1),
   cardCvc: blankable(z.string().regex(/^\d{3,4}$/, 'expected 3 or 4 digits')),
+  customerId: blankable(idOf('customer')),
+  threeDsSessionId: blankable(z.string().max(255)),
 });
 export const eligibilityBody = z.object({
   customerId: idOf('customer'),

@@ -39,12 +39,13 @@ export function getSource(store: Store, actor: Actor, sourceId: string): Payment
   return source;
 }
 
-export function deleteSource(store: Store, actor: Actor, sourceId: string): void {
+export function deleteSource(store: Store, actor: Actor, sourceId: string): PaymentSource {
   const source = getSource(store, actor, sourceId);
   store.sources.delete(sourceId);
   const list = store.sourcesByCustomer.get(source.customerId);
   if (list) list.splice(list.indexOf(sourceId), 1);
   store.stats.sourcesDeleted++;
+  return source;
 }
 
 /** Saved sources of the named customers (only those visible to the actor), oldest first. */
