@@ -20,7 +20,7 @@ export const upsertConsumer = defineMapping({
     firstName: blankable(shortText),
     middleName: blankable(shortText),
     lastName: blankable(shortText),
-    address: blankable(address.strip()),
+    // no address: the current consumer upsert has none (reference), so it is dropped and reported
   }),
   request: { wrap: 'UpsertConsumerCustomer' },
   response: bareCustomerId,
@@ -74,11 +74,11 @@ export const upsertPluginCustomer = defineMapping({
 
 export const signInCustomer = defineMapping({
   route: 'L29',
-  description: 'Sign a customer in for the checkout: the customerId leaves the body for the path of a SignInConsumer action; answered {customToken}, a checkout auth token for that customer.',
+  description: 'Sign a customer in for the checkout: POST /auth/signin with SignInConsumer {customerId} (the current reference); answered {customToken}, a checkout auth token for that customer.',
   legacy: 'POST /authn/tenants/accounts:signinCustomerWithCustomerId',
-  current: 'PATCH /customers/{customerId}',
+  current: 'POST /auth/signin',
   body: z.object({ customerId: idOf('customer') }),
-  request: { wrap: 'SignInConsumer', move: { customerId: toPath('customerId', 'customer') } },
+  request: { wrap: 'SignInConsumer', shape: { customerId: 'customerId' } },
   response: { shape: closed({ customToken: 'customToken' }) },
   answers: ok(z.object({ customToken: z.string().describe("a checkout auth token for the customer (the checkout component's customerToken)") })),
 });

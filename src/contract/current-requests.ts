@@ -158,9 +158,14 @@ export const createSourceRequest = actionWrapper({
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
 
+/** Sign-in has its own endpoint, `POST /auth/signin` (reference: SignInCustomer). */
+export const signInRequest = actionWrapper({
+  SignInConsumer: z.strictObject({ customerId: idOf('customer') }),
+  SignInDelegate: z.strictObject({ customerDelegateId: z.string().regex(/^custd_[A-Za-z0-9_-]{1,64}$/, 'expected a custd_ id') }),
+  SignInDelegateByReferenceId: z.strictObject({ referenceCustomerId: z.string().min(1).max(255) }),
+});
+
 export const customerActionRequest = actionWrapper({
-  SignInConsumer: z.strictObject({}),
-  SignInDelegate: z.strictObject({}),
   KycCustomer: z.strictObject({
     dateOfBirth: isoDate,
     documentType: z.enum(['DriversLicence', 'Passport', 'MedicareCard']),
@@ -169,7 +174,6 @@ export const customerActionRequest = actionWrapper({
 });
 
 export const upsertCustomerRequest = actionWrapper({
-  SignInDelegateByReferenceId: z.strictObject({ referenceCustomerId: z.string().min(1).max(255) }),
   UpsertConsumerCustomer: z.strictObject({
     referenceCustomerId: shortText.optional(),
     emailAddress: email,
@@ -177,7 +181,9 @@ export const upsertCustomerRequest = actionWrapper({
     givenName: shortText.optional(),
     middleName: shortText.optional(),
     familyName: shortText.optional(),
-    address: address.optional(),
+    // the reference's consumer upsert: no address; isVerified and metadata
+    isVerified: z.boolean().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
   }),
   UpsertOrganisationCustomer: z.strictObject({
     referenceCustomerId: shortText.optional(),

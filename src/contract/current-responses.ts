@@ -165,7 +165,12 @@ export const paymentSource = z.strictObject({
 });
 export const paymentSourceList = list(paymentSource);
 
-export const customerCreated = z.strictObject({ customerId: id('customer') });
+export const customerCreated = z.strictObject({ customerId: id('customer'), merchantId: id('merchant') });
+export const signedIn = z.strictObject({
+  customerId: id('customer'),
+  customerDelegateId: z.string().startsWith('custd_').optional(),
+  customToken: z.string().regex(/^[A-Za-z0-9_-]{8,256}$/),
+});
 export const customerList = list(
   z.strictObject({
     customerId: id('customer'),

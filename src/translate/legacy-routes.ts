@@ -45,7 +45,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   r('L26', 2, 'POST /transactions/{transactionId}/transfers', 'PATCH /transactions/{transactionId}'),
   r('L27', 2, 'POST /transactions/{transactionId}/transfers/{transferId}/reversal', 'PATCH /transactions/{transactionId}'),
   r('L28', 1, 'POST /customers/plugin', 'POST /customers'),
-  r('L29', 1, 'POST /authn/tenants/accounts:signinCustomerWithCustomerId', 'PATCH /customers/{customerId}'),
+  r('L29', 1, 'POST /authn/tenants/accounts:signinCustomerWithCustomerId', 'POST /auth/signin'),
   r('L30', 1, 'PATCH /orders/{merchantOrderId}', 'PATCH /orders/{orderId}'),
   r('L31', 2, 'POST /orders/invoices', 'POST /orders'),
 ];

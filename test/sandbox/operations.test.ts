@@ -137,7 +137,7 @@ describe('PayTo: alias values, agreement controls, the sandbox clock (D-PT-1, D-
       expect((await pk.get(`/payto/agreement?token=${b}`)).body.status).toBe('Active');
 
       const customer = (await slow.current(KEYS.soloSk).post('/customers', { UpsertConsumerCustomer: { emailAddress: 'clock@example.com' } })).body.customerId;
-      const token = (await slow.current(KEYS.soloSk).patch(`/customers/${customer}`, { SignInConsumer: {} })).body.customToken;
+      const token = (await slow.current(KEYS.soloSk).post('/auth/signin', { SignInConsumer: { customerId: customer } })).body.customToken;
       expect((await slow.current(token).get('/sources')).status).toBe(200);
       expect((await client(slow.currentUrl).post('/sandbox/time', { advanceMs: 3_600_000 })).status).toBe(200);
       expect((await slow.current(token).get('/sources')).body).toMatchObject({ statusCode: 401, detail: 'the checkout token has expired' });

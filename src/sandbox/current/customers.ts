@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { customerActionRequest, customerQuery, upsertCustomerRequest } from '../../contract/current-requests.js';
-import { requireCapability } from '../access.js';
+import { customerActionRequest, customerQuery, signInRequest, upsertCustomerRequest } from '../../contract/current-requests.js';
 import { parseWith, pathId } from '../http.js';
-import { queryCustomers, signInCustomer, signInDelegateByReference, upsertCustomer } from '../ops/customers.js';
+import { customerOfDelegate, delegateOf, queryCustomers, signInCustomer, signInDelegateByReference, upsertCustomer } from '../ops/customers.js';
 import { kycCustomer } from '../ops/business.js';
 import type { Store } from '../store.js';
 import { authorise } from './context.js';
@@ -12,29 +11,39 @@ export function registerCustomers(app: FastifyInstance, store: Store): void {
   app.post('/customers', async (req) => {
     const actor = await authorise(store, req, 'customer:manage');
     const body = parseWith(upsertCustomerRequest, req.body);
-    if ('SignInDelegateByReferenceId' in body) {
-      requireCapability(actor.principal, 'customer:signin');
-      return { customToken: signInDelegateByReference(store, actor, body.SignInDelegateByReferenceId.referenceCustomerId) };
-    }
-    const customer =
-      'UpsertConsumerCustomer' in body
-        ? upsertCustomer(store, actor, 'consumer', body.UpsertConsumerCustomer)
-        : upsertCustomer(store, actor, 'organisation', body.UpsertOrganisationCustomer);
-    return { customerId: customer.customerId };
+    let customer;
+    if ('UpsertConsumerCustomer' in body) {
+      // isVerified and metadata are taken and not kept: the sandbox verifies no one
+      const { isVerified: _verified, metadata: _metadata, ...fields } = body.UpsertConsumerCustomer;
+      customer = upsertCustomer(store, actor, 'consumer', fields, 'current');
+    } else customer = upsertCustomer(store, actor, 'organisation', body.UpsertOrganisationCustomer, 'current');
+    return { customerId: customer.customerId, merchantId: customer.merchantId };
   });
 
-  // Customer actions: sign-in (a checkout auth token for the customer, valid one hour) and KYC
+  // Customer actions: KYC
   app.patch('/customers/:customerId', async (req) => {
-    // the action named decides what the credential must be allowed (sign-in issues a credential)
-    const kyc = typeof req.body === 'object' && req.body !== null && 'KycCustomer' in req.body;
-    const actor = await authorise(store, req, kyc ? 'customer:kyc' : 'customer:signin');
+    const actor = await authorise(store, req, 'customer:kyc');
     const customerId = pathId('customer', req, 'customerId');
-    const body = parseWith(customerActionRequest, req.body);
-    if ('KycCustomer' in body) {
-      const c = kycCustomer(store, actor, customerId, body.KycCustomer);
-      return { customerId: c.customerId, kycStatus: c.kycStatus, kycCheckedAt: c.kycCheckedAt };
+    const { KycCustomer: input } = parseWith(customerActionRequest, req.body);
+    const c = kycCustomer(store, actor, customerId, input);
+    return { customerId: c.customerId, kycStatus: c.kycStatus, kycCheckedAt: c.kycCheckedAt };
+  });
+
+  // Sign-in (reference: POST /auth/signin): a checkout auth token for the customer, valid one hour
+  app.post('/auth/signin', async (req) => {
+    const actor = await authorise(store, req, 'customer:signin');
+    const body = parseWith(signInRequest, req.body);
+    if ('SignInConsumer' in body) {
+      const { customerId } = body.SignInConsumer;
+      return { customerId, customToken: signInCustomer(store, actor, customerId, 'consumer') };
     }
-    return { customToken: signInCustomer(store, actor, customerId, 'SignInConsumer' in body ? 'consumer' : 'organisation') };
+    if ('SignInDelegate' in body) {
+      const { customerDelegateId } = body.SignInDelegate;
+      const customerId = customerOfDelegate(customerDelegateId);
+      return { customerId, customerDelegateId, customToken: signInCustomer(store, actor, customerId, 'organisation') };
+    }
+    const signedIn = signInDelegateByReference(store, actor, body.SignInDelegateByReferenceId.referenceCustomerId);
+    return { customerId: signedIn.customerId, customerDelegateId: delegateOf(signedIn.customerId), customToken: signedIn.customToken };
   });
 
   app.get('/customers', async (req) => {

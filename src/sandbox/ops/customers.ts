@@ -22,9 +22,16 @@ export interface CustomerInput {
  * Creates or updates a customer of the acting merchant. The same referenceCustomerId (or, without
  * one, the same email address) for the same merchant updates the same customer; given fields replace.
  */
-export function upsertCustomer(store: Store, actor: Actor, kind: Customer['kind'], input: CustomerInput): Customer {
+/**
+ * `legacy`: the same customer for the same reference, or the same e-mail when no reference is given
+ * (legacy-api.md, L28). `current`: a consumer is the same for the same e-mail address, an organisation
+ * for the same referenceCustomerId, per merchant (current reference, UpsertCustomer).
+ */
+export type CustomerKey = 'legacy' | 'current';
+
+export function upsertCustomer(store: Store, actor: Actor, kind: Customer['kind'], input: CustomerInput, key: CustomerKey = 'legacy'): Customer {
   const merchantId = requireMerchant(actor);
-  const existing = findExisting(store, merchantId, input);
+  const existing = key === 'legacy' ? findExisting(store, merchantId, input) : findByBusinessKey(store, merchantId, kind, input);
   const at = store.timestamp();
   if (existing) {
     if (existing.kind !== kind)
@@ -53,6 +60,17 @@ function findExisting(store: Store, merchantId: string, input: CustomerInput): C
     if (input.referenceCustomerId !== undefined) {
       if (c.referenceCustomerId === input.referenceCustomerId) return c;
     } else if (c.referenceCustomerId === null && c.emailAddress.toLowerCase() === email) return c;
+  }
+  return undefined;
+}
+
+function findByBusinessKey(store: Store, merchantId: string, kind: Customer['kind'], input: CustomerInput): Customer | undefined {
+  const email = input.emailAddress.toLowerCase();
+  for (const id of store.customersByMerchant.get(merchantId) ?? []) {
+    const c = store.customers.get(id)!;
+    if (c.kind !== kind) continue;
+    if (kind === 'consumer' ? c.emailAddress.toLowerCase() === email : input.referenceCustomerId !== undefined && c.referenceCustomerId === input.referenceCustomerId)
+      return c;
   }
   return undefined;
 }
@@ -110,12 +128,20 @@ export function signInCustomer(store: Store, actor: Actor, customerId: string, k
   return issueCheckoutToken(store, customer.merchantId, customerId);
 }
 
+/**
+ * An organisation customer's delegate (the person who signs in for it): the sandbox keeps one per
+ * organisation, `custd_` and the customer id's opaque part (docs/decisions.md D-CUS-2).
+ */
+export const delegateOf = (customerId: string) => `custd_${customerId.slice(customerId.indexOf('_') + 1)}`;
+export const customerOfDelegate = (customerDelegateId: string) => `cust_${customerDelegateId.slice('custd_'.length)}`;
+
 /** SignInDelegateByReferenceId: the delegate of the acting merchant's organisation customer with that reference. */
-export function signInDelegateByReference(store: Store, actor: Actor, referenceCustomerId: string): string {
+export function signInDelegateByReference(store: Store, actor: Actor, referenceCustomerId: string): { customerId: string; customToken: string } {
   const merchantId = requireMerchant(actor);
   for (const id of store.customersByMerchant.get(merchantId) ?? []) {
     const c = store.customers.get(id)!;
-    if (c.referenceCustomerId === referenceCustomerId && c.kind === 'organisation') return issueCheckoutToken(store, merchantId, c.customerId);
+    if (c.referenceCustomerId === referenceCustomerId && c.kind === 'organisation')
+      return { customerId: c.customerId, customToken: issueCheckoutToken(store, merchantId, c.customerId) };
   }
   throw new PaybridgeError('not_found', `no organisation customer with referenceCustomerId ${referenceCustomerId}`);
 }
