@@ -3,7 +3,7 @@ import {
   amountInt, blankable, countryCode, currencyCode, email, legacyCount, legacyReference, longText, metadata, phone, shortText,
 } from '../src/contract/zod-helpers.js';
 import { defineMapping, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
-import { compileShape, flatten, money, moved, rename, unwrap, verbatim, type Obj, type ShapeSpec } from '../src/translate/shape.js';
+import { compileShape, flatten, isObj, money, moved, rename, unwrap, verbatim, type Obj, type ShapeSpec } from '../src/translate/shape.js';
 import { BILLING, LEGACY_ORDER, legacyMoney, ORDER_ITEM, SHIPPING } from './shapes.js';
 import { ok, ORDER_ANSWER } from './answers.js';
 
@@ -77,7 +77,19 @@ export const ORDER_REQUEST: ShapeSpec = {
   orderType: moved(),
 };
 
-const orderResponse = { at: 'OnlineOrder.order', shape: LEGACY_ORDER } as const;
+const legacyOrder = compileShape(LEGACY_ORDER);
+/**
+ * The legacy order from either form of a current order answer: wrapped in `OnlineOrder {order}`
+ * (current-api.md; Get and Create) or bare (the reference's Update and Cancel); the gateway reads both.
+ */
+const orderResponse = {
+  map: (body: Obj) => {
+    const wrapped = (body.OnlineOrder as Obj | undefined)?.order;
+    const order = isObj(wrapped) ? wrapped : body;
+    if (typeof order.orderId !== 'string') throw new Error('no order (OnlineOrder.order, or a bare order) in the answer');
+    return legacyOrder.backward(order);
+  },
+} as const;
 const orderAnswer = ok(ORDER_ANSWER);
 
 /** Shadow readback of a created order: read it back by the id the answer carries. */
@@ -143,8 +155,6 @@ export const patchInternalOrderId = defineMapping({
   ...updateReference,
 });
 
-const legacyOrder = compileShape(LEGACY_ORDER);
-
 export const createInvoiceOrder = defineMapping({
   route: 'L31',
   description: 'Create a pay-by-link order (invoice): the orderRequest (an L1 body) becomes CreatePayByLinkOrder with sendSms and SendEmail -> sendEmail; answered {order, token, magicLink}.',
@@ -165,11 +175,10 @@ export const createInvoiceOrder = defineMapping({
 
 export const cancelOrder = defineMapping({
   route: 'L12',
-  description: 'Cancel an order: DELETE becomes a PATCH on the order with the CancelOrder action.',
+  description: 'Cancel an order: DELETE /orders/{orderId} (the current reference), answered with the cancelled order.',
   legacy: 'DELETE /orders/{merchantOrderId}',
-  current: 'PATCH /orders/{orderId}',
+  current: 'DELETE /orders/{orderId}',
   params: { merchantOrderId: toPath('orderId', 'order') },
-  request: { wrap: 'CancelOrder' },
   response: orderResponse,
   answers: orderAnswer,
   readback: ({ params }) => `/orders/${params.merchantOrderId}`,

@@ -64,7 +64,6 @@ export const createOrderRequest = actionWrapper({
 
 export const updateOrderRequest = actionWrapper({
   UpdateReferenceOrderId: z.strictObject({ referenceOrderId: z.string().min(1).max(255) }),
-  CancelOrder: z.strictObject({}),
 });
 
 export const payOrderRequest = actionWrapper({

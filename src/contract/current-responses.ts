@@ -19,9 +19,8 @@ export const errorResponse = z.strictObject({
   errorTypeDescription: z.string(),
 });
 
-export const orderResponse = z.strictObject({
-  OnlineOrder: z.strictObject({
-    order: z.strictObject({
+/** The order object: bare as Update Order and Cancel Order answer it (reference), wrapped by Get and Create. */
+export const bareOrder = z.strictObject({
       orderId: id('order'),
       merchantId: id('merchant'),
       marketplaceId: id('marketplace').nullable(),
@@ -39,9 +38,9 @@ export const orderResponse = z.strictObject({
       status: z.enum(['created', 'paid', 'cancelled']),
       createdAt: timestamp,
       updatedAt: timestamp,
-    }),
-  }),
 });
+
+export const orderResponse = z.strictObject({ OnlineOrder: z.strictObject({ order: bareOrder }) });
 
 export const timelineEntry = z.strictObject({
   eventType: z.string(),

@@ -28,7 +28,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   r('L9', 1, 'POST /transactions/{transactionId}/authorisation:capture', 'PATCH /transactions/{transactionId}'),
   r('L10', 1, 'DELETE /transactions/{transactionId}/authorisation', 'PATCH /transactions/{transactionId}'),
   r('L11', 1, 'PUT /orders/{merchantOrderId}/internalOrderId', 'PATCH /orders/{orderId}'),
-  r('L12', 1, 'DELETE /orders/{merchantOrderId}', 'PATCH /orders/{orderId}'),
+  r('L12', 1, 'DELETE /orders/{merchantOrderId}', 'DELETE /orders/{orderId}'),
   r('L13', 1, 'POST /customers/consumer', 'POST /customers'),
   r('L14', 1, 'GET /merchants/{merchantId}/customers', 'GET /customers'),
   r('L15', 1, 'GET /merchants/{merchantId}/customers/{customerId}/payments/sources', 'GET /sources'),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  agreementStatusResponse, blockedCardList, cardPayResponse, customerCreated, customerList, merchantCreated,
+  agreementStatusResponse, bareOrder, blockedCardList, cardPayResponse, customerCreated, customerList, merchantCreated,
   merchantResponse, orderResponse, paymentSource, payPlan, payPlanList, payPlanMaxResponse, payToPayResponse,
   payToTokenResponse, threeDSRequiredResponse, transactionDetail, transactionList,
 } from '../../src/contract/current-responses.js';
@@ -91,15 +91,17 @@ describe('current face: online card flow', () => {
   it('cancels an unpaid order and refuses to cancel a paid one', async () => {
     const api = sb.current(KEYS.soloSk);
     const order = (await api.post('/orders', currentOrder())).body.OnlineOrder.order;
-    const cancelled = await api.patch(`/orders/${order.orderId}`, { CancelOrder: {} });
-    expect(cancelled.body.OnlineOrder.order.status).toBe('cancelled');
+    // Cancel Order as the reference has it: DELETE, answered with the bare order
+    const cancelled = await api.delete(`/orders/${order.orderId}`);
+    expect(bareOrder.parse(cancelled.body).status).toBe('cancelled');
+    expect((await api.patch(`/orders/${order.orderId}`, { CancelOrder: {} })).status).toBe(400);
     const tx = await paidCardTransaction(api);
     const paidOrder = (await api.get(`/transactions/${tx}`)).body.purchaseDetails.orderId;
-    const refused = await api.patch(`/orders/${paidOrder}`, { CancelOrder: {} });
+    const refused = await api.delete(`/orders/${paidOrder}`);
     expect(refused.status).toBe(409);
     expect(refused.body.errorCode).toBe('order_not_cancellable');
     const renamed = await api.patch(`/orders/${paidOrder}`, { UpdateReferenceOrderId: { referenceOrderId: 'ref-2' } });
-    expect(renamed.body.OnlineOrder.order.referenceOrderId).toBe('ref-2');
+    expect(bareOrder.parse(renamed.body).referenceOrderId).toBe('ref-2');
   });
 });
 

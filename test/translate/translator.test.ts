@@ -122,6 +122,17 @@ describe('requests real legacy clients send', () => {
     });
   });
 
+  it('L12 is DELETE /orders/{orderId}; an order answer is read bare (the reference) or wrapped in OnlineOrder (the seed)', async () => {
+    const sent = await translator.toCurrent({ method: 'DELETE', path: '/orders/ordr_1', headers: SK });
+    expect(sent).toMatchObject({ method: 'DELETE', path: '/orders/ordr_1' });
+    expect(sent.body).toBeUndefined();
+    const order = { orderId: 'ordr_1', merchantId: 'mcht_1', referenceOrderId: 'ref-1', amount: { minorCurrencyUnits: 500, currency: 'AUD' }, status: 'cancelled' };
+    const bare = translator.toLegacy({ status: 200, body: order }, sent.context);
+    const wrapped = translator.toLegacy({ status: 200, body: { OnlineOrder: { order } } }, sent.context);
+    expect(bare).toEqual(wrapped);
+    expect(bare.body).toMatchObject({ merchantOrderId: 'ordr_1', internalOrderId: 'ref-1', status: 'cancelled' });
+  });
+
   it('L19 sends customerId as Customer-Id, drops threeDsSessionId, and answers 201 {paymentTokenId, payCardId}', async () => {
     const sent = await translator.toCurrent({
       method: 'POST', path: '/payments/saved-card', headers: SK,

@@ -24,10 +24,14 @@ export function registerOrders(app: FastifyInstance, store: Store): void {
   app.patch('/orders/:orderId', async (req) => {
     const actor = await authorise(store, req, 'order:update');
     const orderId = pathId('order', req, 'orderId');
-    const body = parseWith(updateOrderRequest, req.body);
-    if ('UpdateReferenceOrderId' in body)
-      return orderBody(updateReferenceOrderId(store, actor, orderId, body.UpdateReferenceOrderId.referenceOrderId));
-    return orderBody(cancelOrder(store, actor, orderId));
+    const { UpdateReferenceOrderId: input } = parseWith(updateOrderRequest, req.body);
+    return orderBody(updateReferenceOrderId(store, actor, orderId, input.referenceOrderId)).OnlineOrder.order;
+  });
+
+  // Cancel Order (reference): DELETE, the order no longer payable; the bare order answers
+  app.delete('/orders/:orderId', async (req) => {
+    const actor = await authorise(store, req, 'order:update');
+    return orderBody(cancelOrder(store, actor, pathId('order', req, 'orderId'))).OnlineOrder.order;
   });
 
   app.post('/orders/:orderId/pay', async (req) => {
