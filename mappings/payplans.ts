@@ -1,24 +1,34 @@
 import { z } from 'zod';
-import { idOf } from '../src/contract/zod-helpers.js';
+import { blankable, idOf, legacyPayPlanVariant, legacyVariantName } from '../src/contract/zod-helpers.js';
 import { defineMapping, toHeader } from '../src/translate/define.js';
-import { closed, from } from '../src/translate/shape.js';
+import { mapped, type Obj } from '../src/translate/shape.js';
 import { ok } from './answers.js';
+
+/** What a legacy L20 leaves out and the current call requires: the merchant's currency (current-api-decisions.md). */
+const PAY_PLAN_CURRENCY = 'AUD';
+
+/**
+ * The pay plan maximum: `maxLoanAmount` and `currency` from the current answer's `amount` (the
+ * reference), or from `maxLoanAmount` (current-api-decisions.md before the reference was read).
+ */
+function maximum(body: Obj) {
+  const money = (body.amount ?? body.maxLoanAmount) as { minorCurrencyUnits?: unknown; currency?: unknown } | undefined;
+  return { maxLoanAmount: money?.minorCurrencyUnits, currency: money?.currency, summary: body.summary };
+}
 
 export const payPlanMaximum = defineMapping({
   route: 'L20',
-  description: 'Ask how much a customer may borrow with a pay plan (public key): customerId leaves the body for Customer-Id; answered {maxLoanAmount, currency, summary}.',
+  description: 'Ask how much a customer may borrow with a pay plan (public key): customerId leaves the body for Customer-Id; the variant (PayPlan_Fortnight_25_25_25_25, or an object naming it) is sent lower-cased, and the currency the current call requires is the merchant\'s (AUD); answered {maxLoanAmount, currency, summary}.',
   legacy: 'POST /payments/plan/eligibility-max',
   current: 'POST /payplans/max',
   // the variant is the upstream's business value: its shape is checked here, its name by the upstream
-  body: z.object({ customerId: idOf('customer'), payPlanVariant: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a pay plan variant name') }),
-  request: { move: { customerId: toHeader('Customer-Id', 'customer') } },
-  response: {
-    shape: closed({
-      maxLoanAmount: from('maxLoanAmount.minorCurrencyUnits'),
-      currency: from('maxLoanAmount.currency'),
-      summary: 'summary',
-    }),
+  body: z.object({ customerId: idOf('customer'), payPlanVariant: blankable(legacyPayPlanVariant) }),
+  request: {
+    move: { customerId: toHeader('Customer-Id', 'customer') },
+    shape: { payPlanVariant: mapped((variant) => legacyVariantName(variant as string | Obj).toLowerCase()) },
+    add: { currency: PAY_PLAN_CURRENCY },
   },
+  response: { map: maximum },
   answers: ok(z.object({ maxLoanAmount: z.int().describe('minor units'), currency: z.string(), summary: z.unknown() })),
   readOnly: true,
 });

@@ -193,11 +193,14 @@ export const upsertCustomerRequest = actionWrapper({
   }),
 });
 
+/** The pay plan variants, named as the current reference names them (CalculatePayPlanMaxLoan); the first is the default. */
 export const PAY_PLAN_VARIANTS = {
-  Fortnightly4: { instalments: 4, intervalDays: 14 },
-  Fortnightly6: { instalments: 6, intervalDays: 14 },
-  Monthly12: { instalments: 12, intervalDays: 30 },
+  payplan_fortnight_25_25_25_25: { instalments: 4, intervalDays: 14 },
+  payplan_4_weekly_payments: { instalments: 4, intervalDays: 7 },
+  payplan_12_monthly_payments: { instalments: 12, intervalDays: 30 },
+  payplan_30_days_0_100: { instalments: 1, intervalDays: 30 },
 } as const;
+export const DEFAULT_PAY_PLAN_VARIANT = 'payplan_fortnight_25_25_25_25';
 export type PayPlanVariant = keyof typeof PAY_PLAN_VARIANTS;
 export const payPlanVariant = z.enum(Object.keys(PAY_PLAN_VARIANTS) as [PayPlanVariant, ...PayPlanVariant[]]);
 
@@ -207,7 +210,8 @@ export const payPlanOfferRequest = z.strictObject({
   initialPayment: amountInt(0),
   payPlanVariant,
 });
-export const payPlanMaxRequest = z.strictObject({ payPlanVariant });
+/** Calculate Pay Plan Max Loan (reference): the currency is required, the variant optional. */
+export const payPlanMaxRequest = z.strictObject({ currency: isoCurrency, payPlanVariant: payPlanVariant.optional() });
 
 export const merchantCreateRequest = actionWrapper({
   CreateMerchant: z.strictObject({
@@ -268,7 +272,7 @@ export const sandboxCardTokenRequest = z.strictObject({
   cardNumber,
   amount: positiveMoney.optional(),
   /** The checkout's pay-later choice: a pay plan of this variant pays the order (a customer's credential). */
-  payPlan: z.strictObject({ payPlanVariant: payPlanVariant.default('Fortnightly4') }).optional(),
+  payPlan: z.strictObject({ payPlanVariant: payPlanVariant.default(DEFAULT_PAY_PLAN_VARIANT) }).optional(),
 });
 export const sandboxCardSourceRequest = z.strictObject({ cardNumber });
 

@@ -182,7 +182,7 @@ export const customerList = list(
 );
 
 export const payPlanMaxResponse = z.strictObject({
-  maxLoanAmount: money,
+  amount: money,
   summary: z.strictObject({ payPlanVariant: z.string(), instalments: z.int(), intervalDays: z.int() }),
 });
 export const payPlan = z.strictObject({

@@ -129,3 +129,16 @@ export const legacyReference = z.preprocess(
   (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v),
   z.string().min(1).max(255),
 );
+
+/**
+ * A legacy pay plan variant (L20): its name (`PayPlan_Fortnight_25_25_25_25`) as a string, or an object
+ * whose single key names it (legacy-api.md section 4). The name's shape is checked here; whether the
+ * service has such a variant is the service's to say.
+ */
+export const legacyPayPlanVariant = z.union([
+  z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a pay plan variant name'),
+  z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a pay plan variant name'), z.unknown()).refine((o) => Object.keys(o).length === 1, 'expected an object naming one variant'),
+]);
+
+/** The variant's name from either form of a legacy pay plan variant. */
+export const legacyVariantName = (variant: string | Record<string, unknown>): string => (typeof variant === 'string' ? variant : Object.keys(variant)[0]!);

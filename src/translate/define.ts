@@ -31,6 +31,8 @@ export interface RequestSpec {
   shape?: ShapeSpec | Record<string, ShapeSpec>;
   /** Legacy body fields that leave the body for the path, a header or the query. */
   move?: Record<string, ParamTarget>;
+  /** Fields the current call requires and the legacy call has no counterpart for: constants (L20's currency). */
+  add?: Readonly<Obj>;
 }
 
 export type ResponseSpec =

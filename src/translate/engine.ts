@@ -296,6 +296,6 @@ function buildBody(compiled: CompiledMapping, legacyBody: unknown, fromParams: O
   const wrap = typeof request?.wrap === 'function' ? request.wrap(legacyBody as Obj) : (request?.wrap ?? '');
   if (legacyBody === undefined) return wrap ? { [wrap]: fromParams } : undefined;
   const inner = compiled.requestShapes.get(wrap)!.forward(legacyBody as Obj);
-  Object.assign(inner, fromParams);
+  Object.assign(inner, request?.add, fromParams);
   return wrap ? { [wrap]: inner } : inner;
 }

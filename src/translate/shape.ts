@@ -162,6 +162,20 @@ export function amountOnly(to?: string): Rule {
   });
 }
 
+/** Forward: the value through `fn` under `to` (default: the same key); backward: the current value as it is. */
+export function mapped(fn: (v: unknown) => unknown, to?: string): Rule {
+  return rule((key) => {
+    const target = to ?? key;
+    return {
+      currentKeys: [target],
+      forward: (v, out) => {
+        out[target] = fn(v);
+      },
+      backward: (current) => current[target],
+    };
+  });
+}
+
 /** A legacy field that leaves the body: it went to the path, a header or a query filter. */
 export function moved(): Rule {
   return rule(() => ({ currentKeys: [] }));

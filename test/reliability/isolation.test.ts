@@ -75,7 +75,7 @@ const attempts = (): Attempt[] => [
   { route: 'L17', method: 'GET', path: `/transactions?merchantOrderId=${ids.soloOrder}`, headers: OTHER, expect: [200], empty: 'transactions' },
   { route: 'L18', method: 'POST', path: '/customers/organisation', headers: { ...OTHER, 'Merchant-Id': 'mcht_solo' }, body: { businessName: 'X', email: 'x@example.com' }, expect: [400] },
   { route: 'L19', method: 'POST', path: '/payments/saved-card', headers: OTHER, body: { cardPaymentSourceId: ids.soloSource, paymentAmount: { amount: 100, currency: 'AUD' } }, expect: [404] },
-  { route: 'L20', method: 'POST', path: '/payments/plan/eligibility-max', headers: OTHER_PK, body: { customerId: 'cust_alice', payPlanVariant: 'Fortnightly4' }, expect: [403] },
+  { route: 'L20', method: 'POST', path: '/payments/plan/eligibility-max', headers: OTHER_PK, body: { customerId: 'cust_alice', payPlanVariant: 'PayPlan_Fortnight_25_25_25_25' }, expect: [403] },
   { route: 'L21', method: 'POST', path: '/marketplaces/onboarding', headers: OTHER, body: { slug: 'sneaky', businessName: 'S', contactEmail: 's@example.com', taxCountry: 'AU', tradingCountry: 'AU' }, expect: [403] },
   { route: 'L22', method: 'GET', path: '/platforms/mktp_demo/merchants/mcht_alpha', headers: OTHER, expect: [403] },
   { route: 'L22', method: 'GET', path: '/platforms/mktp_demo/merchants/mcht_solo', headers: PLATFORM, expect: [404] },

@@ -151,17 +151,19 @@ describe('current face: test instruments', () => {
 
   it('offers pay plans within the customer limit and lists them', async () => {
     const api = sb.current(KEYS.soloSk);
-    const max = await api.post('/payplans/max', { payPlanVariant: 'Fortnightly4' }, { 'Customer-Id': 'cust_alice' });
-    expect(payPlanMaxResponse.parse(max.body).maxLoanAmount.minorCurrencyUnits).toBe(200_000);
+    // the reference's Calculate Pay Plan Max Loan: currency required, the answer's field is amount
+    const max = await api.post('/payplans/max', { currency: 'AUD', payPlanVariant: 'payplan_fortnight_25_25_25_25' }, { 'Customer-Id': 'cust_alice' });
+    expect(payPlanMaxResponse.parse(max.body).amount.minorCurrencyUnits).toBe(200_000);
+    expect((await api.post('/payplans/max', { payPlanVariant: 'payplan_fortnight_25_25_25_25' }, { 'Customer-Id': 'cust_alice' })).body.detail).toMatch(/^currency: /);
     const offer = await api.post('/payplans/offer', {
-      customerId: 'cust_alice', amount: { minorCurrencyUnits: 100_000, currency: 'AUD' }, initialPayment: 20_000, payPlanVariant: 'Fortnightly4',
+      customerId: 'cust_alice', amount: { minorCurrencyUnits: 100_000, currency: 'AUD' }, initialPayment: 20_000, payPlanVariant: 'payplan_fortnight_25_25_25_25',
     });
     const plan = payPlan.parse(offer.body);
     expect(plan.instalments.map((i) => i.amount)).toEqual([20_000, 20_000, 20_000, 20_000]);
-    const after = await api.post('/payplans/max', { payPlanVariant: 'Fortnightly4' }, { 'Customer-Id': 'cust_alice' });
-    expect(after.body.maxLoanAmount.minorCurrencyUnits).toBe(120_000);
+    const after = await api.post('/payplans/max', { currency: 'AUD' }, { 'Customer-Id': 'cust_alice' });
+    expect(after.body.amount.minorCurrencyUnits).toBe(120_000);
     const tooMuch = await api.post('/payplans/offer', {
-      customerId: 'cust_alice', amount: { minorCurrencyUnits: 200_000, currency: 'AUD' }, initialPayment: 0, payPlanVariant: 'Monthly12',
+      customerId: 'cust_alice', amount: { minorCurrencyUnits: 200_000, currency: 'AUD' }, initialPayment: 0, payPlanVariant: 'payplan_12_monthly_payments',
     });
     expect(tooMuch.body.errorCode).toBe('pay_plan_limit_exceeded');
     expect(payPlanList.parse((await api.get('/payplans?merchantId=mcht_solo')).body).items).toHaveLength(1);

@@ -166,9 +166,14 @@ describe('legacy face: customers, sources, pay plans, marketplace', () => {
   });
 
   it('answers the pay plan maximum for a customer with a public key', async () => {
-    const res = await sb.legacy('Limepay-PublicKey', KEYS.soloPk).post('/payments/plan/eligibility-max', { customerId: 'cust_alice', payPlanVariant: 'Fortnightly4' });
+    const api = sb.legacy('Limepay-PublicKey', KEYS.soloPk);
+    const res = await api.post('/payments/plan/eligibility-max', { customerId: 'cust_alice', payPlanVariant: 'PayPlan_Fortnight_25_25_25_25' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ maxLoanAmount: 200_000, currency: 'AUD', summary: { payPlanVariant: 'Fortnightly4', instalments: 4, intervalDays: 14 } });
+    expect(res.body).toEqual({ maxLoanAmount: 200_000, currency: 'AUD', summary: { payPlanVariant: 'payplan_fortnight_25_25_25_25', instalments: 4, intervalDays: 14 } });
+    // the reference's forms: the variant as an object naming it, or none (the default)
+    const weekly = await api.post('/payments/plan/eligibility-max', { customerId: 'cust_alice', payPlanVariant: { PayPlan_4_Weekly_Payments: {} } });
+    expect(weekly.body.summary).toEqual({ payPlanVariant: 'payplan_4_weekly_payments', instalments: 4, intervalDays: 7 });
+    expect((await api.post('/payments/plan/eligibility-max', { customerId: 'cust_alice' })).body.summary.payPlanVariant).toBe('payplan_fortnight_25_25_25_25');
   });
 
   it('onboards a sub-merchant, manages its profile and bank accounts, and transfers funds between sub-merchants', async () => {

@@ -104,9 +104,9 @@ describe('surcharge and the public card capture (D-PAY-5, D-AUTH-1)', () => {
   });
 
   it('offers a pay plan to a checkout holding only the public key (D-PP-2)', async () => {
-    const offer = await sb.current(KEYS.soloPk).post('/payplans/offer', { customerId: 'cust_alice', amount: { minorCurrencyUnits: 40_000, currency: 'AUD' }, initialPayment: 10_000, payPlanVariant: 'Fortnightly4' });
+    const offer = await sb.current(KEYS.soloPk).post('/payplans/offer', { customerId: 'cust_alice', amount: { minorCurrencyUnits: 40_000, currency: 'AUD' }, initialPayment: 10_000, payPlanVariant: 'payplan_fortnight_25_25_25_25' });
     expect(offer.status, JSON.stringify(offer.body)).toBe(200);
-    expect((await sb.current(KEYS.soloPk).post('/payplans/offer', { customerId: 'cust_olga', amount: { minorCurrencyUnits: 40_000, currency: 'AUD' }, initialPayment: 0, payPlanVariant: 'Fortnightly4' })).status).toBe(404);
+    expect((await sb.current(KEYS.soloPk).post('/payplans/offer', { customerId: 'cust_olga', amount: { minorCurrencyUnits: 40_000, currency: 'AUD' }, initialPayment: 0, payPlanVariant: 'payplan_fortnight_25_25_25_25' })).status).toBe(404);
     expect((await sb.current(KEYS.soloPk).get('/payplans')).status).toBe(403);
   });
 });

@@ -202,7 +202,9 @@ describe('every legacy route answers alike on the legacy face and through the tr
   });
 
   it('L20 pay plan maximum with a public key; a variant the service does not know is its answer, not the translator\'s', async () => {
-    await same('L20', async () => ({ method: 'POST', path: '/payments/plan/eligibility-max', headers: { 'Limepay-PublicKey': KEYS.soloPk }, body: { customerId: 'cust_alice', payPlanVariant: 'Monthly12' } }), 200);
+    await same('L20', async () => ({ method: 'POST', path: '/payments/plan/eligibility-max', headers: { 'Limepay-PublicKey': KEYS.soloPk }, body: { customerId: 'cust_alice', payPlanVariant: 'PayPlan_12_Monthly_Payments' } }), 200);
+    await same('L20', async () => ({ method: 'POST', path: '/payments/plan/eligibility-max', headers: { 'Limepay-PublicKey': KEYS.soloPk }, body: { customerId: 'cust_alice', payPlanVariant: { PayPlan_4_Weekly_Payments: {} } } }), 200);
+    await same('L20', async () => ({ method: 'POST', path: '/payments/plan/eligibility-max', headers: { 'Limepay-PublicKey': KEYS.soloPk }, body: { customerId: 'cust_alice' } }), 200);
     await same('L20', async () => ({ method: 'POST', path: '/payments/plan/eligibility-max', headers: { 'Limepay-PublicKey': KEYS.soloPk }, body: { customerId: 'cust_alice', payPlanVariant: 'Weekly52' } }), 400);
   });
 

@@ -45,7 +45,7 @@ fieldset{border:0;padding:0;margin:0 0 8px}legend{font-weight:600;padding:0}.opt
   var match = /[#&]parent=([^&]+)/.exec(window.location.hash);
   var PARENT = match ? decodeURIComponent(match[1]) : '';
   var MODE = /[?&]mode=source/.test(window.location.search) ? 'source' : 'checkout';
-  var VARIANT = { name: 'Fortnightly4', count: 4, every: 'fortnight' };
+  var VARIANT = { name: 'payplan_fortnight_25_25_25_25', count: 4, every: 'fortnight' };
   var params = null;
   var busy = false;
   function $(id) { return document.getElementById(id); }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  agreementQuery, agreementRequest, merchantCreateRequest, merchantUpdateRequest, payPlanMaxRequest,
+  agreementQuery, agreementRequest, DEFAULT_PAY_PLAN_VARIANT, merchantCreateRequest, merchantUpdateRequest, payPlanMaxRequest,
   payPlanOfferRequest, payPlanQuery,
 } from '../../contract/current-requests.js';
 import { parseWith, pathId } from '../http.js';
@@ -38,7 +38,8 @@ export function registerAccounts(app: FastifyInstance, store: Store): void {
 
   app.post('/payplans/max', async (req) => {
     const actor = await authorise(store, req, 'payplan:max');
-    return maxLoan(store, actor, parseWith(payPlanMaxRequest, req.body).payPlanVariant);
+    const { currency, payPlanVariant } = parseWith(payPlanMaxRequest, req.body);
+    return maxLoan(store, actor, payPlanVariant ?? DEFAULT_PAY_PLAN_VARIANT, currency);
   });
 
   app.post('/merchants', async (req) => {

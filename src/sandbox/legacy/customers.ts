@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { createCardSource } from '../ops/cards.js';
 import { queryCustomers, signInCustomer, upsertCustomer } from '../ops/customers.js';
-import { payPlanVariant } from '../../contract/current-requests.js';
+import { DEFAULT_PAY_PLAN_VARIANT, payPlanVariant } from '../../contract/current-requests.js';
+import { legacyVariantName } from '../../contract/zod-helpers.js';
 import { payCardIdOf } from '../../contract/ids.js';
 import { parseWith } from '../http.js';
 import { maxLoan } from '../ops/payplans.js';
@@ -127,11 +128,13 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
       store,
       { capability: 'payplan:max', body: eligibilityBody, claim: (_p, b) => ({ customerId: b.customerId }) },
       (c) => {
-        // the variant is the service's own business value: unknown ones are refused as the current face refuses them
-        const result = maxLoan(store, c.actor, parseWith(payPlanVariant, c.body.payPlanVariant, 'payPlanVariant'));
+        // PayPlan_Fortnight_25_25_25_25 (or {PayPlan_...: {}}): the current name lower-cased; unset, the default.
+        // An unknown one is refused as the current face refuses it.
+        const named = c.body.payPlanVariant === undefined ? DEFAULT_PAY_PLAN_VARIANT : legacyVariantName(c.body.payPlanVariant).toLowerCase();
+        const result = maxLoan(store, c.actor, parseWith(payPlanVariant, named, 'payPlanVariant'));
         return {
-          maxLoanAmount: result.maxLoanAmount.minorCurrencyUnits,
-          currency: result.maxLoanAmount.currency,
+          maxLoanAmount: result.amount.minorCurrencyUnits,
+          currency: result.amount.currency,
           summary: result.summary,
         };
       },

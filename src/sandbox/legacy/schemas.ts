@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import {
-  amountInt, blankable, countryCode, isoCurrency as currencyCode, email, idOf, legacyCount, legacyReference, longText, metadata, phone, shortText,
+  amountInt, blankable, countryCode, isoCurrency as currencyCode, email, idOf, legacyCount, legacyPayPlanVariant, legacyReference, longText, metadata, phone, shortText,
 } from '../../contract/zod-helpers.js';
 
 const legacyMoney = (min: number) => z.object({ amount: amountInt(min), currency: currencyCode });
@@ -119,7 +119,7 @@ export const savedCardBody = z.object({
 });
 export const eligibilityBody = z.object({
   customerId: idOf('customer'),
-  payPlanVariant: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a pay plan variant name'),
+  payPlanVariant: blankable(legacyPayPlanVariant),
 });
 
 export const onboardingBody = z.object({

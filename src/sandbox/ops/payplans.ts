@@ -17,12 +17,13 @@ function outstanding(store: Store, customerId: string): number {
   return sum;
 }
 
-export function maxLoan(store: Store, actor: Actor, variant: PayPlanVariant) {
+export function maxLoan(store: Store, actor: Actor, variant: PayPlanVariant, currency: string = PAY_PLAN_LIMIT.currency) {
   const customerId = requireCustomer(actor);
+  if (currency !== PAY_PLAN_LIMIT.currency) throw new PaybridgeError('invalid_request', `currency: pay plans are offered in ${PAY_PLAN_LIMIT.currency}`);
   const schedule = PAY_PLAN_VARIANTS[variant];
   const available = Math.max(0, PAY_PLAN_LIMIT.minorCurrencyUnits - outstanding(store, customerId));
   return {
-    maxLoanAmount: { minorCurrencyUnits: available, currency: PAY_PLAN_LIMIT.currency },
+    amount: { minorCurrencyUnits: available, currency: PAY_PLAN_LIMIT.currency },
     summary: { payPlanVariant: variant, instalments: schedule.instalments, intervalDays: schedule.intervalDays },
   };
 }
