@@ -279,9 +279,11 @@ export const sandboxCardSourceRequest = z.strictObject({ cardNumber });
 // Query strings: a parameter may repeat (rule 3), so list filters accept a string or an array.
 const repeatable = <T extends z.ZodType>(item: T) =>
   z.union([item, z.array(item).max(50)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
+/** Every list's parameters (reference): limit 1-500 (default 20), page from 1, sort fields with `-` for descending. */
 const pageParams = {
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-  cursor: z.string().regex(/^\d{1,9}$/, 'expected a cursor returned by a previous page').optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  sort: z.string().regex(/^-?[A-Za-z][A-Za-z0-9.]*(,-?[A-Za-z][A-Za-z0-9.]*)*$/, 'expected field names separated by commas, - before a field for descending').max(200).optional(),
 };
 
 export const transactionQuery = z.strictObject({

@@ -100,7 +100,8 @@ export const transactionDetail = z.strictObject({
   ),
 });
 
-const list = <T extends z.ZodType>(item: T) => z.strictObject({ items: z.array(item), nextCursor: z.string().nullable() });
+/** A list answer (reference): a bare JSON array of the items, in the order asked. */
+const list = <T extends z.ZodType>(item: T) => z.array(item);
 
 export const transactionList = list(transactionDetail);
 
@@ -193,7 +194,8 @@ export const payPlan = z.strictObject({
   initialPayment: z.int(),
   payPlanVariant: z.string(),
   instalments: z.array(z.strictObject({ dueDate: z.string(), amount: z.int() })),
-  status: z.literal('offered'),
+  status: z.enum(['offered', 'active']),
+  orderId: id('order').optional(),
   createdAt: timestamp,
 });
 export const payPlanList = list(payPlan);
@@ -219,7 +221,7 @@ export const merchantResponse = z.strictObject({
   surchargeRateBps: z.int(),
 });
 
-export const merchantList = z.strictObject({ items: z.array(merchantResponse), nextCursor: z.string().nullable() });
+export const merchantList = list(merchantResponse);
 export const merchantFileResponse = z.strictObject({
   fileId: id('merchantFile'), merchantId: id('merchant'), fileName: z.string(), contentType: z.string(), purpose: z.string(),
   sizeBytes: z.int(), sha256: z.string().regex(/^[0-9a-f]{64}$/), createdAt: timestamp,
@@ -230,25 +232,23 @@ export const beneficialOwnerResponse = z.strictObject({
   dateOfBirth: z.string(), ownershipPercentage: z.number(), emailAddress: z.string().nullable(), address: jsonObject.nullable(),
   createdAt: timestamp, updatedAt: timestamp,
 });
-export const beneficialOwnerList = z.strictObject({ items: z.array(beneficialOwnerResponse), nextCursor: z.string().nullable() });
+export const beneficialOwnerList = list(beneficialOwnerResponse);
 export const kycResponse = z.strictObject({ customerId: id('customer'), kycStatus: z.enum(['NotStarted', 'Verified', 'Rejected']), kycCheckedAt: timestamp.nullable() });
 export const surchargeResponse = z.strictObject({ amount: money, surchargeAmount: z.int(), totalAmount: money, surchargeRateBps: z.int() });
-export const settlementEntryList = z.strictObject({
-  items: z.array(z.strictObject({
+export const settlementEntryList = list(
+  z.strictObject({
     settlementEntryId: z.string().startsWith('sent_'), merchantId: id('merchant'), transactionId: id('transaction'),
     type: z.enum(['payment', 'surcharge', 'fee', 'refund', 'transfer_out', 'transfer_in', 'transfer_reversal_out', 'transfer_reversal_in']),
     amount: z.int(), currency: z.string(), occurredAt: timestamp, payoutDate: z.string(), reference: z.string().nullable(),
-  })),
-  nextCursor: z.string().nullable(),
-});
-export const payoutSummaryList = z.strictObject({
-  items: z.array(z.strictObject({
+  }),
+);
+export const payoutSummaryList = list(
+  z.strictObject({
     payoutId: z.string().startsWith('pout_'), merchantId: id('merchant'), payoutDate: z.string(), currency: z.string(),
     grossAmount: z.int(), feeAmount: z.int(), refundedAmount: z.int(), transferredAmount: z.int(), netAmount: z.int(),
     entryCount: z.int(), status: z.enum(['pending', 'paid']),
-  })),
-  nextCursor: z.string().nullable(),
-});
+  }),
+);
 
 export const blockedCard = z.strictObject({
   cardBlockId: id('cardBlock'),

@@ -80,6 +80,8 @@ export function unknownReads(read: (answer: Obj) => unknown, answers: readonly z
   let unknown: Set<string> | undefined;
   for (const answer of answers) {
     let tree = keyTree(answer);
+    // a bare list answer is read as {items: [...]}, as the engine hands it to a mapping
+    if (tree !== null && tree.items !== undefined && !at) tree = { keys: new Map([['items', tree]]) };
     for (const part of at ? at.split('.') : []) tree = tree && tree.items === undefined ? (tree.keys.get(part) ?? null) : null;
     if (tree === null || tree.items !== undefined) continue;
     const found = new Set<string>();

@@ -243,8 +243,9 @@ export function createEngine(options: EngineOptions) {
     const spec = context.compiled.mapping.response;
     try {
       if ('empty' in spec) return { status: 204 };
-      // a 204 without a body is an empty answer (a delete the mapping answers from its preflight read)
-      const body = response.status === 204 && response.body === undefined ? {} : response.body;
+      // a 204 without a body is an empty answer (a delete the mapping answers from its preflight read);
+      // a list is a bare array (the reference), read as {items} (an {items} answer reads the same)
+      const body = response.status === 204 && response.body === undefined ? {} : Array.isArray(response.body) ? { items: response.body } : response.body;
       if (!isObj(body)) throw new Error(`the ${response.status} answer is not a JSON object`);
       if ('map' in spec) {
         const result = spec.map(body, context.legacyBody, context.preflightAnswer);

@@ -106,7 +106,7 @@ describe('current face authorisation', () => {
     expect((await other.get(`/orders/${soloOrder}`)).status).toBe(404);
     expect((await other.get(`/transactions/${soloTx}`)).status).toBe(404);
     expect((await other.patch(`/transactions/${soloTx}`, { CreateRefund: { refundAmount: 1 } })).status).toBe(404);
-    expect((await other.get(`/transactions?orderId=${soloOrder}`)).body.items).toEqual([]);
+    expect((await other.get(`/transactions?orderId=${soloOrder}`)).body).toEqual([]);
   });
 
   it('refuses live_, unknown, forged and missing credentials with 401', async () => {

@@ -57,7 +57,7 @@ describe('current face: online card flow', () => {
     const order2 = orderResponse.parse((await api.get(`/orders/${order.orderId}`)).body).OnlineOrder.order;
     expect(order2.status).toBe('paid');
     const listed = transactionList.parse((await api.get(`/transactions?orderId=${order.orderId}`)).body);
-    expect(listed.items.map((t) => t.purchaseDetails.transactionId)).toEqual([payment.transactionId]);
+    expect(listed.map((t) => t.purchaseDetails.transactionId)).toEqual([payment.transactionId]);
   });
 
   it('refuses a refund above the remaining amount and refunds nothing', async () => {
@@ -134,9 +134,9 @@ describe('current face: test instruments', () => {
     };
     for (let i = 0; i < 3; i++) expect((await pay(CARDS.decline)).body.errorCode).toBe('do_not_honor');
     expect((await pay(CARDS.decline)).body.errorCode).toBe('card_blocked');
-    const blocked = blockedCardList.parse((await api.get('/sources/blockedcards')).body).items;
+    const blocked = blockedCardList.parse((await api.get('/sources/blockedcards')).body);
     expect(blocked).toEqual([expect.objectContaining({ cardHint: '****0002', status: 'blocked', merchantId: 'mcht_other' })]);
-    expect((await sb.current(KEYS.soloSk).get('/sources/blockedcards')).body.items).toEqual([]);
+    expect((await sb.current(KEYS.soloSk).get('/sources/blockedcards')).body).toEqual([]);
     const unblocked = await api.patch(`/sources/blockedcards/${blocked[0]!.cardBlockId}`, { UnblockCard: {} });
     expect(unblocked.body.status).toBe('unblocked');
     expect((await pay(CARDS.decline)).body.errorCode).toBe('do_not_honor');
@@ -166,7 +166,7 @@ describe('current face: test instruments', () => {
       customerId: 'cust_alice', amount: { minorCurrencyUnits: 200_000, currency: 'AUD' }, initialPayment: 0, payPlanVariant: 'payplan_12_monthly_payments',
     });
     expect(tooMuch.body.errorCode).toBe('pay_plan_limit_exceeded');
-    expect(payPlanList.parse((await api.get('/payplans?merchantId=mcht_solo')).body).items).toHaveLength(1);
+    expect(payPlanList.parse((await api.get('/payplans?merchantId=mcht_solo')).body)).toHaveLength(1);
     expect((await api.get('/payplans?merchantId=mcht_other')).status).toBe(403);
   });
 
@@ -177,7 +177,7 @@ describe('current face: test instruments', () => {
     const second = await api.post('/customers', { UpsertConsumerCustomer: { ...body.UpsertConsumerCustomer, familyName: 'Mustermann' } });
     expect(second.body.customerId).toBe(first.customerId);
     const found = customerList.parse((await api.get('/customers?emailAddress=max@example.com&merchantId=mcht_solo')).body);
-    expect(found.items).toEqual([
+    expect(found).toEqual([
       { customerId: first.customerId, referenceCustomerId: 'crm-1', emailAddress: 'max@example.com', phoneNumber: null, givenName: 'Max', familyName: 'Mustermann' },
     ]);
   });
@@ -253,7 +253,7 @@ describe('current face: PayTo', () => {
 
     expect(paymentSource.parse((await api.get(`/sources/${source.paymentSourceId}`)).body)).toEqual(source);
     const listed = await sb.current(KEYS.soloSk).get('/sources?customerId=cust_alice');
-    expect(listed.body.items.map((s: { paymentSourceId: string }) => s.paymentSourceId)).toContain(source.paymentSourceId);
+    expect(listed.body.map((s: { paymentSourceId: string }) => s.paymentSourceId)).toContain(source.paymentSourceId);
     expect((await api.delete(`/sources/${source.paymentSourceId}`)).status).toBe(204);
     expect((await api.get(`/sources/${source.paymentSourceId}`)).status).toBe(404);
   });

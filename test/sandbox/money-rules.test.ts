@@ -49,8 +49,8 @@ describe('filters and masks (D-LIM-1, D-PT-3)', () => {
   it('counts a repeated filter value once', async () => {
     await sb.current(KEYS.soloSk, { 'Customer-Id': 'cust_alice' }).post('/sandbox/card-sources', { cardNumber: CARDS.ok });
     const api = sb.current(KEYS.soloSk);
-    const once = (await api.get('/sources?customerId=cust_alice')).body.items;
-    const twice = (await api.get('/sources?customerId=cust_alice&customerId=cust_alice')).body.items;
+    const once = (await api.get('/sources?customerId=cust_alice')).body;
+    const twice = (await api.get('/sources?customerId=cust_alice&customerId=cust_alice')).body;
     expect(once.length).toBeGreaterThan(0);
     expect(twice).toEqual(once);
   });
@@ -102,8 +102,19 @@ describe('currencies, PayTo and list pages as docs/decisions.md states them', ()
     const api = sb.current(KEYS.soloSk);
     for (let i = 0; i < 22; i++) expect((await api.post('/customers', { UpsertConsumerCustomer: { emailAddress: `page${i}@example.com`, givenName: 'Page', familyName: `N${i}` } })).status).toBe(200);
     const first = await api.get('/customers?merchantId=mcht_solo');
-    expect(first.body.items).toHaveLength(20);
-    expect(first.body.nextCursor).not.toBeNull();
-    expect((await api.get('/customers?merchantId=mcht_solo&limit=100')).body.items.length).toBeGreaterThanOrEqual(22);
+    // a bare array (reference), 20 without a limit
+    expect(first.body).toHaveLength(20);
+    const all = (await api.get('/customers?merchantId=mcht_solo&limit=500')).body as { emailAddress: string; familyName: string }[];
+    expect(all.length).toBeGreaterThanOrEqual(22);
+    // page from 1, limit per page; sort by fields, - for descending
+    const second = (await api.get('/customers?merchantId=mcht_solo&limit=20&page=2')).body as unknown[];
+    expect(second).toEqual(all.slice(20, 40));
+    const byName = (await api.get('/customers?merchantId=mcht_solo&limit=500&sort=-familyName,emailAddress')).body as { familyName: string | null }[];
+    // descending, and a customer without the field last (as an unset value sorts)
+    const names = byName.map((c) => c.familyName).filter((n): n is string => n !== null);
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
+    expect(byName.findIndex((c) => c.familyName === null)).not.toBeLessThan(names.length);
+    expect((await api.get('/customers?merchantId=mcht_solo&cursor=20')).body).toMatchObject({ statusCode: 400, errorCode: 'invalid_request' });
+    expect((await api.get('/customers?merchantId=mcht_solo&limit=501')).body).toMatchObject({ statusCode: 400, detail: expect.stringMatching(/^query.limit: /) });
   });
 });

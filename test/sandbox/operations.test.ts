@@ -25,8 +25,8 @@ describe('merchants: query, files, industries (docs/decisions.md D-MER-1, D-MER-
   it('lists the merchants a credential may see, filters by slug, and refuses another marketplace merchant', async () => {
     const mk = sb.current(KEYS.marketplace);
     const all = merchantList.parse((await mk.get('/merchants')).body);
-    expect(all.items.map((m) => m.merchantId).sort()).toEqual(['mcht_alpha', 'mcht_beta']);
-    expect(merchantList.parse((await sb.current(KEYS.soloSk).get('/merchants')).body).items.map((m) => m.merchantId)).toEqual(['mcht_solo']);
+    expect(all.map((m) => m.merchantId).sort()).toEqual(['mcht_alpha', 'mcht_beta']);
+    expect(merchantList.parse((await sb.current(KEYS.soloSk).get('/merchants')).body).map((m) => m.merchantId)).toEqual(['mcht_solo']);
     expect((await mk.get('/merchants?merchantId=mcht_solo')).status).toBe(403);
     expect((await mk.get('/merchants?limit=0')).body).toMatchObject({ errorCode: 'invalid_request', detail: expect.stringMatching(/^query\.limit/) });
   });
@@ -61,7 +61,7 @@ describe('beneficial owners (D-BO-1)', () => {
     expect((await mk.post('/beneficialowners', { CreateBeneficialOwner: owner(50) })).body).toMatchObject({ statusCode: 400, detail: expect.stringMatching(/^ownershipPercentage: 50 would take mcht_beta's owners to 110%/) });
     const id = created.beneficialOwnerId;
     expect(beneficialOwnerResponse.parse((await sb.current(KEYS.betaSk).get(`/beneficialowners/${id}`)).body).givenName).toBe('Ana');
-    expect(beneficialOwnerList.parse((await sb.current(KEYS.marketplace).get('/beneficialowners?merchantId=mcht_beta')).body).items).toHaveLength(1);
+    expect(beneficialOwnerList.parse((await sb.current(KEYS.marketplace).get('/beneficialowners?merchantId=mcht_beta')).body)).toHaveLength(1);
     const replaced = beneficialOwnerResponse.parse((await mk.patch(`/beneficialowners/${id}`, { ReplaceBeneficialOwner: { ...owner(100), givenName: 'Bea' } })).body);
     expect(replaced).toMatchObject({ beneficialOwnerId: id, givenName: 'Bea', ownershipPercentage: 100 });
     expect((await sb.current(KEYS.alphaSk).get(`/beneficialowners/${id}`)).status).toBe(404);
@@ -172,8 +172,8 @@ describe('settlement adds up (D-SET-1, D-ID-2)', () => {
             const refund = Math.floor(((step.amount - (step.reverse ? 0 : transfer)) * step.refund) / 100);
             if (refund > 0) expect((await api.patch(`/transactions/${tx}`, { CreateRefund: { refundAmount: refund } })).status).toBe(200);
           }
-          const entries = settlementEntryList.parse((await api.get('/settlements/entries?limit=100')).body).items;
-          const payouts = payoutSummaryList.parse((await api.get('/payouts/summaries?limit=100')).body).items;
+          const entries = settlementEntryList.parse((await api.get('/settlements/entries?limit=100')).body);
+          const payouts = payoutSummaryList.parse((await api.get('/payouts/summaries?limit=100')).body);
           // a payout is the sum of its entries
           for (const p of payouts) {
             const mine = entries.filter((e) => e.merchantId === p.merchantId && e.payoutDate === p.payoutDate && e.currency === p.currency);

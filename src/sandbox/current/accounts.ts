@@ -33,7 +33,7 @@ export function registerAccounts(app: FastifyInstance, store: Store): void {
 
   app.get('/payplans', async (req) => {
     const actor = await authorise(store, req, 'payplan:manage');
-    return listPayPlans(store, actor, parseWith(payPlanQuery, req.query, 'query'));
+    return listPayPlans(store, actor, parseWith(payPlanQuery, req.query, 'query')).items;
   });
 
   app.post('/payplans/max', async (req) => {

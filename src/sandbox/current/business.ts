@@ -17,7 +17,7 @@ export function registerBusiness(app: FastifyInstance, store: Store): void {
   app.get('/merchants', async (req) => {
     const actor = await authorise(store, req, 'merchant:read');
     const result = queryMerchants(store, actor, parseWith(merchantQuery, req.query, 'query'));
-    return { items: result.items.map(merchantBody), nextCursor: result.nextCursor };
+    return result.items.map(merchantBody);
   });
 
   app.post('/merchants/:merchantId/files', async (req) => {
@@ -37,7 +37,7 @@ export function registerBusiness(app: FastifyInstance, store: Store): void {
   });
   app.get('/beneficialowners', async (req) => {
     const actor = await authorise(store, req, 'owner:manage');
-    return listBeneficialOwners(store, actor, parseWith(beneficialOwnerQuery, req.query, 'query'));
+    return listBeneficialOwners(store, actor, parseWith(beneficialOwnerQuery, req.query, 'query')).items;
   });
   app.get('/beneficialowners/:beneficialOwnerId', async (req) => {
     const actor = await authorise(store, req, 'owner:manage');
@@ -61,10 +61,10 @@ export function registerBusiness(app: FastifyInstance, store: Store): void {
 
   app.get('/payouts/summaries', async (req) => {
     const actor = await authorise(store, req, 'settlement:read');
-    return queryPayoutSummaries(store, actor, parseWith(settlementQuery, req.query, 'query'));
+    return queryPayoutSummaries(store, actor, parseWith(settlementQuery, req.query, 'query')).items;
   });
   app.get('/settlements/entries', async (req) => {
     const actor = await authorise(store, req, 'settlement:read');
-    return reportSettlementEntries(store, actor, parseWith(settlementQuery, req.query, 'query'));
+    return reportSettlementEntries(store, actor, parseWith(settlementQuery, req.query, 'query')).items;
   });
 }

@@ -49,6 +49,6 @@ export function registerCustomers(app: FastifyInstance, store: Store): void {
   app.get('/customers', async (req) => {
     const actor = await authorise(store, req, 'customer:manage');
     const result = queryCustomers(store, actor, parseWith(customerQuery, req.query, 'query'));
-    return { items: result.items.map(customerListItem), nextCursor: result.nextCursor };
+    return result.items.map(customerListItem);
   });
 }

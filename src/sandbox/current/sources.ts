@@ -28,13 +28,13 @@ export function registerSources(app: FastifyInstance, store: Store): void {
   app.get('/sources', async (req) => {
     const actor = await authorise(store, req, 'source:manage');
     const result = listSources(store, actor, parseWith(sourceQuery, req.query, 'query'));
-    return { items: result.items.map(sourceBody), nextCursor: result.nextCursor };
+    return result.items.map(sourceBody);
   });
 
   app.get('/sources/blockedcards', async (req) => {
     const actor = await authorise(store, req, 'blockedcard:manage');
     const result = listBlockedCards(store, actor, parseWith(pageQuery, req.query, 'query'));
-    return { items: result.items.map(blockedCardBody), nextCursor: result.nextCursor };
+    return result.items.map(blockedCardBody);
   });
 
   app.patch('/sources/blockedcards/:cardBlockId', async (req) => {

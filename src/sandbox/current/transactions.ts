@@ -18,7 +18,7 @@ export function registerTransactions(app: FastifyInstance, store: Store): void {
     const actor = await authorise(store, req, 'transaction:read');
     const query = parseWith(transactionQuery, req.query, 'query');
     const result = queryTransactions(store, actor, query);
-    return { items: result.items.map((tx) => transactionBody(store, tx)), nextCursor: result.nextCursor };
+    return result.items.map((tx) => transactionBody(store, tx));
   });
 
   app.patch('/transactions/:transactionId', async (req) => {

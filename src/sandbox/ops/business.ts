@@ -32,10 +32,10 @@ export const INDUSTRIES: readonly { industryCode: string; name: string }[] = [
 ];
 
 /** Merchants the caller may see: a marketplace its sub-merchants, a merchant itself; filtered by slug. */
-export function queryMerchants(store: Store, actor: Actor, filter: { merchantId?: string[] | undefined; slug?: string | undefined; limit?: number | undefined; cursor?: string | undefined }) {
+export function queryMerchants(store: Store, actor: Actor, filter: { merchantId?: string[] | undefined; slug?: string | undefined; limit?: number | undefined; page?: number | undefined; sort?: string | undefined }) {
   const inScope = merchantScope(store, actor, filter.merchantId);
   const matching = [...store.merchants.values()].filter((m) => inScope(m.merchantId) && (filter.slug === undefined || m.slug === filter.slug));
-  return page(matching, filter.limit, filter.cursor);
+  return page(matching, filter);
 }
 
 export const MAX_FILE_BYTES = 512 * 1024;
@@ -110,9 +110,9 @@ export function getBeneficialOwner(store: Store, actor: Actor, id: string): Bene
   return owner;
 }
 
-export function listBeneficialOwners(store: Store, actor: Actor, filter: { merchantId?: string[] | undefined; limit?: number | undefined; cursor?: string | undefined }) {
+export function listBeneficialOwners(store: Store, actor: Actor, filter: { merchantId?: string[] | undefined; limit?: number | undefined; page?: number | undefined; sort?: string | undefined }) {
   const inScope = merchantScope(store, actor, filter.merchantId);
-  return page([...store.beneficialOwners.values()].filter((o) => inScope(o.merchantId)), filter.limit, filter.cursor);
+  return page([...store.beneficialOwners.values()].filter((o) => inScope(o.merchantId)), filter);
 }
 
 /** Replace: every field of the owner is given again; the owner keeps its id. */
@@ -238,12 +238,12 @@ function settlementEntries(store: Store, actor: Actor, filter: SettlementFilter)
 }
 
 /** Report Settlement Entries: every movement of a merchant's money, by payout date. */
-export function reportSettlementEntries(store: Store, actor: Actor, filter: SettlementFilter & { limit?: number | undefined; cursor?: string | undefined }) {
-  return page(settlementEntries(store, actor, filter), filter.limit, filter.cursor);
+export function reportSettlementEntries(store: Store, actor: Actor, filter: SettlementFilter & { limit?: number | undefined; page?: number | undefined; sort?: string | undefined }) {
+  return page(settlementEntries(store, actor, filter), filter);
 }
 
 /** Query Payout Summaries: one payout per merchant, day and currency; its net amount is the sum of its entries. */
-export function queryPayoutSummaries(store: Store, actor: Actor, filter: SettlementFilter & { limit?: number | undefined; cursor?: string | undefined }) {
+export function queryPayoutSummaries(store: Store, actor: Actor, filter: SettlementFilter & { limit?: number | undefined; page?: number | undefined; sort?: string | undefined }) {
   const groups = new Map<string, SettlementEntry[]>();
   for (const e of settlementEntries(store, actor, filter)) {
     const key = `${e.merchantId}|${e.payoutDate}|${e.currency}`;
@@ -269,6 +269,6 @@ export function queryPayoutSummaries(store: Store, actor: Actor, filter: Settlem
     };
   });
   summaries.sort((a, b) => (a.payoutDate < b.payoutDate ? -1 : a.payoutDate > b.payoutDate ? 1 : a.merchantId < b.merchantId ? -1 : 1));
-  return page(summaries, filter.limit, filter.cursor);
+  return page(summaries, filter);
 }
 

@@ -83,9 +83,9 @@ export function recordSuccess(store: Store, merchantId: string, card: CardDetail
   store.declines.delete(declineKey(merchantId, card));
 }
 
-export function listBlockedCards(store: Store, actor: Actor, query: { limit?: number | undefined; cursor?: string | undefined }) {
+export function listBlockedCards(store: Store, actor: Actor, query: { limit?: number | undefined; page?: number | undefined; sort?: string | undefined }) {
   const visible = [...store.cardBlocks.values()].filter((b) => visibleTo(store, actor, b.merchantId));
-  return page(visible, query.limit, query.cursor);
+  return page(visible, query);
 }
 
 export function unblockCard(store: Store, actor: Actor, cardBlockId: string): CardBlock {

@@ -53,9 +53,42 @@ export function addTimeline(store: Store, tx: Transaction, eventType: string, am
 /** Items a list answers when the caller names no `limit` (docs/decisions.md D-LIM-1). */
 export const DEFAULT_PAGE_SIZE = 20;
 
-/** Cursor pagination over an already filtered, creation-ordered list. */
-export function page<T>(items: T[], limit = DEFAULT_PAGE_SIZE, cursor?: string): { items: T[]; nextCursor: string | null } {
-  const start = cursor === undefined ? 0 : Number(cursor);
-  const slice = items.slice(start, start + limit);
-  return { items: slice, nextCursor: start + limit < items.length ? String(start + limit) : null };
+/** The list parameters every query takes (current-api-decisions.md, Lists, from the reference). */
+export interface ListQuery {
+  limit?: number | undefined;
+  /** From 1. */
+  page?: number | undefined;
+  /** Comma-separated fields (dotted for nested ones), `-` before a field for descending. */
+  sort?: string | undefined;
+}
+
+function fieldOf(item: unknown, path: string): unknown {
+  let v: unknown = item;
+  for (const part of path.split('.')) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[part] : undefined;
+  return typeof v === 'object' && v !== null && 'minorCurrencyUnits' in v ? (v as { minorCurrencyUnits: unknown }).minorCurrencyUnits : v;
+}
+
+const unset = (v: unknown) => v === undefined || v === null;
+
+/** Ascending (sign 1) or descending (-1); an unset value comes last either way. */
+function compare(a: unknown, b: unknown, sign: number): number {
+  if (a === b || (unset(a) && unset(b))) return 0;
+  if (unset(a)) return 1;
+  if (unset(b)) return -1;
+  return sign * (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : 1);
+}
+
+/** One page of an already filtered, creation-ordered list: sorted as asked (a stable sort), then sliced. */
+export function page<T>(items: T[], query: ListQuery = {}): { items: T[] } {
+  const keys = (query.sort ?? '').split(',').filter((k) => k !== '').map((k) => (k.startsWith('-') ? { path: k.slice(1), sign: -1 } : { path: k, sign: 1 }));
+  const sorted = keys.length === 0 ? items : [...items].sort((a, b) => {
+    for (const { path, sign } of keys) {
+      const order = compare(fieldOf(a, path), fieldOf(b, path), sign);
+      if (order !== 0) return order;
+    }
+    return 0;
+  });
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const start = ((query.page ?? 1) - 1) * limit;
+  return { items: sorted.slice(start, start + limit) };
 }

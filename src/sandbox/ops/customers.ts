@@ -90,14 +90,14 @@ export function merchantScope(store: Store, actor: Actor, named: string[] | unde
 export function queryCustomers(
   store: Store,
   actor: Actor,
-  filter: { emailAddress?: string | undefined; merchantId?: string[] | undefined; limit?: number | undefined; cursor?: string | undefined },
+  filter: { emailAddress?: string | undefined; merchantId?: string[] | undefined; limit?: number | undefined; page?: number | undefined; sort?: string | undefined },
 ) {
   const inScope = merchantScope(store, actor, filter.merchantId);
   const email = filter.emailAddress?.toLowerCase();
   const matching = [...store.customers.values()].filter(
     (c) => inScope(c.merchantId) && (email === undefined || c.emailAddress.toLowerCase() === email),
   );
-  return page(matching, filter.limit, filter.cursor);
+  return page(matching, filter);
 }
 
 /** Checkout auth tokens issued by sign-in and pay-by-link orders are valid one hour (current-api-decisions.md). */

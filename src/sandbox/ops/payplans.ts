@@ -63,13 +63,13 @@ export function offerPayPlan(
 export function listPayPlans(
   store: Store,
   actor: Actor,
-  filter: { merchantId?: string[] | undefined; customerId?: string[] | undefined; limit?: number | undefined; cursor?: string | undefined },
+  filter: { merchantId?: string[] | undefined; customerId?: string[] | undefined; limit?: number | undefined; page?: number | undefined; sort?: string | undefined },
 ) {
   const inScope = merchantScope(store, actor, filter.merchantId);
   const customers = filter.customerId ? new Set(filter.customerId) : null;
   const matching = [...store.payPlans.values()].filter(
     (p) => inScope(p.merchantId) && (customers === null || customers.has(p.customerId)),
   );
-  return page(matching, filter.limit, filter.cursor);
+  return page(matching, filter);
 }
 

@@ -52,7 +52,7 @@ export function deleteSource(store: Store, actor: Actor, sourceId: string): Paym
 export function listSources(
   store: Store,
   actor: Actor,
-  filter: { customerId?: string[] | undefined; limit?: number | undefined; cursor?: string | undefined },
+  filter: { customerId?: string[] | undefined; limit?: number | undefined; page?: number | undefined; sort?: string | undefined },
 ) {
   // a repeated filter value counts once
   const customers = filter.customerId ? [...new Set(filter.customerId)] : actor.customerId ? [actor.customerId] : null;
@@ -62,7 +62,7 @@ export function listSources(
   const matching = candidates.filter(
     (s) => visibleTo(store, actor, s.merchantId) && (actor.customerId === null || s.customerId === actor.customerId),
   );
-  return page(matching, filter.limit, filter.cursor);
+  return page(matching, filter);
 }
 
 /** A card payment token from a saved card source (`CardPaymentSourceId`). */

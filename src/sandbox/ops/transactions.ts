@@ -15,7 +15,8 @@ export interface TransactionFilter {
   orderId?: string[] | undefined;
   customerId?: string[] | undefined;
   limit?: number | undefined;
-  cursor?: string | undefined;
+  page?: number | undefined;
+  sort?: string | undefined;
 }
 
 /** Transactions visible to the actor matching every filter, oldest first. */
@@ -33,7 +34,7 @@ export function queryTransactions(store: Store, actor: Actor, filter: Transactio
   const matching = candidates.filter(
     (tx) => visibleTo(store, actor, tx.merchantId) && (customers === null || (tx.customerId !== null && customers.has(tx.customerId))),
   );
-  return page(matching, filter.limit, filter.cursor);
+  return page(matching, filter);
 }
 
 const transferred = (tx: Transaction) =>
