@@ -3,7 +3,7 @@ import {
   amountInt, blankable, countryCode, currencyCode, email, legacyCount, legacyReference, longText, metadata, phone, shortText,
 } from '../src/contract/zod-helpers.js';
 import { defineMapping, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
-import { compileShape, flatten, isObj, money, moved, rename, unwrap, verbatim, type Obj, type ShapeSpec } from '../src/translate/shape.js';
+import { alias, compileShape, flatten, isObj, money, moved, rename, unwrap, verbatim, type Obj, type ShapeSpec } from '../src/translate/shape.js';
 import { BILLING, LEGACY_ORDER, legacyMoney, ORDER_ITEM, SHIPPING } from './shapes.js';
 import { ok, ORDER_ANSWER } from './answers.js';
 
@@ -157,11 +157,11 @@ export const patchInternalOrderId = defineMapping({
 
 export const createInvoiceOrder = defineMapping({
   route: 'L31',
-  description: 'Create a pay-by-link order (invoice): the orderRequest (an L1 body) becomes CreatePayByLinkOrder with sendSms and SendEmail -> sendEmail; answered {order, token, magicLink}.',
+  description: "Create a pay-by-link order (invoice): the orderRequest (an L1 body) becomes CreatePayByLinkOrder with sendSms and sendEmail (the reference's name; the .NET SDK's SendEmail also taken, sendEmail winning when both come); answered {order, token, magicLink}.",
   legacy: 'POST /orders/invoices',
   current: 'POST /orders',
-  body: z.object({ orderRequest: createOrderBody, sendSms: blankable(z.boolean()), SendEmail: blankable(z.boolean()) }),
-  request: { wrap: 'CreatePayByLinkOrder', shape: { orderRequest: flatten(ORDER_REQUEST), SendEmail: 'sendEmail' } },
+  body: z.object({ orderRequest: createOrderBody, sendSms: blankable(z.boolean()), sendEmail: blankable(z.boolean()), SendEmail: blankable(z.boolean()) }),
+  request: { wrap: 'CreatePayByLinkOrder', shape: { orderRequest: flatten(ORDER_REQUEST), SendEmail: alias('sendEmail') } },
   response: {
     map: (body: { PayByLinkOrder: { order: Obj; token: string; magicLink: string } }) => ({
       order: legacyOrder.backward(body.PayByLinkOrder.order),

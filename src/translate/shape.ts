@@ -176,6 +176,17 @@ export function mapped(fn: (v: unknown) => unknown, to?: string): Rule {
   });
 }
 
+/** An alternative spelling of `to` (L31's observed `SendEmail`): renamed to it, unless the body also has `to`, which wins. */
+export function alias(to: string): Rule {
+  return rule(() => ({
+    currentKeys: [to],
+    forward: (v, out, legacy) => {
+      if (legacy[to] === undefined) out[to] = v;
+    },
+    backward: (current) => current[to],
+  }));
+}
+
 /** A legacy field that leaves the body: it went to the path, a header or a query filter. */
 export function moved(): Rule {
   return rule(() => ({ currentKeys: [] }));

@@ -133,6 +133,16 @@ describe('requests real legacy clients send', () => {
     expect(bare.body).toMatchObject({ merchantOrderId: 'ordr_1', internalOrderId: 'ref-1', status: 'cancelled' });
   });
 
+  it("L31 takes the reference's sendEmail and the .NET SDK's SendEmail; sendEmail wins when both come", async () => {
+    const orderRequest = { internalOrderId: 'inv-1', paymentAmount: { amount: 500, currency: 'AUD' }, description: '', billing: { name: 'Jo', email: 'jo@example.com', phone: '' } };
+    const send = async (flags: Record<string, boolean>) =>
+      ((await translator.toCurrent({ method: 'POST', path: '/orders/invoices', headers: SK, body: { orderRequest, sendSms: false, ...flags } })).body as { CreatePayByLinkOrder: { sendEmail?: boolean } }).CreatePayByLinkOrder.sendEmail;
+    expect(await send({ sendEmail: true })).toBe(true);
+    expect(await send({ SendEmail: true })).toBe(true);
+    expect(await send({ SendEmail: true, sendEmail: false })).toBe(false);
+    expect(await send({ sendEmail: false, SendEmail: true })).toBe(false);
+  });
+
   it('L19 sends customerId as Customer-Id, drops threeDsSessionId, and answers 201 {paymentTokenId, payCardId}', async () => {
     const sent = await translator.toCurrent({
       method: 'POST', path: '/payments/saved-card', headers: SK,

@@ -136,7 +136,7 @@ export function registerLegacyOrders(app: FastifyInstance, store: Store): void {
       const link = createPayByLinkOrder(
         store,
         c.actor,
-        { ...orderFields(c.body.orderRequest), sendSms: c.body.sendSms, sendEmail: c.body.SendEmail },
+        { ...orderFields(c.body.orderRequest), sendSms: c.body.sendSms, sendEmail: c.body.sendEmail ?? c.body.SendEmail },
         `${c.req.protocol}://${c.req.host}`,
       );
       return { order: legacyOrder(link.order), token: link.token, magicLink: link.magicLink };

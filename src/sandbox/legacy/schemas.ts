@@ -59,7 +59,7 @@ export const orderBody = z.object({
   orderType: blankable(z.string().max(64)),
 });
 
-export const invoiceBody = z.object({ orderRequest: orderBody, sendSms: blankable(z.boolean()), SendEmail: blankable(z.boolean()) });
+export const invoiceBody = z.object({ orderRequest: orderBody, sendSms: blankable(z.boolean()), sendEmail: blankable(z.boolean()), SendEmail: blankable(z.boolean()) });
 
 export const payBody = z.object({
   paymentToken: idOf('paymentToken'),
