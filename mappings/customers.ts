@@ -29,6 +29,7 @@ export const upsertConsumer = defineMapping({
 
 export const upsertOrganisation = defineMapping({
   route: 'L18',
+  tier: 2,
   description: 'Create or update an organisation customer: UpsertOrganisationCustomer; answered with the bare customer id string like L13.',
   legacy: 'POST /customers/organisation',
   current: 'POST /customers',

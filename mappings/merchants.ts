@@ -10,6 +10,7 @@ const merchantResponse = { shape: LEGACY_MERCHANT } as const;
 
 export const onboardMerchant = defineMapping({
   route: 'L21',
+  tier: 2,
   description: 'Onboard a sub-merchant with the platform API key: CreateMerchant (contactEmail -> contactEmailAddress); answered {merchantId}.',
   legacy: 'POST /marketplaces/onboarding',
   current: 'POST /merchants',
@@ -27,6 +28,7 @@ export const onboardMerchant = defineMapping({
 
 export const getMerchant = defineMapping({
   route: 'L22',
+  tier: 2,
   description: 'Read a sub-merchant: GET /merchants/{merchantId} with Marketplace-Id; marketplaceId is answered as platformId.',
   legacy: 'GET /platforms/{platformId}/merchants/{merchantId}',
   current: 'GET /merchants/{merchantId}',
@@ -37,6 +39,7 @@ export const getMerchant = defineMapping({
 
 export const updateBusinessProfile = defineMapping({
   route: 'L23',
+  tier: 2,
   description: 'Update a sub-merchant business profile: a PATCH on the merchant with UpdateMerchantBusinessProfile.',
   legacy: 'PUT /platforms/{platformId}/merchants/{merchantId}/businessProfile',
   current: 'PATCH /merchants/{merchantId}',
@@ -54,6 +57,7 @@ export const updateBusinessProfile = defineMapping({
 
 export const addBankAccount = defineMapping({
   route: 'L24',
+  tier: 2,
   description: 'Add a payout bank account to a sub-merchant: AddMerchantBankAccount.',
   legacy: 'POST /platforms/{platformId}/merchants/{merchantId}/bankAccounts',
   current: 'PATCH /merchants/{merchantId}',
@@ -71,6 +75,7 @@ export const addBankAccount = defineMapping({
 
 export const setPrimaryBankAccount = defineMapping({
   route: 'L25',
+  tier: 2,
   description: 'Make a bank account primary: the path bankAccountId goes into SetMerchantPrimaryBankAccount.',
   legacy: 'PUT /platforms/{platformId}/merchants/{merchantId}/bankAccounts/{bankAccountId}/primary',
   current: 'PATCH /merchants/{merchantId}',

@@ -157,6 +157,7 @@ export const patchInternalOrderId = defineMapping({
 
 export const createInvoiceOrder = defineMapping({
   route: 'L31',
+  tier: 2,
   description: "Create a pay-by-link order (invoice): the orderRequest (an L1 body) becomes CreatePayByLinkOrder with sendSms and sendEmail (the reference's name; the .NET SDK's SendEmail also taken, sendEmail winning when both come); answered {order, token, magicLink}.",
   legacy: 'POST /orders/invoices',
   current: 'POST /orders',

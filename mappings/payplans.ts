@@ -18,6 +18,7 @@ function maximum(body: Obj) {
 
 export const payPlanMaximum = defineMapping({
   route: 'L20',
+  tier: 2,
   description: 'Ask how much a customer may borrow with a pay plan (public key): customerId leaves the body for Customer-Id; the variant (PayPlan_Fortnight_25_25_25_25, or an object naming it) is sent lower-cased, and the currency the current call requires is the merchant\'s (AUD); answered {maxLoanAmount, currency, summary}.',
   legacy: 'POST /payments/plan/eligibility-max',
   current: 'POST /payplans/max',

@@ -90,6 +90,7 @@ export const queryTransactions = defineMapping({
 
 export const transferFunds = defineMapping({
   route: 'L26',
+  tier: 2,
   description: 'Transfer part of a payment to another sub-merchant: a PATCH with TransferFunds; a currency, when given, is checked first.',
   legacy: 'POST /transactions/{transactionId}/transfers',
   current: 'PATCH /transactions/{transactionId}',
@@ -104,6 +105,7 @@ export const transferFunds = defineMapping({
 
 export const reverseTransfer = defineMapping({
   route: 'L27',
+  tier: 2,
   description: 'Reverse a transfer: the transferId leaves the path for ReverseFundsTransfer {transferId}.',
   legacy: 'POST /transactions/{transactionId}/transfers/{transferId}/reversal',
   current: 'PATCH /transactions/{transactionId}',

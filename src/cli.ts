@@ -22,7 +22,7 @@ const COMMANDS: [string, string, string, (argv: string[]) => Promise<void>][] = 
   ['serve', 'run the gateway (the embedded sandbox when no upstream is configured)', SERVE_USAGE, runServe],
   ['sandbox', 'run the in-memory payments service, current and legacy faces', SANDBOX_USAGE, runSandbox],
   ['translate', 'print the current request for a legacy one read on stdin', TRANSLATE_USAGE, runTranslate],
-  ['routes', 'print the legacy route table L1-L31 and the changelog of the mappings', ROUTES_USAGE, runRoutes],
+  ['routes', 'print the legacy route table (one route per mapping) and the changelog of the mappings', ROUTES_USAGE, runRoutes],
   ['report', 'merge shadow records into a per-route readiness report', REPORT_USAGE, runReport],
   ['openapi', 'print the OpenAPI 3.1 document of one generation', OPENAPI_USAGE, runOpenapi],
   ['replay', 'run a replay corpus through this build: what would change, per route', REPLAY_USAGE, runReplay],

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ConfigError, mergeSources, type ConfigSources } from './config-sources.js';
 import { describeIssues } from './contract/zod-helpers.js';
+import { LEGACY_ROUTES, ROUTE_IDS } from './translate/legacy-routes.js';
 
 export const DEFAULTS = {
   host: '127.0.0.1',
@@ -31,11 +32,21 @@ export const DEFAULTS = {
 /** Room left, past the longest a request can take, before a shutdown gives up on in-flight requests. */
 export const SHUTDOWN_MARGIN_MS = 5_000;
 
+/** The registry's ids as a reader takes them in an error: first-last when they run without a gap. */
+function describeRouteIds(): string {
+  const ids = LEGACY_ROUTES.map((r) => r.id);
+  const numbers = ids.map((id) => Number(id.slice(1)));
+  const contiguous = numbers.every((n, i) => n === numbers[0]! + i);
+  return contiguous ? `${ids[0]}-${ids.at(-1)}` : ids.join(', ');
+}
+
 export const ROUTE_MODES = ['current', 'legacy', 'shadow', 'canary'] as const;
 export type RouteMode = (typeof ROUTE_MODES)[number];
 
-/** A legacy route id (L1-L31) or `*` for every route. */
-const routeKey = z.string().regex(/^(\*|L([1-9]|[12]\d|3[01]))$/, 'expected a route id L1-L31 or *');
+/** A route id of the registry (the mappings: `paybridge routes` lists them) or `*` for every route. */
+const routeKey = z.string().refine((key) => key === '*' || ROUTE_IDS.has(key), {
+  error: (issue) => `expected * or a route id of the route table (${describeRouteIds()}), got ${JSON.stringify(issue.input)}`,
+});
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 const upstreamPair = z.strictObject({ current: url.optional(), legacy: url.optional() });
 

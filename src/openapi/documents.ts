@@ -163,17 +163,30 @@ const NAMED_ANSWERS: readonly (readonly [z.ZodType, string])[] = [
   [ORDER_ANSWER, 'LegacyOrder'], [TRANSACTION_ANSWER, 'LegacyTransaction'], [MERCHANT_ANSWER, 'LegacyMerchant'], [PAY_ANSWER, 'LegacyPayment'], [THREE_DS_ANSWER, 'LegacyPaymentActionRequired'],
 ];
 
-const LEGACY_TAGS: Readonly<Record<string, string>> = {
-  orders: 'Orders (L1-L3, L11, L12, L30, L31).',
-  pay: 'Paying an order, 3DS included (L4, L5).',
-  transactions: 'Transactions: read, capture, cancel, transfer (L6, L9, L10, L17, L26, L27).',
-  refunds: 'Refunds (L7, L8).',
-  customers: 'Customers and their sign-in (L13, L14, L18, L28, L29).',
-  sources: 'Saved payment sources (L15, L16).',
-  tokens: 'Payment tokens from saved cards (L19).',
-  payplans: 'Pay plans (L20).',
-  merchants: 'Sub-merchants of a platform (L21-L25).',
+/** What each mapping file holds; the route ids a tag covers are read from its mappings. */
+const LEGACY_TAG_TOPICS: Readonly<Record<string, string>> = {
+  orders: 'Orders',
+  pay: 'Paying an order, 3DS included',
+  transactions: 'Transactions: read, capture, cancel, transfer',
+  refunds: 'Refunds',
+  customers: 'Customers and their sign-in',
+  sources: 'Saved payment sources',
+  tokens: 'Payment tokens from saved cards',
+  payplans: 'Pay plans',
+  merchants: 'Sub-merchants of a platform',
 };
+
+/** Each tag's description: its topic and the routes its mappings translate (`Refunds (L7, L8).`). */
+function legacyTags(router: Router): Record<string, string> {
+  const routes = new Map<string, string[]>();
+  for (const { mapping } of router.mappings) {
+    const tag = fileTag(mapping.source);
+    routes.set(tag, [...(routes.get(tag) ?? []), mapping.route]);
+  }
+  return Object.fromEntries(
+    [...routes].map(([tag, ids]) => [tag, `${LEGACY_TAG_TOPICS[tag] ?? tag} (${ids.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))).join(', ')}).`]),
+  );
+}
 
 /** The mapping file of a mapping names its tag: mappings/orders.ts -> orders. */
 const fileTag = (source: string) => source.replace(/^.*\//, '').replace(/\.[cm]?[jt]s$/, '');
@@ -207,7 +220,7 @@ export function legacyDocument(router: Router, version: string): Json {
     };
   }
   return {
-    ...frame(paths, LEGACY_TAGS, {
+    ...frame(paths, legacyTags(router), {
       title: 'Payments API, legacy generation (as paybridge accepts it)',
       version,
       description: 'The legacy routes of legacy-api.md, as paybridge accepts them and answers them: one credential header per credential type. Each operation names its route id (x-legacy-route) and the current call it is translated to (x-current-call).',

@@ -1,4 +1,4 @@
-/** What a mapping is: one legacy route (L1-L31) described as data, checked when the router compiles. */
+/** What a mapping is: one legacy route described as data (the mapping is the route), checked when the router compiles. */
 import type { z } from 'zod';
 import type { IdKind } from '../contract/ids.js';
 import type { Obj, Shape, ShapeSpec } from './shape.js';
@@ -62,8 +62,10 @@ export interface WriteOutcome {
 }
 
 export interface MappingDefinition {
-  /** Legacy route id of legacy-api.md section 3, e.g. `L7`. */
+  /** Legacy route id of legacy-api.md section 3, e.g. `L7`: the mapping is the route (the registry is the mappings). */
   readonly route: string;
+  /** The route table's tier: 1, the payment core (the default), or 2, the rest. */
+  readonly tier?: 1 | 2;
   /** What the mapping does, for the changelog; required. */
   readonly description: string;
   /** `METHOD /legacy/path/{param}` exactly as in the route table. */

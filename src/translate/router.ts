@@ -11,7 +11,7 @@ import { CURRENT_ROUTES, type CurrentRoute } from '../contract/current-routes.js
 import type { IdKind } from '../contract/ids.js';
 import { ACTION_VARIANTS } from '../contract/zod-helpers.js';
 import type { Mapping, ParamTarget } from './define.js';
-import { LEGACY_ROUTES, type HttpMethod } from './legacy-routes.js';
+import { ROUTE_ID, type HttpMethod } from './legacy-routes.js';
 import { compileShape, moved, type CompiledShape, type Obj, type ShapeSpec } from './shape.js';
 import { legacyProbe, probes, unknownReads, unknownTargets } from './current-keys.js';
 import { keyTree, type KeyTree } from './unknown-fields.js';
@@ -51,6 +51,8 @@ export interface CompiledMapping {
   /** The translation used instead when the path parameter at `index` holds an id of `kind`. */
   alternate: { index: number; kind: IdKind; compiled: CompiledMapping } | undefined;
 }
+
+const LEGACY_METHODS: ReadonlySet<string> = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 const splitCall = (call: string): [string, string] => {
   const at = call.indexOf(' ');
@@ -133,11 +135,10 @@ function checkCurrentReads(mapping: Mapping, operation: CurrentRoute, responseSh
 function compile(mapping: Mapping): CompiledMapping {
   if (typeof mapping.description !== 'string' || mapping.description.trim() === '')
     throw new MappingError(mapping, 'a description is required');
-  const route = LEGACY_ROUTES.find((r) => r.id === mapping.route);
-  if (!route) throw new MappingError(mapping, `no legacy route ${mapping.route} in the route table`);
+  if (!ROUTE_ID.test(mapping.route)) throw new MappingError(mapping, `route ${mapping.route}: expected a route id such as L7`);
   const [method, path] = splitCall(mapping.legacy);
-  if (route.method !== method || route.path !== path)
-    throw new MappingError(mapping, `matches no legacy route: ${route.id} is ${route.method} ${route.path}`);
+  if (!LEGACY_METHODS.has(method) || !path.startsWith('/'))
+    throw new MappingError(mapping, `legacy ${mapping.legacy}: expected METHOD /path (GET, POST, PUT, PATCH or DELETE)`);
   const segments = segmentsOf(path);
   const declared = mapping.params ?? {};
   const params = segments.flatMap((s) => (s.param ? [s.param] : [])).map((name) => {
@@ -188,7 +189,7 @@ function compile(mapping: Mapping): CompiledMapping {
   return {
     mapping,
     alternate,
-    method: route.method,
+    method: method as HttpMethod,
     segments,
     params,
     currentMethod,

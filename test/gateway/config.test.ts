@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LEGACY_ROUTES } from '../../src/translate/legacy-routes.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { startSlowUpstream } from '../helpers/fake-upstream.js';
 import { spawnGateway, tempJson } from '../helpers/gateway.js';
@@ -27,7 +28,7 @@ describe('configuration', () => {
     };
     fails({ file: { timeouts: { headersMs: -1 } } }, /timeouts\.headersMs: /);
     fails({ file: { listen: { prot: 1 } } }, /listen\.prot: unknown field/);
-    fails({ file: { routes: { L99: 'current' } } }, /routes\.L99: expected a route id L1-L31 or \*/);
+    fails({ file: { routes: { L99: 'current' } } }, new RegExp(`routes\\.L99: expected \\* or a route id of the route table \\(L1-${LEGACY_ROUTES.at(-1)!.id}\\)`));
     fails({ file: { routes: { L32: 'current' } } }, /routes\.L32: /);
     // the routes of the deployed clients take modes like the others
     expect(loadConfig({ flags: { mode: ['L28=legacy', 'L31=shadow'] } }).routes).toMatchObject({ L28: 'legacy', L31: 'shadow' });

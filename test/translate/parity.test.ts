@@ -1,5 +1,5 @@
 /**
- * For every legacy route L1-L31: the same legacy call sent (a) to the sandbox's legacy face and (b)
+ * For every legacy route of the route table: the same legacy call sent (a) to the sandbox's legacy face and (b)
  * through the translator to its current face, over one store, gets equal legacy answers, ids and
  * timestamps aside.
  */

@@ -13,7 +13,7 @@ import { legacyRoute } from './route.js';
 import { sandboxCardTokenBody } from './schemas.js';
 import { registerLegacyTransactions } from './transactions.js';
 
-/** The legacy face: routes L1-L31 of legacy-api.md over the same store as the current face. */
+/** The legacy face: the legacy routes of legacy-api.md (each mapping's native twin, the comparison oracle) over the same store as the current face. */
 export function createLegacyFace(store: Store, browser: BrowserAccess = OPEN_BROWSER_ACCESS): FastifyInstance {
   const app = createFaceApp({
     renderError: legacyErrorBody,
