@@ -32,9 +32,12 @@ export function originAllowed(access: BrowserAccess, origin: string): boolean {
   return access.allowedOrigins.includes('*') || access.allowedOrigins.includes(origin);
 }
 
-/** The `frame-ancestors` source list for pages the sandbox lets a shop frame (card fields, 3DS). */
+/**
+ * The `frame-ancestors` source list for pages the sandbox lets a shop frame (card fields, 3DS): the
+ * allowed origins, and the sandbox's own (its demo shop).
+ */
 export function frameAncestors(access: BrowserAccess): string {
-  return access.allowedOrigins.includes('*') ? '*' : access.allowedOrigins.join(' ') || "'none'";
+  return access.allowedOrigins.includes('*') ? '*' : ["'self'", ...access.allowedOrigins].join(' ');
 }
 
 function allowOrigin(reply: FastifyReply, origin: string): void {

@@ -85,7 +85,7 @@ describe('CORS and credentials on the browser endpoints, through the gateway', (
   it('lets only the allowed origin frame the card fields and the 3DS page', async () => {
     const res = await fetch(`${gw.url}/sandbox/card-fields?mode=checkout`);
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-security-policy')).toBe(`frame-ancestors ${shop.url}`);
+    expect(res.headers.get('content-security-policy')).toBe(`frame-ancestors 'self' ${shop.url}`);
   });
 });
 
