@@ -94,7 +94,7 @@ dt{color:#555}dd{margin:0;font-weight:600}button{font:inherit;padding:8px 16px;m
 <main><p>Your card issuer asks you to confirm this payment. (Sandbox: unless you decline, it is approved by the sandbox issuer.)</p>
 <dl><dt>Merchant</dt><dd id="merchant">${escapeHtml(merchant?.name ?? auth.merchantId)}</dd>
 <dt>Amount</dt><dd id="amount">${amount}</dd><dt>Reference</dt><dd>${escapeHtml(id)}</dd></dl>
-<p><button type="button" id="approve">Approve</button><button type="button" id="decline">Decline</button><button type="button" id="cancel">Cancel and return to the shop</button></p>
+<p><button type="button" id="approve" disabled>Approve</button><button type="button" id="decline" disabled>Decline</button><button type="button" id="cancel" disabled>Cancel and return to the shop</button></p>
 <p id="outcome" role="status">${auth.status === 'pending' ? '' : `This challenge is ${escapeHtml(auth.status)}.`}</p></main>
 <script>
 (function () {
@@ -112,6 +112,8 @@ dt{color:#555}dd{margin:0;font-weight:600}button{font:inherit;padding:8px 16px;m
   document.getElementById('approve').addEventListener('click', function () { answer('approve'); });
   document.getElementById('decline').addEventListener('click', function () { answer('decline'); });
   document.getElementById('cancel').addEventListener('click', function () { tell('cancelled'); });
+  // the buttons work from here on: enabled only now, so a click can never fall before its handler
+  ['approve', 'decline', 'cancel'].forEach(function (id) { document.getElementById(id).disabled = false; });
 })();
 </script></body></html>`);
   });
