@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { address, blankable, email, idOf, legacyReference, phone, shortText } from '../src/contract/zod-helpers.js';
+import { blankable, email, idOf, legacyReference, phone, shortText } from '../src/contract/zod-helpers.js';
+
+const abn = z.string().regex(/^\d{11}$/, 'expected an 11-digit ABN');
 import { defineMapping, toPath, toQuery } from '../src/translate/define.js';
-import { closed, rename } from '../src/translate/shape.js';
+import { alias, closed, rename } from '../src/translate/shape.js';
 import { ok } from './answers.js';
 
 /** The earlier generation answered an upsert with a bare JSON string, the customer id (observed quirk). */
@@ -10,19 +12,29 @@ const bareCustomerIdAnswer = ok(z.string().startsWith('cust_').describe('the cus
 
 export const upsertConsumer = defineMapping({
   route: 'L13',
-  description: 'Create or update a consumer customer: the body becomes UpsertConsumerCustomer through the vocabulary (email -> emailAddress, phoneno -> phoneNumber, firstName/lastName -> givenName/familyName); answered with the bare customer id string.',
+  description: "Create or update a consumer customer: the body becomes UpsertConsumerCustomer; the legacy reference's current names (emailAddress, phoneNumber, givenName, familyName) are taken as they are, the older ones (email, phoneno, firstName, lastName) renamed, the reference's name winning when both come; address and isVerified dropped and reported; answered with the bare customer id string.",
   legacy: 'POST /customers/consumer',
   current: 'POST /customers',
-  body: z.object({
-    internalCustomerId: blankable(legacyReference),
-    email,
-    phoneno: blankable(phone),
-    firstName: blankable(shortText),
-    middleName: blankable(shortText),
-    lastName: blankable(shortText),
-    // no address: the current consumer upsert has none (reference), so it is dropped and reported
-  }),
-  request: { wrap: 'UpsertConsumerCustomer' },
+  // no address or isVerified: the current consumer upsert has no address (reference), and the legacy
+  // contract drops isVerified; both are dropped and reported
+  body: z
+    .object({
+      internalCustomerId: blankable(legacyReference),
+      emailAddress: blankable(email),
+      email: blankable(email),
+      phoneNumber: blankable(phone),
+      phoneno: blankable(phone),
+      givenName: blankable(shortText),
+      firstName: blankable(shortText),
+      middleName: blankable(shortText),
+      familyName: blankable(shortText),
+      lastName: blankable(shortText),
+    })
+    .refine((b) => b.emailAddress !== undefined || b.email !== undefined, { path: ['emailAddress'], message: 'required (or email)' }),
+  request: {
+    wrap: 'UpsertConsumerCustomer',
+    shape: { email: alias('emailAddress'), phoneno: alias('phoneNumber'), firstName: alias('givenName'), lastName: alias('familyName') },
+  },
   response: bareCustomerId,
   answers: bareCustomerIdAnswer,
 });
@@ -30,17 +42,26 @@ export const upsertConsumer = defineMapping({
 export const upsertOrganisation = defineMapping({
   route: 'L18',
   tier: 2,
-  description: 'Create or update an organisation customer: UpsertOrganisationCustomer; answered with the bare customer id string like L13.',
+  description: "Create or update an organisation customer: UpsertOrganisationCustomer; the legacy reference's names (organisationName, taxId, emailAddress) and the older ones (businessName, abn, email) both taken, the reference's winning; organisationKyced and organisationCreditChecked dropped and reported; answered with the bare customer id string like L13.",
   legacy: 'POST /customers/organisation',
   current: 'POST /customers',
-  body: z.object({
-    internalCustomerId: blankable(legacyReference),
-    businessName: z.string().min(1).max(255),
-    email,
-    phoneno: blankable(phone),
-    abn: blankable(z.string().regex(/^\d{11}$/, 'expected an 11-digit ABN')),
-  }),
-  request: { wrap: 'UpsertOrganisationCustomer' },
+  body: z
+    .object({
+      internalCustomerId: blankable(legacyReference),
+      organisationName: blankable(z.string().min(1).max(255)),
+      businessName: blankable(z.string().min(1).max(255)),
+      emailAddress: blankable(email),
+      email: blankable(email),
+      phoneno: blankable(phone),
+      taxId: blankable(abn),
+      abn: blankable(abn),
+    })
+    .refine((b) => b.organisationName !== undefined || b.businessName !== undefined, { path: ['organisationName'], message: 'required (or businessName)' })
+    .refine((b) => b.emailAddress !== undefined || b.email !== undefined, { path: ['emailAddress'], message: 'required (or email)' }),
+  request: {
+    wrap: 'UpsertOrganisationCustomer',
+    shape: { organisationName: 'businessName', businessName: alias('businessName', 'organisationName'), taxId: 'abn', abn: alias('abn', 'taxId'), email: alias('emailAddress') },
+  },
   response: bareCustomerId,
   answers: bareCustomerIdAnswer,
 });

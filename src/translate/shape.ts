@@ -176,12 +176,15 @@ export function mapped(fn: (v: unknown) => unknown, to?: string): Rule {
   });
 }
 
-/** An alternative spelling of `to` (L31's observed `SendEmail`): renamed to it, unless the body also has `to`, which wins. */
-export function alias(to: string): Rule {
+/**
+ * An older or alternative spelling (L31's observed `SendEmail`): renamed to `to`, unless the body also
+ * has the preferred legacy key (`to` itself by default), which wins.
+ */
+export function alias(to: string, preferred: string = to): Rule {
   return rule(() => ({
     currentKeys: [to],
     forward: (v, out, legacy) => {
-      if (legacy[to] === undefined) out[to] = v;
+      if (legacy[preferred] === undefined) out[to] = v;
     },
     backward: (current) => current[to],
   }));

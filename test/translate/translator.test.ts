@@ -133,6 +133,24 @@ describe('requests real legacy clients send', () => {
     expect(bare.body).toMatchObject({ merchantOrderId: 'ordr_1', internalOrderId: 'ref-1', status: 'cancelled' });
   });
 
+  it("L13 and L18 take the legacy reference's names and the older ones, the reference's winning; what the current call lacks is dropped and reported", async () => {
+    const consumer = await translator.toCurrent({
+      method: 'POST', path: '/customers/consumer', headers: SK,
+      body: { internalCustomerId: 'crm-1', emailAddress: 'new@example.com', email: 'old@example.com', phoneNumber: '+61400000001', givenName: 'Jo', familyName: 'Ng', address: { line1: '1 High St' }, isVerified: true },
+    });
+    expect(consumer.body).toEqual({ UpsertConsumerCustomer: { referenceCustomerId: 'crm-1', emailAddress: 'new@example.com', phoneNumber: '+61400000001', givenName: 'Jo', familyName: 'Ng' } });
+    expect([...consumer.context.droppedFields].sort()).toEqual(['address', 'isVerified']);
+    const older = await translator.toCurrent({ method: 'POST', path: '/customers/consumer', headers: SK, body: { email: 'old@example.com', firstName: 'Jo', lastName: 'Ng' } });
+    expect(older.body).toEqual({ UpsertConsumerCustomer: { emailAddress: 'old@example.com', givenName: 'Jo', familyName: 'Ng' } });
+    await expect(translator.toCurrent({ method: 'POST', path: '/customers/consumer', headers: SK, body: { givenName: 'Jo' } })).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringMatching(/^emailAddress: required \(or email\)/) });
+    const organisation = await translator.toCurrent({
+      method: 'POST', path: '/customers/organisation', headers: SK,
+      body: { internalCustomerId: 'org-1', organisationName: 'Acme', businessName: 'Old Acme', taxId: '12345678901', emailAddress: 'acme@example.com', organisationKyced: true, organisationCreditChecked: false },
+    });
+    expect(organisation.body).toEqual({ UpsertOrganisationCustomer: { referenceCustomerId: 'org-1', businessName: 'Acme', abn: '12345678901', emailAddress: 'acme@example.com' } });
+    expect([...organisation.context.droppedFields].sort()).toEqual(['organisationCreditChecked', 'organisationKyced']);
+  });
+
   it("L31 takes the reference's sendEmail and the .NET SDK's SendEmail; sendEmail wins when both come", async () => {
     const orderRequest = { internalOrderId: 'inv-1', paymentAmount: { amount: 500, currency: 'AUD' }, description: '', billing: { name: 'Jo', email: 'jo@example.com', phone: '' } };
     const send = async (flags: Record<string, boolean>) =>

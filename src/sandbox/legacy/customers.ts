@@ -27,8 +27,8 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
     legacyRoute(store, { capability: 'customer:manage', body: consumerBody }, (c) => {
       const b = c.body;
       const customer = upsertCustomer(store, c.actor, 'consumer', {
-        referenceCustomerId: b.internalCustomerId, emailAddress: b.email, phoneNumber: b.phoneno,
-        givenName: b.firstName, middleName: b.middleName, familyName: b.lastName, address: b.address,
+        referenceCustomerId: b.internalCustomerId, emailAddress: (b.emailAddress ?? b.email)!, phoneNumber: b.phoneNumber ?? b.phoneno,
+        givenName: b.givenName ?? b.firstName, middleName: b.middleName, familyName: b.familyName ?? b.lastName, address: b.address,
       });
       return c.reply.type('application/json').send(bareString(customer.customerId));
     }),
@@ -39,8 +39,8 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
     legacyRoute(store, { capability: 'customer:manage', body: organisationBody }, (c) => {
       const b = c.body;
       const customer = upsertCustomer(store, c.actor, 'organisation', {
-        referenceCustomerId: b.internalCustomerId, businessName: b.businessName, emailAddress: b.email,
-        phoneNumber: b.phoneno, abn: b.abn,
+        referenceCustomerId: b.internalCustomerId, businessName: (b.organisationName ?? b.businessName)!, emailAddress: (b.emailAddress ?? b.email)!,
+        phoneNumber: b.phoneno, abn: b.taxId ?? b.abn,
       });
       return c.reply.type('application/json').send(bareString(customer.customerId));
     }),

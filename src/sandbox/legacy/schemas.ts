@@ -83,22 +83,40 @@ export const transferBody = z.object({
   destinationMerchantId: idOf('merchant'),
 });
 
-export const consumerBody = z.object({
-  internalCustomerId: blankable(legacyReference),
-  email,
-  phoneno: blankable(phone),
-  firstName: blankable(shortText),
-  middleName: blankable(shortText),
-  lastName: blankable(shortText),
-  address: blankable(legacyAddress),
-});
-export const organisationBody = z.object({
-  internalCustomerId: blankable(legacyReference),
-  businessName: z.string().min(1).max(255),
-  email,
-  phoneno: blankable(phone),
-  abn: blankable(z.string().regex(/^\d{11}$/, 'expected an 11-digit ABN')),
-});
+/** L13: the legacy reference's names and the older ones (the reference's win); isVerified is taken and not kept. */
+export const consumerBody = z
+  .object({
+    internalCustomerId: blankable(legacyReference),
+    emailAddress: blankable(email),
+    email: blankable(email),
+    phoneNumber: blankable(phone),
+    phoneno: blankable(phone),
+    givenName: blankable(shortText),
+    firstName: blankable(shortText),
+    middleName: blankable(shortText),
+    familyName: blankable(shortText),
+    lastName: blankable(shortText),
+    address: blankable(legacyAddress),
+    isVerified: blankable(z.boolean()),
+  })
+  .refine((b) => b.emailAddress !== undefined || b.email !== undefined, { path: ['emailAddress'], message: 'required (or email)' });
+const abnForm = z.string().regex(/^\d{11}$/, 'expected an 11-digit ABN');
+/** L18: the legacy reference's names (organisationName, taxId, emailAddress) and the older ones. */
+export const organisationBody = z
+  .object({
+    internalCustomerId: blankable(legacyReference),
+    organisationName: blankable(z.string().min(1).max(255)),
+    businessName: blankable(z.string().min(1).max(255)),
+    emailAddress: blankable(email),
+    email: blankable(email),
+    phoneno: blankable(phone),
+    taxId: blankable(abnForm),
+    abn: blankable(abnForm),
+    organisationKyced: blankable(z.boolean()),
+    organisationCreditChecked: blankable(z.boolean()),
+  })
+  .refine((b) => b.organisationName !== undefined || b.businessName !== undefined, { path: ['organisationName'], message: 'required (or businessName)' })
+  .refine((b) => b.emailAddress !== undefined || b.email !== undefined, { path: ['emailAddress'], message: 'required (or email)' });
 /** L28: the shop plugins' customer, already in current names. */
 export const pluginCustomerBody = z.object({
   internalCustomerId: blankable(legacyReference),
