@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { CONSUMER_REQUIRED, consumerFields, eitherName, ORGANISATION_REQUIRED, organisationFields } from '../src/contract/legacy-customers.js';
 import { blankable, email, idOf, legacyReference, phone, shortText } from '../src/contract/zod-helpers.js';
-
-const abn = z.string().regex(/^\d{11}$/, 'expected an 11-digit ABN');
-import { defineMapping, toPath, toQuery } from '../src/translate/define.js';
+import { defineMapping, toQuery } from '../src/translate/define.js';
 import { alias, closed, rename } from '../src/translate/shape.js';
 import { ok } from './answers.js';
 
@@ -17,20 +16,7 @@ export const upsertConsumer = defineMapping({
   current: 'POST /customers',
   // no address or isVerified: the current consumer upsert has no address (reference), and the legacy
   // contract drops isVerified; both are dropped and reported
-  body: z
-    .object({
-      internalCustomerId: blankable(legacyReference),
-      emailAddress: blankable(email),
-      email: blankable(email),
-      phoneNumber: blankable(phone),
-      phoneno: blankable(phone),
-      givenName: blankable(shortText),
-      firstName: blankable(shortText),
-      middleName: blankable(shortText),
-      familyName: blankable(shortText),
-      lastName: blankable(shortText),
-    })
-    .refine((b) => b.emailAddress !== undefined || b.email !== undefined, { path: ['emailAddress'], message: 'required (or email)' }),
+  body: eitherName(z.object(consumerFields), CONSUMER_REQUIRED),
   request: {
     wrap: 'UpsertConsumerCustomer',
     shape: { email: alias('emailAddress'), phoneno: alias('phoneNumber'), firstName: alias('givenName'), lastName: alias('familyName') },
@@ -45,19 +31,7 @@ export const upsertOrganisation = defineMapping({
   description: "Create or update an organisation customer: UpsertOrganisationCustomer; the legacy reference's names (organisationName, taxId, emailAddress) and the older ones (businessName, abn, email) both taken, the reference's winning; organisationKyced and organisationCreditChecked dropped and reported; answered with the bare customer id string like L13.",
   legacy: 'POST /customers/organisation',
   current: 'POST /customers',
-  body: z
-    .object({
-      internalCustomerId: blankable(legacyReference),
-      organisationName: blankable(z.string().min(1).max(255)),
-      businessName: blankable(z.string().min(1).max(255)),
-      emailAddress: blankable(email),
-      email: blankable(email),
-      phoneno: blankable(phone),
-      taxId: blankable(abn),
-      abn: blankable(abn),
-    })
-    .refine((b) => b.organisationName !== undefined || b.businessName !== undefined, { path: ['organisationName'], message: 'required (or businessName)' })
-    .refine((b) => b.emailAddress !== undefined || b.email !== undefined, { path: ['emailAddress'], message: 'required (or email)' }),
+  body: eitherName(z.object(organisationFields), ORGANISATION_REQUIRED),
   request: {
     wrap: 'UpsertOrganisationCustomer',
     shape: { organisationName: 'businessName', businessName: alias('businessName', 'organisationName'), taxId: 'abn', abn: alias('abn', 'taxId'), email: alias('emailAddress') },

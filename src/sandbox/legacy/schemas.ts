@@ -3,6 +3,7 @@
  * fields are ignored, as the earlier generation did; written here natively, not derived from mappings/.
  */
 import { z } from 'zod';
+import { CONSUMER_REQUIRED, consumerFields, eitherName, ORGANISATION_REQUIRED, organisationFields } from '../../contract/legacy-customers.js';
 import {
   amountInt, blankable, countryCode, isoCurrency as currencyCode, email, idOf, legacyCount, legacyPayPlanVariant, legacyReference, longText, metadata, phone, shortText,
 } from '../../contract/zod-helpers.js';
@@ -84,39 +85,15 @@ export const transferBody = z.object({
 });
 
 /** L13: the legacy reference's names and the older ones (the reference's win); isVerified is taken and not kept. */
-export const consumerBody = z
-  .object({
-    internalCustomerId: blankable(legacyReference),
-    emailAddress: blankable(email),
-    email: blankable(email),
-    phoneNumber: blankable(phone),
-    phoneno: blankable(phone),
-    givenName: blankable(shortText),
-    firstName: blankable(shortText),
-    middleName: blankable(shortText),
-    familyName: blankable(shortText),
-    lastName: blankable(shortText),
-    address: blankable(legacyAddress),
-    isVerified: blankable(z.boolean()),
-  })
-  .refine((b) => b.emailAddress !== undefined || b.email !== undefined, { path: ['emailAddress'], message: 'required (or email)' });
-const abnForm = z.string().regex(/^\d{11}$/, 'expected an 11-digit ABN');
-/** L18: the legacy reference's names (organisationName, taxId, emailAddress) and the older ones. */
-export const organisationBody = z
-  .object({
-    internalCustomerId: blankable(legacyReference),
-    organisationName: blankable(z.string().min(1).max(255)),
-    businessName: blankable(z.string().min(1).max(255)),
-    emailAddress: blankable(email),
-    email: blankable(email),
-    phoneno: blankable(phone),
-    taxId: blankable(abnForm),
-    abn: blankable(abnForm),
-    organisationKyced: blankable(z.boolean()),
-    organisationCreditChecked: blankable(z.boolean()),
-  })
-  .refine((b) => b.organisationName !== undefined || b.businessName !== undefined, { path: ['organisationName'], message: 'required (or businessName)' })
-  .refine((b) => b.emailAddress !== undefined || b.email !== undefined, { path: ['emailAddress'], message: 'required (or email)' });
+export const consumerBody = eitherName(
+  z.object({ ...consumerFields, address: blankable(legacyAddress), isVerified: blankable(z.boolean()) }),
+  CONSUMER_REQUIRED,
+);
+/** L18: the legacy reference's names and the older ones; the two booleans are taken and not kept. */
+export const organisationBody = eitherName(
+  z.object({ ...organisationFields, organisationKyced: blankable(z.boolean()), organisationCreditChecked: blankable(z.boolean()) }),
+  ORGANISATION_REQUIRED,
+);
 /** L28: the shop plugins' customer, already in current names. */
 export const pluginCustomerBody = z.object({
   internalCustomerId: blankable(legacyReference),
