@@ -89,7 +89,32 @@ export const TRANSACTION_ANSWER = z
     createdAt: timestamp.optional(),
     updatedAt: timestamp.optional(),
   })
-  .describe('The legacy transaction (L6, L9, L10, L17, L26, L27).');
+  .describe('The legacy transaction (L6, L9, L10, L17).');
+
+/** L26 and L27 (legacy reference): the transaction's transfers still in effect, totals summed. */
+export const TRANSFER_ANSWER = z
+  .object({
+    transactionTransferId: z.null().describe('no current equivalent'),
+    transactionId: id('tran_'),
+    transactionMerchant: id('mcht_'),
+    transactionAmount: z.int().describe('minor units'),
+    currency: z.string(),
+    totalTransferred: z.int(),
+    totalSurcharged: z.literal(0),
+    totalLevied: z.literal(0),
+    transfers: z.array(
+      z.object({
+        transferredToMerchantId: id('mcht_'),
+        idempotencyKey: z.null(),
+        createdAt: timestamp,
+        transferred: z.int(),
+        surcharged: z.literal(0),
+        levy: z.literal(0),
+        metadata: z.null(),
+      }),
+    ),
+  })
+  .describe('A transaction transfer summary (L26, L27).');
 
 export const MERCHANT_ANSWER = z
   .object({

@@ -1,10 +1,14 @@
 import { z } from 'zod';
-import { amountInt, currencyCode, idOf } from '../src/contract/zod-helpers.js';
+import { legacyReverseBody, legacyTransferAnswer, legacyTransferBody, noTransferToReverse, transferToReverse } from '../src/contract/legacy-transfers.js';
+import type { transactionDetail } from '../src/contract/current-responses.js';
+import { amountInt, idOf } from '../src/contract/zod-helpers.js';
 import { PaybridgeError } from '../src/errors.js';
-import { defineMapping, toBody, toPath, toQuery, type WriteOutcome } from '../src/translate/define.js';
+import { defineMapping, toPath, toQuery, type WriteOutcome } from '../src/translate/define.js';
 import { amountOnly, closed, compileShape, moved, rename, type Obj } from '../src/translate/shape.js';
 import { LEGACY_TRANSACTION, legacyMoney, sameCurrency } from './shapes.js';
-import { ok, TRANSACTION_ANSWER } from './answers.js';
+import { ok, TRANSACTION_ANSWER, TRANSFER_ANSWER } from './answers.js';
+
+type TransactionDetail = z.output<typeof transactionDetail>;
 
 const transactionId = { transactionId: toPath('transactionId', 'transaction') };
 const transactionResponse = { shape: LEGACY_TRANSACTION } as const;
@@ -88,30 +92,64 @@ export const queryTransactions = defineMapping({
   answers: ok(z.object({ transactions: z.array(TRANSACTION_ANSWER) })),
 });
 
+/** The L26/L27 answer from the current transaction detail after the action (legacy-api.md section 4). */
+function transferAnswer(detail: TransactionDetail) {
+  const { purchaseDetails: p } = detail;
+  return legacyTransferAnswer({ transactionId: p.transactionId, merchantId: p.merchantId, amount: p.amount.minorCurrencyUnits, currency: p.amount.currency, transfers: detail.transfers });
+}
+
+/** L26/L27's preflight: the legacy body names the transaction's merchant and currency; checked before anything moves. */
+function transferParties(merchantField: 'fromMerchant' | 'toMerchant', currencyField: 'transferAmount' | 'reverseAmount') {
+  const currency = sameCurrency(`${currencyField}.currency`, (b: Obj) => (b[currencyField] as { currency: string }).currency);
+  return (detail: TransactionDetail, body: Obj): void => {
+    currency(detail, body);
+    if (body[merchantField] !== detail.purchaseDetails.merchantId)
+      throw new PaybridgeError('invalid_request', `${merchantField}: ${String(body[merchantField])} is not the merchant of ${detail.purchaseDetails.transactionId}`);
+  };
+}
+
 export const transferFunds = defineMapping({
   route: 'L26',
   tier: 2,
-  description: 'Transfer part of a payment to another sub-merchant: a PATCH with TransferFunds; a currency, when given, is checked first.',
+  description: 'Transfer part of a payment to another sub-merchant (legacy reference body): TransferFunds {amount: transferAmount.amount, destinationMerchantId: toMerchant}; fromMerchant and the currency checked against the transaction first; a surcharge or levy is refused (the current action has neither), metadata dropped and reported; answered with the transfer summary.',
   legacy: 'POST /transactions/{transactionId}/transfers',
   current: 'PATCH /transactions/{transactionId}',
   params: transactionId,
-  body: z.object({ amount: amountInt(1), currency: currencyCode.optional(), destinationMerchantId: idOf('merchant') }),
-  request: { wrap: 'TransferFunds', shape: { currency: moved() } },
-  preflight: { current: readTransactionCall, check: sameCurrency('currency', (b: Obj) => b.currency) },
-  response: transactionResponse,
-  answers: transactionAnswer,
+  body: legacyTransferBody.omit({ metadata: true }),
+  request: {
+    wrap: 'TransferFunds',
+    shape: { fromMerchant: moved(), toMerchant: 'destinationMerchantId', transferAmount: amountOnly('amount'), surcharge: moved(), levy: moved() },
+  },
+  preflight: { current: readTransactionCall, check: transferParties('fromMerchant', 'transferAmount') },
+  response: { map: transferAnswer },
+  answers: ok(TRANSFER_ANSWER),
   readback: readTransaction,
 });
 
 export const reverseTransfer = defineMapping({
   route: 'L27',
   tier: 2,
-  description: 'Reverse a transfer: the transferId leaves the path for ReverseFundsTransfer {transferId}.',
-  legacy: 'POST /transactions/{transactionId}/transfers/{transferId}/reversal',
+  description: 'Reverse a transfer (legacy reference body, which names no transfer): the gateway reads the transaction and reverses the most recent transfer still in effect to fromMerchant of exactly reverseAmount, ReverseFundsTransfer {transferId}; none is a 400; reverseLevy ignored (no levy is ever executed), metadata dropped and reported; answered like L26.',
+  legacy: 'POST /transactions/{transactionId}/transfers:reverse',
   current: 'PATCH /transactions/{transactionId}',
-  params: { ...transactionId, transferId: toBody('transferId', 'transfer') },
-  request: { wrap: 'ReverseFundsTransfer' },
-  response: transactionResponse,
-  answers: transactionAnswer,
+  params: transactionId,
+  body: legacyReverseBody.omit({ metadata: true }),
+  request: {
+    wrap: 'ReverseFundsTransfer',
+    shape: { fromMerchant: moved(), toMerchant: moved(), reverseAmount: moved(), reverseLevy: moved() },
+  },
+  preflight: {
+    current: readTransactionCall,
+    // one reversal at a time per transaction: two concurrent calls never choose the same transfer
+    exclusive: true,
+    check: (detail: TransactionDetail, body: z.output<typeof legacyReverseBody>) => {
+      transferParties('toMerchant', 'reverseAmount')(detail, body);
+      const transfer = transferToReverse(detail.transfers, body);
+      if (!transfer) throw new PaybridgeError('invalid_request', noTransferToReverse(body));
+      return { transferId: transfer.transferId };
+    },
+  },
+  response: { map: transferAnswer },
+  answers: ok(TRANSFER_ANSWER),
   readback: readTransaction,
 });

@@ -45,8 +45,11 @@ export type ResponseSpec =
 export interface Preflight {
   /** A read made before the call, e.g. `GET /transactions/{transactionId}`. */
   readonly current: string;
-  /** Throws a PaybridgeError (nothing is sent) when the legacy call must not go ahead. */
-  readonly check: (currentBody: any, legacyBody: any) => void;
+  /**
+   * Throws a PaybridgeError (nothing is sent) when the legacy call must not go ahead; may return fields
+   * that complete the current body inside its action wrapper (L27: the transfer the gateway chose).
+   */
+  readonly check: (currentBody: any, legacyBody: any) => Obj | void;
   /**
    * The read and the call run one at a time per resource in a translator, so that the answer can be
    * told apart from the read before it (a refund's id: the one new in the answer).

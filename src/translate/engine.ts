@@ -59,6 +59,8 @@ export interface TranslationContext {
   readonly preflight?: CurrentRequest;
   /** The preflight read's answer once checked (the state before the call). */
   preflightAnswer?: unknown;
+  /** The current body's fields inside its action wrapper: a preflight check may complete them (L27's transfer id). */
+  readonly bodyFields?: Obj;
 }
 
 export interface TranslatedRequest extends CurrentRequest {
@@ -204,7 +206,7 @@ export function createEngine(options: EngineOptions) {
       if (trace) Object.assign(headers, trace);
       if (dropped.length > 0) options.onDroppedFields?.(mapping.route, dropped);
 
-      const body = buildBody(compiled, legacyBody, bodyValues);
+      const { body, fields } = buildBody(compiled, legacyBody, bodyValues);
       if (body !== undefined) headers['content-type'] = 'application/json';
       const preflight = compiled.preflight && {
         method: compiled.preflight.method,
@@ -213,7 +215,7 @@ export function createEngine(options: EngineOptions) {
       };
       // literals of one shape for every request (no spread: on Node 20 a spread in a literal defines
       // the keys after it at run time); absent optional members are undefined
-      const context: TranslationContext = { routeId: mapping.route, compiled, legacyBody, requestId, droppedFields: dropped, preflight, preflightAnswer: undefined };
+      const context: TranslationContext = { routeId: mapping.route, compiled, legacyBody, requestId, droppedFields: dropped, preflight, preflightAnswer: undefined, bodyFields: fields };
       return { method: compiled.currentMethod, path: appendQuery(fill(compiled.currentPath, pathValues), query), headers, body, context };
     }
   }
@@ -230,7 +232,11 @@ export function createEngine(options: EngineOptions) {
     if (!isObj(response.body))
       return errorResponse(new PaybridgeError('upstream_error', `the current answer to the ${context.routeId} preflight read is not a JSON object`), context.requestId);
     try {
-      context.compiled.mapping.preflight!.check(response.body, context.legacyBody);
+      const completion = context.compiled.mapping.preflight!.check(response.body, context.legacyBody);
+      if (completion) {
+        if (!context.bodyFields) throw new Error(`the ${context.routeId} preflight completes a body the call does not have`);
+        Object.assign(context.bodyFields, completion);
+      }
       context.preflightAnswer = response.body;
       return null;
     } catch (err) {
@@ -292,11 +298,12 @@ function withoutContentType(headers: Record<string, string>): Record<string, str
   return rest;
 }
 
-function buildBody(compiled: CompiledMapping, legacyBody: unknown, fromParams: Obj): unknown {
+/** The current body, and the object inside its action wrapper (the body itself when it has none). */
+function buildBody(compiled: CompiledMapping, legacyBody: unknown, fromParams: Obj): { body?: Obj; fields?: Obj } {
   const request = compiled.mapping.request;
   const wrap = typeof request?.wrap === 'function' ? request.wrap(legacyBody as Obj) : (request?.wrap ?? '');
-  if (legacyBody === undefined) return wrap ? { [wrap]: fromParams } : undefined;
+  if (legacyBody === undefined) return wrap ? { body: { [wrap]: fromParams }, fields: fromParams } : {};
   const inner = compiled.requestShapes.get(wrap)!.forward(legacyBody as Obj);
   Object.assign(inner, request?.add, fromParams);
-  return wrap ? { [wrap]: inner } : inner;
+  return { body: wrap ? { [wrap]: inner } : inner, fields: inner };
 }

@@ -198,11 +198,21 @@ describe('legacy face: customers, sources, pay plans, marketplace', () => {
     const paid = await platform.post(`/platforms/mktp_demo/merchants/mcht_alpha/orders/${order.merchantOrderId}/pay`, { paymentToken: token });
     expect(paid.status).toBe(200);
     const tx = paid.body.transactionId;
-    const moved = await platform.post(`/transactions/${tx}/transfers`, { amount: 3_000, destinationMerchantId: 'mcht_beta' });
-    expect(moved.body.transfers).toEqual([expect.objectContaining({ amount: 3_000, destinationMerchantId: 'mcht_beta', status: 'completed' })]);
-    const transferId = moved.body.transfers[0].transferId;
-    const reversed = await platform.post(`/transactions/${tx}/transfers/${transferId}/reversal`);
-    expect(reversed.body.transfers[0].status).toBe('reversed');
+    const transfer = (amount: number) => ({ fromMerchant: 'mcht_alpha', toMerchant: 'mcht_beta', transferAmount: { amount, currency: 'AUD' }, surcharge: false });
+    await platform.post(`/transactions/${tx}/transfers`, transfer(1_000));
+    const moved = await platform.post(`/transactions/${tx}/transfers`, transfer(3_000));
+    expect(moved.body).toMatchObject({ transactionId: tx, transactionMerchant: 'mcht_alpha', transactionAmount: 10_000, currency: 'AUD', totalTransferred: 4_000 });
+    expect(moved.body.transfers).toEqual([
+      expect.objectContaining({ transferredToMerchantId: 'mcht_beta', transferred: 1_000, surcharged: 0, levy: 0 }),
+      expect.objectContaining({ transferredToMerchantId: 'mcht_beta', transferred: 3_000 }),
+    ]);
+    const surcharged = await platform.post(`/transactions/${tx}/transfers`, { ...transfer(1_000), surcharge: true });
+    expect([surcharged.status, surcharged.body.errorCode, surcharged.body.detail]).toEqual([400, 'invalid_request', expect.stringContaining('surcharge')]);
+    const reverse = (amount: number) => ({ fromMerchant: 'mcht_beta', toMerchant: 'mcht_alpha', reverseAmount: { amount, currency: 'AUD' }, reverseLevy: false });
+    const partial = await platform.post(`/transactions/${tx}/transfers:reverse`, reverse(500));
+    expect([partial.status, partial.body.errorCode]).toEqual([400, 'invalid_request']);
+    const reversed = await platform.post(`/transactions/${tx}/transfers:reverse`, reverse(3_000));
+    expect(reversed.body).toMatchObject({ totalTransferred: 1_000, transfers: [expect.objectContaining({ transferred: 1_000 })] });
     const refund = await platform.post('/platforms/mktp_demo/refunds', { transactionId: tx, refundAmount: { amount: 10_000, currency: 'AUD' } });
     expect(refund.body.refundId).toMatch(/^rfnd_/);
   });

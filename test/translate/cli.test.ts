@@ -73,7 +73,7 @@ describe('paybridge routes', () => {
     const { code, stdout } = await run(['routes']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^L7\s+POST \/refunds\s+->\s+PATCH \/transactions\/\{transactionId\}\s+mappings\/refunds\.ts$/m);
-    expect(stdout).toMatch(/^L27\s+POST \/transactions\/\{transactionId\}\/transfers\/\{transferId\}\/reversal\s+->\s+PATCH/m);
+    expect(stdout).toMatch(/^L27\s+POST \/transactions\/\{transactionId\}\/transfers:reverse\s+->\s+PATCH/m);
     expect(stdout).toContain('Changelog');
     expect(stdout).toMatch(/^- L13 POST \/customers\/consumer: Create or update a consumer customer/m);
     const json = JSON.parse((await run(['routes', '--json'])).stdout);

@@ -224,13 +224,22 @@ describe('every legacy route answers alike on the legacy face and through the tr
   });
 
   it('L26 transfer and L27 reverse a transfer', async () => {
-    await same('L26', async () => ({ method: 'POST', path: `/transactions/${await alphaTransaction()}/transfers`, headers: PLATFORM, body: { amount: 4_000, currency: 'AUD', destinationMerchantId: 'mcht_beta' } }), 200);
-    await same('L26', async () => ({ method: 'POST', path: `/transactions/${await alphaTransaction()}/transfers`, headers: PLATFORM, body: { amount: 4_000, currency: 'USD', destinationMerchantId: 'mcht_beta' } }), 400);
-    await same('L27', async () => {
+    const transfer = (amount: number, currency = 'AUD') => ({ fromMerchant: 'mcht_alpha', toMerchant: 'mcht_beta', transferAmount: { amount, currency }, surcharge: false, metadata: { note: 'x' } });
+    const reverse = (amount: number) => ({ fromMerchant: 'mcht_beta', toMerchant: 'mcht_alpha', reverseAmount: { amount, currency: 'AUD' }, reverseLevy: false });
+    const transferCall = async (body: object) => ({ method: 'POST', path: `/transactions/${await alphaTransaction()}/transfers`, headers: PLATFORM, body });
+    await same('L26', () => transferCall(transfer(4_000)), 200);
+    await same('L26', () => transferCall(transfer(4_000, 'USD')), 400);
+    await same('L26', () => transferCall({ ...transfer(4_000), fromMerchant: 'mcht_beta' }), 400);
+    await same('L26', () => transferCall({ ...transfer(4_000), surcharge: true }), 400);
+    await same('L26', () => transferCall({ ...transfer(4_000), levy: 100 }), 400);
+    const reverseCall = (amount: number) => async () => {
       const tx = await alphaTransaction();
-      const moved = await setup({ method: 'POST', path: `/transactions/${tx}/transfers`, headers: PLATFORM, body: { amount: 4_000, destinationMerchantId: 'mcht_beta' } });
-      return { method: 'POST', path: `/transactions/${tx}/transfers/${moved.transfers[0].transferId}/reversal`, headers: PLATFORM };
-    }, 200);
+      await setup({ method: 'POST', path: `/transactions/${tx}/transfers`, headers: PLATFORM, body: transfer(4_000) });
+      await setup({ method: 'POST', path: `/transactions/${tx}/transfers`, headers: PLATFORM, body: transfer(1_000) });
+      return { method: 'POST', path: `/transactions/${tx}/transfers:reverse`, headers: PLATFORM, body: reverse(amount) };
+    };
+    await same('L27', reverseCall(4_000), 200);
+    await same('L27', reverseCall(2_000), 400);
   });
 
   it('covers every route of the legacy table', () => {

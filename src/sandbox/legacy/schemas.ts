@@ -78,11 +78,6 @@ export const refundBody = z.object({ transactionId: idOf('transaction'), refundA
 /** An integer in minor units (the .NET SDK's Int64), or a money object. */
 export const captureBody = z.object({ captureAmount: z.union([amountInt(1), legacyMoney(1)]).optional() });
 export const internalOrderIdBody = z.object({ internalOrderId: legacyReference });
-export const transferBody = z.object({
-  amount: amountInt(1),
-  currency: currencyCode.optional(),
-  destinationMerchantId: idOf('merchant'),
-});
 
 /** L13: the legacy reference's names and the older ones (the reference's win); isVerified is taken and not kept. */
 export const consumerBody = eitherName(

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { hasIdForm } from '../../contract/ids.js';
+import { legacyReverseBody, legacyTransferAnswer, legacyTransferBody, noTransferToReverse, transferToReverse } from '../../contract/legacy-transfers.js';
 import { PaybridgeError } from '../../errors.js';
 import type { Actor } from '../access.js';
 import {
@@ -8,13 +9,22 @@ import {
 import type { Store } from '../store.js';
 import { legacyTransaction } from './render.js';
 import { legacyRoute } from './route.js';
-import { captureBody, refundBody, transactionsQuery, transferBody } from './schemas.js';
+import { captureBody, refundBody, transactionsQuery } from './schemas.js';
 
 /** A legacy money amount must be in the transaction's currency; checked before anything moves. */
 function checkCurrency(store: Store, actor: Actor, transactionId: string, currency: string | undefined, field: string): void {
   const tx = getTransaction(store, actor, transactionId);
   if (currency !== undefined && currency !== tx.currency)
     throw new PaybridgeError('currency_mismatch', `${field}: ${currency} differs from the transaction currency ${tx.currency}`);
+}
+
+/** L26/L27: the named merchant must be the transaction's own, and the currency the transaction's. */
+function checkTransferParties(store: Store, actor: Actor, transactionId: string, merchantId: string, merchantField: string, currency: string, currencyField: string) {
+  const tx = getTransaction(store, actor, transactionId);
+  if (merchantId !== tx.merchantId)
+    throw new PaybridgeError('invalid_request', `${merchantField}: ${merchantId} is not the merchant of ${transactionId}`);
+  checkCurrency(store, actor, transactionId, currency, currencyField);
+  return tx;
 }
 
 export function registerLegacyTransactions(app: FastifyInstance, store: Store): void {
@@ -76,21 +86,25 @@ export function registerLegacyTransactions(app: FastifyInstance, store: Store): 
       return { transactions: result.items.map((t) => legacyTransaction(store, t)) };
     }),
   );
-  // L26
+  // L26 (legacy reference body and answer)
   app.post(
     '/transactions/:transactionId/transfers',
-    legacyRoute(store, { capability: 'transfer', ids: { transactionId: 'transaction' }, body: transferBody }, (c) => {
+    legacyRoute(store, { capability: 'transfer', ids: { transactionId: 'transaction' }, body: legacyTransferBody }, (c) => {
       const id = c.params.transactionId!;
-      checkCurrency(store, c.actor, id, c.body.currency, 'currency');
-      const { amount, destinationMerchantId } = c.body;
-      return legacyTransaction(store, transferFunds(store, c.actor, id, { amount, destinationMerchantId }));
+      checkTransferParties(store, c.actor, id, c.body.fromMerchant, 'fromMerchant', c.body.transferAmount.currency, 'transferAmount.currency');
+      const done = transferFunds(store, c.actor, id, { amount: c.body.transferAmount.amount, destinationMerchantId: c.body.toMerchant });
+      return legacyTransferAnswer(done);
     }),
   );
-  // L27
+  // L27 (legacy reference): the reference names no transfer, the most recent matching one is reversed
   app.post(
-    '/transactions/:transactionId/transfers/:transferId/reversal',
-    legacyRoute(store, { capability: 'transfer', ids: { transactionId: 'transaction', transferId: 'transfer' } }, (c) =>
-      legacyTransaction(store, reverseTransfer(store, c.actor, c.params.transactionId!, c.params.transferId!)),
-    ),
+    '/transactions/:transactionId/transfers::reverse',
+    legacyRoute(store, { capability: 'transfer', ids: { transactionId: 'transaction' }, body: legacyReverseBody }, (c) => {
+      const id = c.params.transactionId!;
+      const tx = checkTransferParties(store, c.actor, id, c.body.toMerchant, 'toMerchant', c.body.reverseAmount.currency, 'reverseAmount.currency');
+      const transfer = transferToReverse(tx.transfers, c.body);
+      if (!transfer) throw new PaybridgeError('invalid_request', noTransferToReverse(c.body));
+      return legacyTransferAnswer(reverseTransfer(store, c.actor, id, transfer.transferId));
+    }),
   );
 }
