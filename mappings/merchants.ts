@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { countryCode, email } from '../src/contract/zod-helpers.js';
+import type { beneficialOwnerResponse } from '../src/contract/current-responses.js';
+import { legacyPersonBody } from '../src/contract/legacy-person.js';
 import { defineMapping, toBody, toHeader, toPath } from '../src/translate/define.js';
 import { closed } from '../src/translate/shape.js';
 import { LEGACY_MERCHANT } from './shapes.js';
@@ -84,4 +86,20 @@ export const setPrimaryBankAccount = defineMapping({
   response: merchantResponse,
   answers: ok(MERCHANT_ANSWER),
   readback: ({ params }) => `/platforms/${params.platformId}/merchants/${params.merchantId}`,
+});
+
+export const updatePerson = defineMapping({
+  route: 'L32',
+  tier: 2,
+  description: "Update a sub-merchant's person (legacy reference: UpdatePlatformMerchantPerson): ReplaceBeneficialOwner on the person with Merchant-Id; firstName, lastName, dob, email and phone renamed, the rest as sent; the share the person holds is kept; answered {personId}.",
+  legacy: 'POST /marketplaces/merchants/{merchantId}/person/{personId}',
+  current: 'PATCH /beneficialowners/{beneficialOwnerId}',
+  params: { merchantId: toHeader('Merchant-Id', 'merchant'), personId: toPath('beneficialOwnerId', 'beneficialOwner') },
+  body: legacyPersonBody,
+  request: {
+    wrap: 'ReplaceBeneficialOwner',
+    shape: { firstName: 'givenName', lastName: 'familyName', dob: 'dateOfBirth', email: 'emailAddress', phone: 'phoneNumber' },
+  },
+  response: { map: (owner: z.output<typeof beneficialOwnerResponse>) => ({ personId: owner.beneficialOwnerId }) },
+  answers: ok(z.object({ personId: z.string().startsWith('bown_') })),
 });

@@ -249,16 +249,26 @@ export const merchantFileRequest = actionWrapper({
   }),
 });
 
+const ownerDocument = z.record(z.string(), z.unknown());
+/** A merchant's person (docs/decisions.md D-BO-1, D-BO-2): an owner holds a share, an executive or director may hold none. */
 const beneficialOwnerFields = z.strictObject({
+  title: z.string().min(1).max(255).optional(),
+  roles: z.array(z.enum(['Executive', 'Owner', 'Director'])).min(1).optional(),
   givenName: z.string().min(1).max(100),
+  middleName: z.string().max(100).optional(),
   familyName: z.string().min(1).max(100),
   dateOfBirth: isoDate,
-  ownershipPercentage: z.number().gt(0).max(100),
+  ownershipPercentage: z.number().min(0).max(100),
   emailAddress: email.optional(),
+  phoneNumber: z.string().regex(/^\+[1-9]\d{6,14}$/, 'expected a phone number in E.164 form').optional(),
   address: address.optional(),
+  verificationDocs: z.array(ownerDocument).optional(),
+  passport: ownerDocument.optional(),
+  driverLicence: ownerDocument.optional(),
 });
 export const beneficialOwnerCreateRequest = actionWrapper({ CreateBeneficialOwner: beneficialOwnerFields });
-export const beneficialOwnerUpdateRequest = actionWrapper({ ReplaceBeneficialOwner: beneficialOwnerFields });
+/** Replace gives the person again; a share left out keeps the one held (the legacy person, L32, has none). */
+export const beneficialOwnerUpdateRequest = actionWrapper({ ReplaceBeneficialOwner: beneficialOwnerFields.partial({ ownershipPercentage: true }) });
 
 export const surchargeRequest = actionWrapper({
   CalculateSurcharge: z.strictObject({ amount: positiveMoney, paymentMethodType: z.enum(['Card', 'PayTo']) }),

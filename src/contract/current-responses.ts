@@ -230,6 +230,8 @@ export const industryList = z.strictObject({ items: z.array(z.strictObject({ ind
 export const beneficialOwnerResponse = z.strictObject({
   beneficialOwnerId: id('beneficialOwner'), merchantId: id('merchant'), givenName: z.string(), familyName: z.string(),
   dateOfBirth: z.string(), ownershipPercentage: z.number(), emailAddress: z.string().nullable(), address: jsonObject.nullable(),
+  title: z.string().nullable(), roles: z.array(z.enum(['Executive', 'Owner', 'Director'])), middleName: z.string().nullable(),
+  phoneNumber: z.string().nullable(), verificationDocs: z.array(jsonObject), passport: jsonObject.nullable(), driverLicence: jsonObject.nullable(),
   createdAt: timestamp, updatedAt: timestamp,
 });
 export const beneficialOwnerList = list(beneficialOwnerResponse);

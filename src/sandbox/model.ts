@@ -77,6 +77,13 @@ export interface BeneficialOwner {
   ownershipPercentage: number;
   emailAddress: string | null;
   address: Address | null;
+  title: string | null;
+  roles: ('Executive' | 'Owner' | 'Director')[];
+  middleName: string | null;
+  phoneNumber: string | null;
+  verificationDocs: Record<string, unknown>[];
+  passport: Record<string, unknown> | null;
+  driverLicence: Record<string, unknown> | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,4 +1,5 @@
 import { Agent } from 'undici';
+import { ID_PREFIX } from '../../src/contract/ids.js';
 import { bridgeInterceptor } from '../../src/translate/interceptor.js';
 import type { TestSandbox } from './sandbox.js';
 
@@ -35,8 +36,10 @@ export function parityClients(sb: TestSandbox, options: Parameters<typeof bridge
   };
 }
 
-const ID = /^(ordr|mcht|mktp|cust|ptkn|tran|rfnd|psrc|3ds|trf|bank|ppln|cblk|chk|card)_[A-Za-z0-9_-]+$/;
-const EMBEDDED_ID = /\b(ordr|mcht|mktp|cust|ptkn|tran|rfnd|psrc|3ds|trf|bank|ppln|cblk|chk|card)_[A-Za-z0-9_-]+/g;
+// every prefix of the contract, and the sandbox's checkout tokens (chk_) and legacy card ids (card_)
+const PREFIXES = [...Object.values(ID_PREFIX).map((p) => p.slice(0, -1)), 'chk', 'card'].join('|');
+const ID = new RegExp(`^(${PREFIXES})_[A-Za-z0-9_-]+$`);
+const EMBEDDED_ID = new RegExp(`\\b(${PREFIXES})_[A-Za-z0-9_-]+`, 'g');
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

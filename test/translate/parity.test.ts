@@ -242,6 +242,25 @@ describe('every legacy route answers alike on the legacy face and through the tr
     await same('L27', reverseCall(2_000), 400);
   });
 
+  it('L32 update a sub-merchant person: renamed fields, the share kept, a person of another merchant not found', async () => {
+    const person = {
+      title: 'Ms', roles: ['Owner', 'Director'], firstName: 'Ana', lastName: 'Lee', dob: '1980-02-03', address: { line1: '1 King St', city: 'Sydney', country: 'AU' },
+      email: 'ana@beta.example', phone: '+61400000000', verificationDocs: [{ type: 'passport', fileId: 'file_x1' }],
+    };
+    const owner = async (merchantId: string) => {
+      const created = await sb.current(KEYS.marketplace, { 'Merchant-Id': merchantId }).post('/beneficialowners', {
+        CreateBeneficialOwner: { givenName: 'Old', familyName: 'Name', dateOfBirth: '1970-01-01', ownershipPercentage: 5 },
+      });
+      return created.body.beneficialOwnerId as string;
+    };
+    const [legacy] = await same('L32', async () => ({ method: 'POST', path: `/marketplaces/merchants/mcht_beta/person/${await owner('mcht_beta')}`, headers: PLATFORM, body: person }), 200);
+    const replaced = (await sb.current(KEYS.betaSk).get(`/beneficialowners/${legacy.body.personId}`)).body;
+    expect(replaced).toMatchObject({ givenName: 'Ana', familyName: 'Lee', dateOfBirth: '1980-02-03', emailAddress: 'ana@beta.example', phoneNumber: '+61400000000', ownershipPercentage: 5, roles: ['Owner', 'Director'] });
+    await same('L32', async () => ({ method: 'POST', path: `/marketplaces/merchants/mcht_beta/person/${await owner('mcht_beta')}`, headers: PLATFORM, body: { ...person, phone: '0400 000 000' } }), 400);
+    await same('L32', async () => ({ method: 'POST', path: `/marketplaces/merchants/mcht_beta/person/${await owner('mcht_beta')}`, headers: PLATFORM, body: { ...person, roles: [] } }), 400);
+    await same('L32', async () => ({ method: 'POST', path: `/marketplaces/merchants/mcht_alpha/person/${await owner('mcht_beta')}`, headers: PLATFORM, body: person }), 404);
+  });
+
   it('covers every route of the legacy table', () => {
     expect([...covered].sort()).toEqual(LEGACY_ROUTES.map((r) => r.id).sort());
   });

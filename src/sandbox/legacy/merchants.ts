@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { legacyPersonBody } from '../../contract/legacy-person.js';
+import { replaceBeneficialOwner } from '../ops/business.js';
 import { addBankAccount, createMerchant, getMerchant, setPrimaryBankAccount, updateBusinessProfile } from '../ops/merchants.js';
 import type { Store } from '../store.js';
 import { legacyMerchant } from './render.js';
@@ -8,7 +10,7 @@ import { bankAccountBody, businessProfileBody, onboardingBody } from './schemas.
 const platformMerchant = { platformId: 'marketplace', merchantId: 'merchant' } as const;
 const platformClaim = (p: Record<string, string>) => ({ marketplaceId: p.platformId });
 
-/** Marketplace onboarding and sub-merchant management: L21-L25. */
+/** Marketplace onboarding and sub-merchant management: L21-L25, L32. */
 export function registerLegacyMerchants(app: FastifyInstance, store: Store): void {
   // L21
   app.post(
@@ -55,6 +57,19 @@ export function registerLegacyMerchants(app: FastifyInstance, store: Store): voi
       store,
       { capability: 'merchant:update', ids: { ...platformMerchant, bankAccountId: 'bankAccount' }, claim: platformClaim },
       (c) => legacyMerchant(setPrimaryBankAccount(store, c.actor, c.params.merchantId!, c.params.bankAccountId!)),
+    ),
+  );
+  // L32 (legacy reference): a sub-merchant's person, replaced; the share it holds is kept
+  app.post(
+    '/marketplaces/merchants/:merchantId/person/:personId',
+    legacyRoute(
+      store,
+      { capability: 'owner:manage', ids: { merchantId: 'merchant', personId: 'beneficialOwner' }, body: legacyPersonBody, claim: (p) => ({ merchantId: p.merchantId }) },
+      (c) => {
+        const { firstName, lastName, dob, email, phone, ...rest } = c.body;
+        const person = { ...rest, givenName: firstName, familyName: lastName, dateOfBirth: dob, emailAddress: email, phoneNumber: phone };
+        return { personId: replaceBeneficialOwner(store, c.actor, c.params.personId!, person).beneficialOwnerId };
+      },
     ),
   );
 }

@@ -70,6 +70,9 @@ export function setIndustry(store: Store, actor: Actor, merchantId: string, indu
 
 // ---- beneficial owners ----
 
+type Role = BeneficialOwner['roles'][number];
+type Document = Record<string, unknown>;
+
 export interface BeneficialOwnerInput {
   givenName: string;
   familyName: string;
@@ -77,6 +80,25 @@ export interface BeneficialOwnerInput {
   ownershipPercentage: number;
   emailAddress?: string | undefined;
   address?: Address | undefined;
+  title?: string | undefined;
+  roles?: Role[] | undefined;
+  middleName?: string | undefined;
+  phoneNumber?: string | undefined;
+  verificationDocs?: Document[] | undefined;
+  passport?: Document | undefined;
+  driverLicence?: Document | undefined;
+}
+
+/** The person's details as given; what is left out is null (a replace gives them all again). */
+function personDetails(input: BeneficialOwnerInput) {
+  return {
+    givenName: input.givenName, familyName: input.familyName, dateOfBirth: input.dateOfBirth, ownershipPercentage: input.ownershipPercentage,
+    emailAddress: input.emailAddress ?? null, address: input.address ?? null, title: input.title ?? null,
+    // a person created with a share and no roles is an owner (D-BO-2)
+    roles: input.roles ?? (input.ownershipPercentage > 0 ? ['Owner' as const] : []), middleName: input.middleName ?? null,
+    phoneNumber: input.phoneNumber ?? null, verificationDocs: input.verificationDocs ?? [], passport: input.passport ?? null,
+    driverLicence: input.driverLicence ?? null,
+  };
 }
 
 function ownedShare(store: Store, merchantId: string, except?: string): number {
@@ -95,11 +117,7 @@ export function createBeneficialOwner(store: Store, actor: Actor, input: Benefic
   const merchantId = requireMerchant(actor);
   checkShare(store, merchantId, input.ownershipPercentage);
   const at = store.timestamp();
-  const owner: BeneficialOwner = {
-    beneficialOwnerId: newId('beneficialOwner'), merchantId, givenName: input.givenName, familyName: input.familyName,
-    dateOfBirth: input.dateOfBirth, ownershipPercentage: input.ownershipPercentage, emailAddress: input.emailAddress ?? null,
-    address: input.address ?? null, createdAt: at, updatedAt: at,
-  };
+  const owner: BeneficialOwner = { beneficialOwnerId: newId('beneficialOwner'), merchantId, ...personDetails(input), createdAt: at, updatedAt: at };
   store.beneficialOwners.set(owner.beneficialOwnerId, owner);
   return owner;
 }
@@ -115,14 +133,17 @@ export function listBeneficialOwners(store: Store, actor: Actor, filter: { merch
   return page([...store.beneficialOwners.values()].filter((o) => inScope(o.merchantId)), filter);
 }
 
-/** Replace: every field of the owner is given again; the owner keeps its id. */
-export function replaceBeneficialOwner(store: Store, actor: Actor, id: string, input: BeneficialOwnerInput): BeneficialOwner {
+/** Replace: the person is given again and keeps its id; a share left out keeps the one held (D-BO-2). */
+export function replaceBeneficialOwner(
+  store: Store,
+  actor: Actor,
+  id: string,
+  input: Omit<BeneficialOwnerInput, 'ownershipPercentage'> & { ownershipPercentage?: number | undefined },
+): BeneficialOwner {
   const owner = getBeneficialOwner(store, actor, id);
-  checkShare(store, owner.merchantId, input.ownershipPercentage, id);
-  Object.assign(owner, {
-    givenName: input.givenName, familyName: input.familyName, dateOfBirth: input.dateOfBirth, ownershipPercentage: input.ownershipPercentage,
-    emailAddress: input.emailAddress ?? null, address: input.address ?? null, updatedAt: store.timestamp(),
-  });
+  const ownershipPercentage = input.ownershipPercentage ?? owner.ownershipPercentage;
+  checkShare(store, owner.merchantId, ownershipPercentage, id);
+  Object.assign(owner, personDetails({ ...input, roles: input.roles ?? owner.roles, ownershipPercentage }), { updatedAt: store.timestamp() });
   return owner;
 }
 
