@@ -120,12 +120,29 @@ export const MERCHANT_ANSWER = z
   .object({
     merchantId: id('mcht_'),
     platformId: id('mktp_').nullable(),
+    status: z.enum(['Pending', 'Active']).describe('Pending until the sub-merchant has a payout account'),
     businessName: z.string(),
+    timeZone: z.string().nullable(),
+    businessType: z.string().nullable(),
+    companyType: z.string().nullable(),
+    website: z.string().nullable(),
+    supportSite: z.string().nullable(),
+    industry: z.string().nullable(),
     publicKey: z.string(),
-    bankAccounts: z.array(obj),
+    bankAccounts: z.array(
+      z.object({
+        bankAccountId: id('bank_'),
+        accountName: z.string(),
+        bankName: z.string().nullable(),
+        routingNumber: z.string().describe('the BSB, as 123-456'),
+        accountNumber: z.string(),
+        currency: z.string(),
+        createdAt: timestamp,
+      }),
+    ),
     primaryBankAccountId: z.string().nullable(),
   })
-  .describe('A sub-merchant of a platform (L22-L25).');
+  .describe('A sub-merchant of a platform (L22, L23, L25).');
 
 /** The answers of every route with a body at status 200 alone. */
 export const ok = (schema: z.ZodType) => ({ 200: schema }) as const;

@@ -1,37 +1,33 @@
 import { z } from 'zod';
-import { countryCode, email } from '../src/contract/zod-helpers.js';
-import type { beneficialOwnerResponse } from '../src/contract/current-responses.js';
+import type { beneficialOwnerResponse, merchantResponse as currentMerchant } from '../src/contract/current-responses.js';
+import { legacyBankAccountBody, legacyBusinessProfileBody, legacyOnboardingBody } from '../src/contract/legacy-merchants.js';
 import { legacyPersonBody } from '../src/contract/legacy-person.js';
 import { defineMapping, toBody, toHeader, toPath } from '../src/translate/define.js';
-import { closed } from '../src/translate/shape.js';
+import { closed, into, moved } from '../src/translate/shape.js';
 import { LEGACY_MERCHANT } from './shapes.js';
 import { MERCHANT_ANSWER, ok } from './answers.js';
 
 const platformMerchant = { platformId: toHeader('Marketplace-Id', 'marketplace'), merchantId: toPath('merchantId', 'merchant') };
-const merchantResponse = { shape: LEGACY_MERCHANT } as const;
+/** Every merchant answer is wrapped by the merchant's kind (reference); the sandbox's merchants are service providers. */
+const merchantResponse = { at: 'ServiceProviderMerchant', shape: LEGACY_MERCHANT } as const;
+type CurrentMerchant = z.output<typeof currentMerchant>;
 
 export const onboardMerchant = defineMapping({
   route: 'L21',
   tier: 2,
-  description: 'Onboard a sub-merchant with the platform API key: CreateMerchant (contactEmail -> contactEmailAddress); answered {merchantId}.',
+  description: 'Onboard a sub-merchant with the platform API key: CreateServiceProviderSubmerchant (businessName into businessProfile, contactEmail -> contactEmailAddress); dashboardReferrer dropped and reported; answered {merchantId}.',
   legacy: 'POST /marketplaces/onboarding',
   current: 'POST /merchants',
-  body: z.object({
-    slug: z.string().regex(/^[a-z0-9-]{2,64}$/, 'expected 2-64 lower-case letters, digits or dashes'),
-    businessName: z.string().min(1).max(255),
-    contactEmail: email,
-    taxCountry: countryCode,
-    tradingCountry: countryCode,
-  }),
-  request: { wrap: 'CreateMerchant' },
-  response: { shape: closed({ merchantId: 'merchantId' }) },
+  body: legacyOnboardingBody.omit({ dashboardReferrer: true }),
+  request: { wrap: 'CreateServiceProviderSubmerchant', shape: { businessName: into('businessProfile.businessName'), contactEmail: 'contactEmailAddress' } },
+  response: { at: 'ServiceProviderMerchant', shape: closed({ merchantId: 'merchantId' }) },
   answers: ok(z.object({ merchantId: z.string().startsWith('mcht_') })),
 });
 
 export const getMerchant = defineMapping({
   route: 'L22',
   tier: 2,
-  description: 'Read a sub-merchant: GET /merchants/{merchantId} with Marketplace-Id; marketplaceId is answered as platformId.',
+  description: 'Read a sub-merchant: GET /merchants/{merchantId} with Marketplace-Id; the merchant inside its kind wrapper, marketplaceId answered as platformId, the profile flat.',
   legacy: 'GET /platforms/{platformId}/merchants/{merchantId}',
   current: 'GET /merchants/{merchantId}',
   params: platformMerchant,
@@ -42,37 +38,48 @@ export const getMerchant = defineMapping({
 export const updateBusinessProfile = defineMapping({
   route: 'L23',
   tier: 2,
-  description: 'Update a sub-merchant business profile: a PATCH on the merchant with UpdateMerchantBusinessProfile.',
+  description: "Update a sub-merchant's business profile (legacy reference body: timeZone, businessName, businessType, companyType, website, supportSite, industry): UpdateMerchantBusinessProfile with the same names. Also taken at the /marketplaces/merchants/{merchantId} form of the reference's sibling routes.",
   legacy: 'PUT /platforms/{platformId}/merchants/{merchantId}/businessProfile',
+  alsoAt: ['PUT /marketplaces/merchants/{merchantId}', 'POST /marketplaces/merchants/{merchantId}'],
   current: 'PATCH /merchants/{merchantId}',
   params: platformMerchant,
-  body: z
-    .object({ businessName: z.string().min(1).max(255).optional(), contactEmail: email.optional(), tradingCountry: countryCode.optional() })
-    .refine((v) => v.businessName !== undefined || v.contactEmail !== undefined || v.tradingCountry !== undefined, {
-      message: 'expected at least one field to update',
-    }),
+  body: legacyBusinessProfileBody,
   request: { wrap: 'UpdateMerchantBusinessProfile' },
   response: merchantResponse,
   answers: ok(MERCHANT_ANSWER),
-  readback: ({ params }) => `/platforms/${params.platformId}/merchants/${params.merchantId}`,
+  readback: ({ params }) => (params.platformId ? `/platforms/${params.platformId}/merchants/${params.merchantId}` : undefined),
 });
+
+/** L24's answer: the id of the account the call added, the one the read before did not list. */
+function addedAccount(after: CurrentMerchant, _legacyBody: unknown, before: CurrentMerchant) {
+  const known = new Set(before.ServiceProviderMerchant.bankAccounts.map((a) => a.bankAccountId));
+  const added = after.ServiceProviderMerchant.bankAccounts.find((a) => !known.has(a.bankAccountId));
+  if (!added) throw new Error('no bank account is new in the answer');
+  return { accountId: added.bankAccountId };
+}
 
 export const addBankAccount = defineMapping({
   route: 'L24',
   tier: 2,
-  description: 'Add a payout bank account to a sub-merchant: AddMerchantBankAccount.',
-  legacy: 'POST /platforms/{platformId}/merchants/{merchantId}/bankAccounts',
+  description: 'Add a payout bank account to a sub-merchant (legacy reference): AddMerchantBankAccount {accountName, bankName, identifier: {AuBankAccountIdentifier: {bsb: routingNumber, accountNumber}}, currency, setAsPrimary} in one call, setAsPrimary true unless the client sent false; an account outside Australia is refused; referenceAccountId dropped and reported; answered {accountId}, the account new against the merchant read first.',
+  legacy: 'POST /marketplaces/merchants/{merchantId}/accounts',
   current: 'PATCH /merchants/{merchantId}',
-  params: platformMerchant,
-  body: z.object({
-    bsb: z.string().regex(/^\d{3}-?\d{3}$/, 'expected a six-digit BSB'),
-    accountNumber: z.string().regex(/^\d{4,10}$/, 'expected 4-10 digits'),
-    accountName: z.string().min(1).max(140),
-  }),
-  request: { wrap: 'AddMerchantBankAccount' },
-  response: merchantResponse,
-  answers: ok(MERCHANT_ANSWER),
-  readback: ({ params }) => `/platforms/${params.platformId}/merchants/${params.merchantId}`,
+  params: { merchantId: toPath('merchantId', 'merchant') },
+  body: legacyBankAccountBody.omit({ referenceAccountId: true }),
+  request: {
+    wrap: 'AddMerchantBankAccount',
+    shape: {
+      routingNumber: into('identifier.AuBankAccountIdentifier.bsb'),
+      accountNumber: into('identifier.AuBankAccountIdentifier.accountNumber'),
+      // the schema takes AU alone: the identifier's form says the country
+      country: moved(),
+    },
+    add: { setAsPrimary: true },
+  },
+  // the read and the call one at a time per merchant, so the new account is told apart
+  preflight: { current: 'GET /merchants/{merchantId}', exclusive: true, check: () => undefined },
+  response: { map: addedAccount },
+  answers: ok(z.object({ accountId: z.string().startsWith('bank_') })),
 });
 
 export const setPrimaryBankAccount = defineMapping({

@@ -1,5 +1,6 @@
 /** Shapes and checks several mapping files share: the legacy order, transaction, merchant and money. */
 import { z } from 'zod';
+import type { merchantResponse } from '../src/contract/current-responses.js';
 import { payCardIdOf } from '../src/contract/ids.js';
 import { amountInt, currencyCode } from '../src/contract/zod-helpers.js';
 import { PaybridgeError } from '../src/errors.js';
@@ -95,15 +96,30 @@ export const LEGACY_TRANSACTION = closed({
   updatedAt: from('purchaseDetails.updatedAt'),
 });
 
-/** The legacy merchant (L22-L25): the current merchant with the marketplace called a platform. */
+/** The legacy merchant (L22, L23, L25) from the current one inside its kind wrapper: the marketplace called a platform, the profile flat. */
 export const LEGACY_MERCHANT = closed({
   merchantId: 'merchantId',
   platformId: 'marketplaceId',
-  businessName: 'businessName',
+  status: 'status',
+  businessName: from('businessProfile.businessName'),
+  timeZone: from('businessProfile.timeZone'),
+  businessType: from('businessProfile.businessType'),
+  companyType: from('businessProfile.companyType'),
+  website: from('businessProfile.website'),
+  supportSite: from('businessProfile.supportSite'),
+  industry: from('businessProfile.industry'),
   publicKey: 'publicKey',
-  bankAccounts: verbatim(),
+  // the legacy reference's account fields: the BSB is the routing number
+  bankAccounts: from('bankAccounts', (accounts) =>
+    (accounts as CurrentBankAccount[]).map((a) => ({
+      bankAccountId: a.bankAccountId, accountName: a.accountName, bankName: a.bankName, routingNumber: a.identifier.AuBankAccountIdentifier.bsb,
+      accountNumber: a.identifier.AuBankAccountIdentifier.accountNumber, currency: a.currency, createdAt: a.createdAt,
+    })),
+  ),
   primaryBankAccountId: 'primaryBankAccountId',
 });
+
+type CurrentBankAccount = z.output<typeof merchantResponse>['ServiceProviderMerchant']['bankAccounts'][number];
 
 /**
  * A preflight check: the currency of the legacy money field must be the transaction's, or nothing is

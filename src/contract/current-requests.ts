@@ -213,28 +213,44 @@ export const payPlanOfferRequest = z.strictObject({
 /** Calculate Pay Plan Max Loan (reference): the currency is required, the variant optional. */
 export const payPlanMaxRequest = z.strictObject({ currency: isoCurrency, payPlanVariant: payPlanVariant.optional() });
 
+/** The business profile's fields beyond the name (reference: UpdatePlatformMerchant's; current-api-decisions.md, Merchants). */
+export const businessProfileFields = {
+  timeZone: z.string().regex(/^[A-Za-z_]+(?:\/[A-Za-z_+-]+)*$/, 'expected an IANA time zone such as Australia/Sydney').optional(),
+  businessType: z.enum(['company', 'individual', 'soletrader', 'partnership', 'trust']).optional(),
+  companyType: z.enum(['Private', 'Public']).optional(),
+  website: z.url().max(2000).optional(),
+  supportSite: z.url().max(2000).optional(),
+  industry: z.string().min(1).max(255).optional(),
+};
+const businessName = z.string().min(1).max(255);
+
+/** Create Merchant (reference: a oneOf by kind; the service-provider sub-merchant is the one shown). */
 export const merchantCreateRequest = actionWrapper({
-  CreateMerchant: z.strictObject({
+  CreateServiceProviderSubmerchant: z.strictObject({
     slug: z.string().regex(/^[a-z0-9-]{2,64}$/, 'expected 2-64 lower-case letters, digits or dashes'),
-    businessName: z.string().min(1).max(255),
+    businessProfile: z.strictObject({ businessName, ...businessProfileFields }),
     contactEmailAddress: email,
     taxCountry: countryCode,
-    tradingCountry: countryCode,
+    tradingCountry: countryCode.optional(),
   }),
 });
 
 export const merchantUpdateRequest = actionWrapper({
   UpdateMerchantBusinessProfile: z
-    .strictObject({
-      businessName: z.string().min(1).max(255).optional(),
-      contactEmailAddress: email.optional(),
-      tradingCountry: countryCode.optional(),
-    })
+    .strictObject({ businessName: businessName.optional(), ...businessProfileFields, contactEmailAddress: email.optional(), tradingCountry: countryCode.optional() })
     .refine((v) => Object.keys(v).length > 0, { message: 'expected at least one field to update' }),
+  /** Reference: the account number sits in a tagged identifier; `setAsPrimary` absent keeps D-MER-4's rule. */
   AddMerchantBankAccount: z.strictObject({
-    bsb: z.string().regex(/^\d{3}-?\d{3}$/, 'expected a six-digit BSB'),
-    accountNumber: z.string().regex(/^\d{4,10}$/, 'expected 4-10 digits'),
     accountName: z.string().min(1).max(140),
+    bankName: z.string().min(1).max(140).optional(),
+    identifier: z.strictObject({
+      AuBankAccountIdentifier: z.strictObject({
+        bsb: z.string().regex(/^\d{3}-?\d{3}$/, 'expected a six-digit BSB'),
+        accountNumber: z.string().regex(/^\d{4,10}$/, 'expected 4-10 digits'),
+      }),
+    }),
+    currency: isoCurrency,
+    setAsPrimary: z.boolean().optional(),
   }),
   SetMerchantPrimaryBankAccount: z.strictObject({ bankAccountId: idOf('bankAccount') }),
   SetMerchantIndustry: z.strictObject({ industryCode: z.string().regex(/^[A-Z]$/, 'expected an industry code of GET /industries') }),

@@ -200,25 +200,40 @@ export const payPlan = z.strictObject({
 });
 export const payPlanList = list(payPlan);
 
-export const merchantCreated = z.strictObject({ merchantId: id('merchant') });
+/** A merchant, wrapped by its kind (reference: `ServiceProviderMerchant`), as Create, Get, Update and Query answer it. */
 export const merchantResponse = z.strictObject({
-  merchantId: id('merchant'),
-  businessName: z.string(),
-  publicKey: z.string(),
-  bankAccounts: z.array(
-    z.strictObject({
-      bankAccountId: id('bankAccount'),
-      bsb: z.string(),
-      accountNumber: z.string(),
-      accountName: z.string(),
-      createdAt: timestamp,
+  ServiceProviderMerchant: z.strictObject({
+    merchantId: id('merchant'),
+    marketplaceId: id('marketplace').nullable(),
+    status: z.enum(['Pending', 'Active']),
+    businessProfile: z.strictObject({
+      businessName: z.string(),
+      timeZone: z.string().nullable(),
+      businessType: z.string().nullable(),
+      companyType: z.string().nullable(),
+      website: z.string().nullable(),
+      supportSite: z.string().nullable(),
+      industry: z.string().nullable(),
+      taxCountry: z.string().nullable(),
+      tradingCountry: z.string().nullable(),
+      contactEmailAddress: z.string().nullable(),
     }),
-  ),
-  primaryBankAccountId: id('bankAccount').nullable(),
-  marketplaceId: id('marketplace').nullable(),
-  slug: z.string().nullable(),
-  industryCode: z.string().nullable(),
-  surchargeRateBps: z.int(),
+    publicKey: z.string(),
+    bankAccounts: z.array(
+      z.strictObject({
+        bankAccountId: id('bankAccount'),
+        accountName: z.string(),
+        bankName: z.string().nullable(),
+        identifier: z.strictObject({ AuBankAccountIdentifier: z.strictObject({ bsb: z.string(), accountNumber: z.string() }) }),
+        currency: z.string(),
+        createdAt: timestamp,
+      }),
+    ),
+    primaryBankAccountId: id('bankAccount').nullable(),
+    slug: z.string().nullable(),
+    industryCode: z.string().nullable(),
+    surchargeRateBps: z.int(),
+  }),
 });
 
 export const merchantList = list(merchantResponse);

@@ -46,7 +46,7 @@ export const CURRENT_ROUTES: readonly CurrentRoute[] = [
   { method: 'POST', path: '/payplans/offer', summary: 'Offer a pay plan', body: req.payPlanOfferRequest, answers: [res.payPlan] },
   { method: 'GET', path: '/payplans', summary: 'List pay plans', query: req.payPlanQuery, answers: [res.payPlanList] },
   { method: 'POST', path: '/payplans/max', summary: 'Calculate the pay plan maximum loan', body: req.payPlanMaxRequest, answers: [res.payPlanMaxResponse] },
-  { method: 'POST', path: '/merchants', summary: 'Create a merchant', body: req.merchantCreateRequest, answers: [res.merchantCreated] },
+  { method: 'POST', path: '/merchants', summary: 'Create a merchant', body: req.merchantCreateRequest, answers: [res.merchantResponse] },
   { method: 'GET', path: '/merchants', summary: 'Query merchants', query: req.merchantQuery, answers: [res.merchantList] },
   { method: 'GET', path: '/merchants/{merchantId}', summary: 'Get a merchant', answers: [res.merchantResponse] },
   { method: 'PATCH', path: '/merchants/{merchantId}', summary: 'Update a merchant', body: req.merchantUpdateRequest, answers: [res.merchantResponse] },

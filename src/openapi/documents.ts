@@ -199,26 +199,27 @@ export function legacyDocument(router: Router, version: string): Json {
     const named = NAMED_ANSWERS.find(([s]) => s === schema);
     return named ? { $ref: `#/components/schemas/${named[1]}` } : jsonSchema(schema);
   };
-  for (const { mapping } of router.mappings) {
-    const [method, path] = mapping.legacy.split(' ') as [string, string];
-    const answers: Json = {};
-    for (const [status, schema] of Object.entries(mapping.answers))
-      answers[status] = schema === null
-        ? { description: 'Done, no body.' }
-        : { description: Number(status) === 403 ? 'A 3DS challenge: open redirectURL, then pay again with paymentActionRequired.' : 'The legacy answer (legacy-api.md section 4).', content: { 'application/json': { schema: answerSchema(schema) } } };
-    (paths[path] ??= {})[method.toLowerCase()] = {
-      summary: `${mapping.route}: ${mapping.description.split(/[:;.]/)[0]}`,
-      description: `${mapping.description}\n\nTranslated to the current \`${mapping.current}\`.`,
-      operationId: MAPPING_NAMES.get(mapping) ?? mapping.route,
-      tags: [fileTag(mapping.source)],
-      'x-legacy-route': mapping.route,
-      'x-current-call': mapping.current,
-      security: LEGACY_CREDENTIALS.map((name) => ({ [name]: [] })),
-      parameters: [...pathParameters(path), ...queryParameters(mapping.query?.schema)],
-      ...(mapping.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(mapping.body) } } } } : {}),
-      responses: { ...answers, ...errorResponses('#/components/schemas/LegacyError', Object.keys(answers).map(Number)) },
-    };
-  }
+  for (const { mapping } of router.mappings)
+    for (const [form, legacy] of [mapping.legacy, ...(mapping.alsoAt ?? [])].entries()) {
+      const [method, path] = legacy.split(' ') as [string, string];
+      const answers: Json = {};
+      for (const [status, schema] of Object.entries(mapping.answers))
+        answers[status] = schema === null
+          ? { description: 'Done, no body.' }
+          : { description: Number(status) === 403 ? 'A 3DS challenge: open redirectURL, then pay again with paymentActionRequired.' : 'The legacy answer (legacy-api.md section 4).', content: { 'application/json': { schema: answerSchema(schema) } } };
+      (paths[path] ??= {})[method.toLowerCase()] = {
+        summary: `${mapping.route}: ${mapping.description.split(/[:;.]/)[0]}`,
+        description: `${mapping.description}\n\nTranslated to the current \`${mapping.current}\`.`,
+        operationId: `${MAPPING_NAMES.get(mapping) ?? mapping.route}${form === 0 ? '' : `Form${'BCDEFGH'[form - 1]}`}`,
+        tags: [fileTag(mapping.source)],
+        'x-legacy-route': mapping.route,
+        'x-current-call': mapping.current,
+        security: LEGACY_CREDENTIALS.map((name) => ({ [name]: [] })),
+        parameters: [...pathParameters(path), ...queryParameters(mapping.query?.schema)],
+        ...(mapping.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(mapping.body) } } } } : {}),
+        responses: { ...answers, ...errorResponses('#/components/schemas/LegacyError', Object.keys(answers).map(Number)) },
+      };
+    }
   return {
     ...frame(paths, legacyTags(router), {
       title: 'Payments API, legacy generation (as paybridge accepts it)',

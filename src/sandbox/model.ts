@@ -25,7 +25,19 @@ export interface BankAccount {
   bsb: string;
   accountNumber: string;
   accountName: string;
+  bankName: string | null;
+  currency: string;
   createdAt: string;
+}
+
+/** The business profile beyond its name (UpdateMerchantBusinessProfile; legacy L23's fields). */
+export interface BusinessProfile {
+  timeZone: string | null;
+  businessType: 'company' | 'individual' | 'soletrader' | 'partnership' | 'trust' | null;
+  companyType: 'Private' | 'Public' | null;
+  website: string | null;
+  supportSite: string | null;
+  industry: string | null;
 }
 
 export interface Merchant {
@@ -36,6 +48,9 @@ export interface Merchant {
   contactEmailAddress: string | null;
   taxCountry: string | null;
   tradingCountry: string | null;
+  profile: BusinessProfile;
+  /** A sub-merchant is Pending (the reference's sample) until it has a payout account. */
+  status: 'Pending' | 'Active';
   publicKey: string;
   secretKey: string;
   merchantToken: string | null;

@@ -4,6 +4,7 @@ import type {
   StoreStats, ThreeDSAuthorisation, Transaction, BeneficialOwner, MerchantFile,
 } from './model.js';
 import { PaybridgeError } from '../errors.js';
+import { emptyProfile } from './ops/merchants.js';
 
 export interface StoreOptions {
   fixtures: Fixtures;
@@ -91,7 +92,7 @@ export class Store {
     for (const m of fixtures.merchants) {
       this.addMerchant({
         merchantId: m.merchantId, marketplaceId: m.marketplaceId, name: m.name, slug: null,
-        contactEmailAddress: null, taxCountry: 'AU', tradingCountry: 'AU', publicKey: m.publicKey,
+        contactEmailAddress: null, taxCountry: 'AU', tradingCountry: 'AU', profile: emptyProfile(), status: 'Active', publicKey: m.publicKey,
         secretKey: m.secretKey, merchantToken: m.merchantToken ?? null, bankAccounts: [],
         primaryBankAccountId: null, surchargeRateBps: m.surchargeRateBps ?? 0, industryCode: null, createdAt: at, updatedAt: at,
       });

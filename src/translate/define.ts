@@ -31,7 +31,10 @@ export interface RequestSpec {
   shape?: ShapeSpec | Record<string, ShapeSpec>;
   /** Legacy body fields that leave the body for the path, a header or the query. */
   move?: Record<string, ParamTarget>;
-  /** Fields the current call requires and the legacy call has no counterpart for: constants (L20's currency). */
+  /**
+   * Values for current fields the legacy call has no counterpart for or may leave out, used where the
+   * translated body has none (L20's currency; L24's `setAsPrimary`, true unless the client said false).
+   */
   add?: Readonly<Obj>;
 }
 
@@ -73,6 +76,12 @@ export interface MappingDefinition {
   readonly description: string;
   /** `METHOD /legacy/path/{param}` exactly as in the route table. */
   readonly legacy: string;
+  /**
+   * Other legacy calls (`METHOD /path`) translated alike: forms the legacy service is known or likely to
+   * have taken as well (L23's `/marketplaces/merchants/{merchantId}`). Their path parameters are a
+   * subset of `params`; the route table lists `legacy`, the router and the OpenAPI all of them.
+   */
+  readonly alsoAt?: readonly string[];
   /** `METHOD /current/path/{param}`. */
   readonly current: string;
   /** Where each legacy path id goes, in path order. */

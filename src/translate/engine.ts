@@ -304,6 +304,7 @@ function buildBody(compiled: CompiledMapping, legacyBody: unknown, fromParams: O
   const wrap = typeof request?.wrap === 'function' ? request.wrap(legacyBody as Obj) : (request?.wrap ?? '');
   if (legacyBody === undefined) return wrap ? { body: { [wrap]: fromParams }, fields: fromParams } : {};
   const inner = compiled.requestShapes.get(wrap)!.forward(legacyBody as Obj);
-  Object.assign(inner, request?.add, fromParams);
+  for (const [key, value] of Object.entries(request?.add ?? {})) if (inner[key] === undefined) inner[key] = value;
+  Object.assign(inner, fromParams);
   return { body: wrap ? { [wrap]: inner } : inner, fields: inner };
 }

@@ -1,6 +1,10 @@
+import type { z } from 'zod';
 import { request, type Dispatcher } from 'undici';
 import { hasIdForm } from '../contract/ids.js';
+import type { merchantResponse } from '../contract/current-responses.js';
 import { PaybridgeError } from '../errors.js';
+
+type CurrentMerchant = z.output<typeof merchantResponse>;
 
 export interface MerchantLookupOptions {
   /** Base URL of the current API. */
@@ -32,8 +36,10 @@ export function merchantKeyLookup(options: MerchantLookupOptions): (merchantId: 
     } catch (err) {
       throw new PaybridgeError('upstream_error', `Get Merchant for a merchant token failed: ${(err as Error).message}`);
     }
-    const body = (await res.body.json().catch(() => undefined)) as { publicKey?: unknown } | undefined;
-    if (res.statusCode === 200 && typeof body?.publicKey === 'string') return body.publicKey;
+    // the merchant inside its kind wrapper (reference: ServiceProviderMerchant)
+    const body = (await res.body.json().catch(() => undefined)) as Partial<CurrentMerchant> | undefined;
+    const publicKey = body?.ServiceProviderMerchant?.publicKey;
+    if (res.statusCode === 200 && typeof publicKey === 'string') return publicKey;
     if (res.statusCode === 401 || res.statusCode === 403 || res.statusCode === 404)
       throw new PaybridgeError('unauthenticated', 'Limepay-MerchantToken: the merchant of this token cannot be read with the service key');
     throw new PaybridgeError('upstream_error', `Get Merchant for a merchant token answered ${res.statusCode}`);

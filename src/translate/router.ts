@@ -226,9 +226,11 @@ export function compileRouter(mappings: readonly Mapping[]): Router {
     byRoute.set(mapping.route, mapping);
   }
   const compiled = mappings.map(compile);
+  // a mapping's other legacy forms are compiled as themselves, with that form as their legacy call
+  const alsoAt = mappings.flatMap((mapping) => (mapping.alsoAt ?? []).map((legacy) => compile(Object.freeze({ ...mapping, legacy, alsoAt: [] }))));
   // method -> segment count -> candidates: found without building a key string or splitting the path
   const buckets = new Map<string, CompiledMapping[][]>();
-  for (const c of compiled) {
+  for (const c of [...compiled, ...alsoAt]) {
     const byLength = buckets.get(c.method) ?? [];
     const list = (byLength[c.segments.length] ??= []);
     list.push(c);

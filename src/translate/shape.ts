@@ -195,6 +195,29 @@ export function moved(): Rule {
   return rule(() => ({ currentKeys: [] }));
 }
 
+/**
+ * The value at a dotted path of the current object, both ways: forward it is written there (the objects
+ * on the way made or shared, so two legacy keys may fill one nested object: L24's routing and account
+ * numbers into `identifier.AuBankAccountIdentifier`), backward read from there.
+ */
+export function into(path: string): Rule {
+  const parts = path.split('.');
+  const last = parts.at(-1)!;
+  return rule(() => ({
+    currentKeys: [parts[0]!],
+    forward: (v, out) => {
+      let at = out;
+      for (const p of parts.slice(0, -1)) at = (isObj(at[p]) ? at[p] : (at[p] = {})) as Obj;
+      at[last] = v;
+    },
+    backward: (current) => {
+      let v: unknown = current;
+      for (const p of parts) v = isObj(v) ? v[p] : undefined;
+      return v;
+    },
+  }));
+}
+
 /** Backward only: the value at a dotted path of the current object, optionally mapped. */
 export function from(path: string, map?: (v: unknown) => unknown): Rule {
   const parts = path.split('.');

@@ -115,9 +115,21 @@ export const legacySources = z.strictObject({
 export const legacyMerchant = z.strictObject({
   merchantId: z.string().startsWith('mcht_'),
   platformId: z.string().nullable(),
+  status: z.enum(['Pending', 'Active']),
   businessName: z.string(),
+  timeZone: z.string().nullable(),
+  businessType: z.string().nullable(),
+  companyType: z.string().nullable(),
+  website: z.string().nullable(),
+  supportSite: z.string().nullable(),
+  industry: z.string().nullable(),
   publicKey: z.string(),
-  bankAccounts: z.array(obj),
+  bankAccounts: z.array(
+    z.strictObject({
+      bankAccountId: z.string().startsWith('bank_'), accountName: z.string(), bankName: z.string().nullable(), routingNumber: z.string().regex(/^\d{3}-\d{3}$/),
+      accountNumber: z.string(), currency: z.string(), createdAt: ts,
+    }),
+  ),
   primaryBankAccountId: z.string().nullable(),
 });
 

@@ -12,7 +12,7 @@ import { CARDS, KEYS, legacyOrder, paidCardTransaction, startSandbox, type TestS
 
 let sb: TestSandbox;
 let gw: Awaited<ReturnType<typeof startGateway>>;
-const ids = {} as Record<'soloTx' | 'soloOrder' | 'soloAuth' | 'soloUnpaid' | 'soloSource' | 'alphaTx' | 'alphaOrder' | 'transfer' | 'otherToken', string>;
+const ids = {} as Record<'soloTx' | 'soloOrder' | 'soloAuth' | 'soloUnpaid' | 'soloSource' | 'alphaTx' | 'alphaOrder' | 'transfer' | 'otherToken' | 'betaPerson', string>;
 
 beforeAll(async () => {
   sb = await startSandbox();
@@ -27,6 +27,7 @@ beforeAll(async () => {
   ids.alphaTx = await paidCardTransaction(alpha);
   ids.alphaOrder = (await alpha.post('/orders', { CreateOnlineOrder: { referenceOrderId: 'a', amount: { minorCurrencyUnits: 500, currency: 'AUD' } } })).body.OnlineOrder.order.orderId;
   ids.transfer = (await sb.current(KEYS.marketplace).patch(`/transactions/${ids.alphaTx}`, { TransferFunds: { amount: 100, destinationMerchantId: 'mcht_beta' } })).body.transfers[0].transferId;
+  ids.betaPerson = (await sb.current(KEYS.marketplace, { 'Merchant-Id': 'mcht_beta' }).post('/beneficialowners', { CreateBeneficialOwner: { givenName: 'Bo', familyName: 'Beta', dateOfBirth: '1970-01-01', ownershipPercentage: 50 } })).body.beneficialOwnerId;
   ids.otherToken = (await sb.current(KEYS.otherSk).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
 });
 afterAll(async () => {
@@ -79,11 +80,13 @@ const attempts = (): Attempt[] => [
   { route: 'L21', method: 'POST', path: '/marketplaces/onboarding', headers: OTHER, body: { slug: 'sneaky', businessName: 'S', contactEmail: 's@example.com', taxCountry: 'AU', tradingCountry: 'AU' }, expect: [403] },
   { route: 'L22', method: 'GET', path: '/platforms/mktp_demo/merchants/mcht_alpha', headers: OTHER, expect: [403] },
   { route: 'L22', method: 'GET', path: '/platforms/mktp_demo/merchants/mcht_solo', headers: PLATFORM, expect: [404] },
-  { route: 'L23', method: 'PUT', path: '/platforms/mktp_demo/merchants/mcht_alpha/businessProfile', headers: OTHER, body: { businessName: 'Stolen' }, expect: [403] },
-  { route: 'L24', method: 'POST', path: '/platforms/mktp_demo/merchants/mcht_alpha/bankAccounts', headers: OTHER, body: { bsb: '062-000', accountNumber: '12345678', accountName: 'Thief' }, expect: [403] },
+  { route: 'L23', method: 'PUT', path: '/platforms/mktp_demo/merchants/mcht_alpha/businessProfile', headers: OTHER, body: { timeZone: 'Australia/Sydney', businessName: 'Stolen', businessType: 'individual', website: 'https://stolen.example', supportSite: 'https://stolen.example/help', industry: 'Retail' }, expect: [403] },
+  { route: 'L23', method: 'PUT', path: '/marketplaces/merchants/mcht_alpha', headers: OTHER, body: { timeZone: 'Australia/Sydney', businessName: 'Stolen', businessType: 'individual', website: 'https://stolen.example', supportSite: 'https://stolen.example/help', industry: 'Retail' }, expect: [404] },
+  { route: 'L24', method: 'POST', path: '/marketplaces/merchants/mcht_alpha/accounts', headers: OTHER, body: { accountName: 'Thief', accountNumber: '12345678', country: 'AU', currency: 'AUD', routingNumber: '062-000' }, expect: [404] },
   { route: 'L25', method: 'PUT', path: '/platforms/mktp_demo/merchants/mcht_alpha/bankAccounts/bank_x/primary', headers: OTHER, expect: [403] },
   { route: 'L26', method: 'POST', path: `/transactions/${ids.alphaTx}/transfers`, headers: OTHER, body: { fromMerchant: 'mcht_alpha', toMerchant: 'mcht_other', transferAmount: { amount: 100, currency: 'AUD' }, surcharge: false }, expect: [404] },
   { route: 'L27', method: 'POST', path: `/transactions/${ids.alphaTx}/transfers:reverse`, headers: OTHER, body: { fromMerchant: 'mcht_beta', toMerchant: 'mcht_alpha', reverseAmount: { amount: 100, currency: 'AUD' }, reverseLevy: false }, expect: [404] },
+  { route: 'L32', method: 'POST', path: `/marketplaces/merchants/mcht_beta/person/${ids.betaPerson}`, headers: OTHER, body: { title: 'Mr', roles: ['Owner'], firstName: 'Eve', lastName: 'Thief', dob: '1990-01-01', address: { country: 'AU' }, email: 'eve@example.com', phone: '+61400000001', verificationDocs: [] }, expect: [403, 404] },
   { route: 'L6', method: 'GET', path: `/transactions/${ids.soloOrder}`, headers: OTHER, expect: [404] },
   { route: 'L9', method: 'POST', path: `/transactions/${ids.soloAuth}/authorisation:capture`, headers: OTHER, body: { captureAmount: 100 }, expect: [404] },
   { route: 'L28', method: 'POST', path: '/customers/plugin', headers: { ...OTHER, 'Customer-Id': 'cust_alice' }, body: { emailAddress: 'alice@example.com' }, expect: [400] },
@@ -101,6 +104,7 @@ function snapshot() {
     transactions: [ids.soloTx, ids.soloAuth, ids.alphaTx].map((id) => store.transactions.get(id)),
     sources: store.sources.get(ids.soloSource),
     alpha: store.merchants.get('mcht_alpha'),
+    person: store.beneficialOwners.get(ids.betaPerson),
   });
 }
 

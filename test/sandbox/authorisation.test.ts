@@ -82,7 +82,7 @@ describe('current face authorisation', () => {
     expect((await mk.get(`/orders/${soloOrder}`)).status).toBe(404);
     expect((await mk.get(`/orders/${alphaOrder}`, { 'Merchant-Id': 'mcht_beta' })).status).toBe(404);
     expect((await mk.get('/merchants/mcht_solo')).status).toBe(404);
-    expect((await mk.get('/merchants/mcht_beta')).body.publicKey).toBe('sandbox_pk_beta_public_key');
+    expect((await mk.get('/merchants/mcht_beta')).body.ServiceProviderMerchant.publicKey).toBe('sandbox_pk_beta_public_key');
   });
 
   it('answers 403 to a context header naming an entity the caller may not act for', async () => {

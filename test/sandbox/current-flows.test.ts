@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  agreementStatusResponse, bareOrder, blockedCardList, cardPayResponse, customerCreated, customerList, merchantCreated,
+  agreementStatusResponse, bareOrder, blockedCardList, cardPayResponse, customerCreated, customerList,
   merchantResponse, orderResponse, paymentSource, payPlan, payPlanList, payPlanMaxResponse, payToPayResponse,
   payToTokenResponse, threeDSRequiredResponse, transactionDetail, transactionList,
 } from '../../src/contract/current-responses.js';
@@ -182,20 +182,28 @@ describe('current face: test instruments', () => {
     ]);
   });
 
-  it('lets a marketplace onboard a merchant whose fresh keys work', async () => {
+  it('lets a marketplace onboard a service-provider sub-merchant whose fresh keys work, answered wrapped by kind (reference)', async () => {
     const mk = sb.current(KEYS.marketplace);
-    const created = merchantCreated.parse(
-      (await mk.post('/merchants', {
-        CreateMerchant: { slug: 'delta', businessName: 'Delta', contactEmailAddress: 'd@example.com', taxCountry: 'AU', tradingCountry: 'AU' },
-      })).body,
-    );
-    const merchant = merchantResponse.parse((await mk.get(`/merchants/${created.merchantId}`)).body);
+    const create = (slug: string) => ({ CreateServiceProviderSubmerchant: { slug, businessProfile: { businessName: 'Delta', timeZone: 'Australia/Sydney' }, contactEmailAddress: 'd@example.com', taxCountry: 'AU' } });
+    const created = merchantResponse.parse((await mk.post('/merchants', create('delta'))).body).ServiceProviderMerchant;
+    expect(created).toMatchObject({ status: 'Pending', businessProfile: { businessName: 'Delta', timeZone: 'Australia/Sydney', tradingCountry: 'AU', contactEmailAddress: 'd@example.com' } });
+    const merchant = merchantResponse.parse((await mk.get(`/merchants/${created.merchantId}`)).body).ServiceProviderMerchant;
     expect(merchant.marketplaceId).toBe('mktp_demo');
     const token = await sb.current(merchant.publicKey).post('/sandbox/card-tokens', { cardNumber: CARDS.ok });
     expect(token.status).toBe(200);
-    const updated = await mk.patch(`/merchants/${created.merchantId}`, { AddMerchantBankAccount: { bsb: '062000', accountNumber: '1234567', accountName: 'Delta' } });
-    expect(merchantResponse.parse(updated.body).bankAccounts[0]!.bsb).toBe('062-000');
-    expect((await sb.current(KEYS.soloSk).post('/merchants', { CreateMerchant: { slug: 'x1', businessName: 'X', contactEmailAddress: 'x@example.com', taxCountry: 'AU', tradingCountry: 'AU' } })).status).toBe(403);
+    const account = (accountNumber: string, setAsPrimary?: boolean) => ({
+      AddMerchantBankAccount: { accountName: 'Delta', identifier: { AuBankAccountIdentifier: { bsb: '062000', accountNumber } }, currency: 'AUD', ...(setAsPrimary === undefined ? {} : { setAsPrimary }) },
+    });
+    const first = merchantResponse.parse((await mk.patch(`/merchants/${created.merchantId}`, account('1234567'))).body).ServiceProviderMerchant;
+    expect(first.bankAccounts[0]!.identifier.AuBankAccountIdentifier.bsb).toBe('062-000');
+    expect([first.status, first.primaryBankAccountId]).toEqual(['Active', first.bankAccounts[0]!.bankAccountId]);
+    const second = merchantResponse.parse((await mk.patch(`/merchants/${created.merchantId}`, account('7654321'))).body).ServiceProviderMerchant;
+    expect(second.primaryBankAccountId).toBe(first.bankAccounts[0]!.bankAccountId);
+    const third = merchantResponse.parse((await mk.patch(`/merchants/${created.merchantId}`, account('5555555', true))).body).ServiceProviderMerchant;
+    expect(third.primaryBankAccountId).toBe(third.bankAccounts[2]!.bankAccountId);
+    expect((await mk.patch(`/merchants/${created.merchantId}`, { AddMerchantBankAccount: { bsb: '062000', accountNumber: '1', accountName: 'Old form' } })).status).toBe(400);
+    expect((await sb.current(KEYS.soloSk).post('/merchants', create('x1'))).status).toBe(403);
+    expect((await mk.post('/merchants', { CreateMerchant: { slug: 'x2', businessName: 'X', contactEmailAddress: 'x@example.com', taxCountry: 'AU', tradingCountry: 'AU' } })).status).toBe(400);
   });
 });
 

@@ -184,13 +184,23 @@ describe('legacy face: customers, sources, pay plans, marketplace', () => {
     expect(onboarded.body.merchantId).toMatch(/^mcht_/);
     const base = `/platforms/mktp_demo/merchants/${onboarded.body.merchantId}`;
     expect(legacyMerchant.parse((await platform.get(base)).body)).toMatchObject({ businessName: 'Gamma Games', platformId: 'mktp_demo' });
-    expect((await platform.put(`${base}/businessProfile`, { businessName: 'Gamma Games Pty' })).body.businessName).toBe('Gamma Games Pty');
-    const withAccount = await platform.post(`${base}/bankAccounts`, { bsb: '062-000', accountNumber: '12345678', accountName: 'Gamma' });
-    const second = await platform.post(`${base}/bankAccounts`, { bsb: '062-001', accountNumber: '87654321', accountName: 'Gamma 2' });
-    const secondId = second.body.bankAccounts[1].bankAccountId;
-    expect(withAccount.body.primaryBankAccountId).toBe(withAccount.body.bankAccounts[0].bankAccountId);
-    const primary = await platform.put(`${base}/bankAccounts/${secondId}/primary`);
-    expect(primary.body.primaryBankAccountId).toBe(secondId);
+    const profile = { timeZone: 'Australia/Sydney', businessName: 'Gamma Games Pty', businessType: 'company', companyType: 'Private', website: 'https://gamma.example', supportSite: 'https://gamma.example/help', industry: 'Games' };
+    expect(legacyMerchant.parse((await platform.put(`${base}/businessProfile`, profile)).body)).toMatchObject({ businessName: 'Gamma Games Pty', companyType: 'Private', status: 'Pending' });
+    const noCompanyType = await platform.put(`${base}/businessProfile`, { ...profile, companyType: undefined });
+    expect([noCompanyType.status, noCompanyType.body.detail]).toEqual([400, expect.stringMatching(/^companyType/)]);
+    // the reference's sibling form of the path
+    expect((await platform.put(`/marketplaces/merchants/${onboarded.body.merchantId}`, { ...profile, industry: 'Toys' })).body.industry).toBe('Toys');
+    const accounts = `/marketplaces/merchants/${onboarded.body.merchantId}/accounts`;
+    const account = { accountName: 'Gamma', accountNumber: '12345678', country: 'AU', currency: 'AUD', routingNumber: '062000', bankName: 'CBA' };
+    const first = (await platform.post(accounts, account)).body.accountId;
+    const second = (await platform.post(accounts, { ...account, accountNumber: '87654321', setAsPrimary: false })).body.accountId;
+    const merchant = legacyMerchant.parse((await platform.get(base)).body);
+    expect(merchant).toMatchObject({ status: 'Active', primaryBankAccountId: first });
+    expect(merchant.bankAccounts.map((a) => [a.bankAccountId, a.routingNumber, a.bankName])).toEqual([[first, '062-000', 'CBA'], [second, '062-000', 'CBA']]);
+    const nz = await platform.post(accounts, { ...account, country: 'NZ', routingNumber: '' });
+    expect([nz.status, nz.body.detail]).toEqual([400, expect.stringMatching(/^(country|routingNumber)/)]);
+    const primary = await platform.put(`${base}/bankAccounts/${second}/primary`);
+    expect(primary.body.primaryBankAccountId).toBe(second);
 
     const order = (await platform.post('/platforms/mktp_demo/merchants/mcht_alpha/orders', legacyOrder())).body;
     expect(order).toMatchObject({ merchantId: 'mcht_alpha', platformId: 'mktp_demo' });

@@ -25,8 +25,8 @@ describe('merchants: query, files, industries (docs/decisions.md D-MER-1, D-MER-
   it('lists the merchants a credential may see, filters by slug, and refuses another marketplace merchant', async () => {
     const mk = sb.current(KEYS.marketplace);
     const all = merchantList.parse((await mk.get('/merchants')).body);
-    expect(all.map((m) => m.merchantId).sort()).toEqual(['mcht_alpha', 'mcht_beta']);
-    expect(merchantList.parse((await sb.current(KEYS.soloSk).get('/merchants')).body).map((m) => m.merchantId)).toEqual(['mcht_solo']);
+    expect(all.map((m) => m.ServiceProviderMerchant.merchantId).sort()).toEqual(['mcht_alpha', 'mcht_beta']);
+    expect(merchantList.parse((await sb.current(KEYS.soloSk).get('/merchants')).body).map((m) => m.ServiceProviderMerchant.merchantId)).toEqual(['mcht_solo']);
     expect((await mk.get('/merchants?merchantId=mcht_solo')).status).toBe(403);
     expect((await mk.get('/merchants?limit=0')).body).toMatchObject({ errorCode: 'invalid_request', detail: expect.stringMatching(/^query\.limit/) });
   });
@@ -47,7 +47,7 @@ describe('merchants: query, files, industries (docs/decisions.md D-MER-1, D-MER-
     const list = industryList.parse((await sb.current(KEYS.soloPk).get('/industries')).body);
     expect(list.items).toContainEqual({ industryCode: 'G', name: 'Retail Trade' });
     const set = await sb.current(KEYS.soloSk).patch('/merchants/mcht_solo', { SetMerchantIndustry: { industryCode: 'G' } });
-    expect(set.body.industryCode).toBe('G');
+    expect(set.body.ServiceProviderMerchant.industryCode).toBe('G');
     expect((await sb.current(KEYS.soloSk).patch('/merchants/mcht_solo', { SetMerchantIndustry: { industryCode: 'Z' } })).body).toMatchObject({ statusCode: 400, detail: expect.stringMatching(/industryCode/) });
     expect((await client(sb.currentUrl).get('/industries')).status).toBe(401);
   });

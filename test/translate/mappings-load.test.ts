@@ -38,8 +38,7 @@ describe('mappings are checked when the router compiles', () => {
       return !row || row.call.split('?')[0] !== `${r.method} ${r.path}` || row.tier !== r.tier;
     }).map((r) => r.id);
     const unmapped = [...contract.keys()].filter((id) => !ROUTE_IDS.has(id));
-    // issue 42's remainder: L24, which the reference moved under /marketplaces
-    expect({ differing, unmapped }).toEqual({ differing: ['L24'], unmapped: [] });
+    expect({ differing, unmapped }).toEqual({ differing: [], unmapped: [] });
   });
 
   it('stops on a mapping without a description, naming the file and the mapping', () => {

@@ -208,18 +208,25 @@ describe('every legacy route answers alike on the legacy face and through the tr
     await same('L20', async () => ({ method: 'POST', path: '/payments/plan/eligibility-max', headers: { 'Limepay-PublicKey': KEYS.soloPk }, body: { customerId: 'cust_alice', payPlanVariant: 'Weekly52' } }), 400);
   });
 
-  it('L21-L25 onboard and manage a sub-merchant', async () => {
-    await same('L21', async () => ({ method: 'POST', path: '/marketplaces/onboarding', headers: PLATFORM, body: { slug: unique('slug'), businessName: 'Gamma', contactEmail: 'g@example.com', taxCountry: 'AU', tradingCountry: 'AU' } }), 200);
+  it('L21-L25 onboard and manage a sub-merchant (the legacy reference bodies)', async () => {
+    const onboard = (extra: object = {}) => ({ slug: unique('slug'), businessName: 'Gamma', contactEmail: 'g@example.com', taxCountry: 'AU', ...extra });
+    await same('L21', async () => ({ method: 'POST', path: '/marketplaces/onboarding', headers: PLATFORM, body: onboard({ tradingCountry: 'AU', dashboardReferrer: 'Platform' }) }), 200);
+    await same('L21', async () => ({ method: 'POST', path: '/marketplaces/onboarding', headers: PLATFORM, body: onboard({ taxCountry: 'US' }) }), 400);
     await same('L22', async () => ({ method: 'GET', path: '/platforms/mktp_demo/merchants/mcht_beta', headers: PLATFORM }), 200);
-    await same('L23', async () => ({ method: 'PUT', path: `/platforms/mktp_demo/merchants/${await onboarded()}/businessProfile`, headers: PLATFORM, body: { businessName: 'Renamed', contactEmail: 'new@example.com' } }), 200);
-    const account = { bsb: '062-000', accountNumber: '12345678', accountName: 'Ops' };
-    await same('L24', async () => ({ method: 'POST', path: `/platforms/mktp_demo/merchants/${await onboarded()}/bankAccounts`, headers: PLATFORM, body: account }), 200);
+    const profile = { timeZone: 'Australia/Perth', businessName: 'Renamed', businessType: 'company', companyType: 'Public', website: 'https://renamed.example', supportSite: 'https://renamed.example/help', industry: 'Retail' };
+    await same('L23', async () => ({ method: 'PUT', path: `/platforms/mktp_demo/merchants/${await onboarded()}/businessProfile`, headers: PLATFORM, body: profile }), 200);
+    await same('L23', async () => ({ method: 'POST', path: `/marketplaces/merchants/${await onboarded()}`, headers: PLATFORM, body: profile }), 200);
+    await same('L23', async () => ({ method: 'PUT', path: `/marketplaces/merchants/${await onboarded()}`, headers: PLATFORM, body: { ...profile, companyType: undefined } }), 400);
+    const account = { accountName: 'Ops', accountNumber: '12345678', country: 'AU', currency: 'AUD', routingNumber: '062-000', referenceAccountId: 'acct-1' };
+    const accounts = (merchant: string) => `/marketplaces/merchants/${merchant}/accounts`;
+    await same('L24', async () => ({ method: 'POST', path: accounts(await onboarded()), headers: PLATFORM, body: account }), 200);
+    await same('L24', async () => ({ method: 'POST', path: accounts(await onboarded()), headers: PLATFORM, body: { ...account, bankName: 'Westpac', setAsPrimary: false } }), 200);
+    await same('L24', async () => ({ method: 'POST', path: accounts(await onboarded()), headers: PLATFORM, body: { ...account, country: 'NZ' } }), 400);
     await same('L25', async () => {
       const merchant = await onboarded();
-      const base = `/platforms/mktp_demo/merchants/${merchant}`;
-      await setup({ method: 'POST', path: `${base}/bankAccounts`, headers: PLATFORM, body: account });
-      const second = await setup({ method: 'POST', path: `${base}/bankAccounts`, headers: PLATFORM, body: { ...account, accountNumber: '87654321' } });
-      return { method: 'PUT', path: `${base}/bankAccounts/${second.bankAccounts[1].bankAccountId}/primary`, headers: PLATFORM };
+      await setup({ method: 'POST', path: accounts(merchant), headers: PLATFORM, body: account });
+      const second = await setup({ method: 'POST', path: accounts(merchant), headers: PLATFORM, body: { ...account, accountNumber: '87654321', setAsPrimary: false } });
+      return { method: 'PUT', path: `/platforms/mktp_demo/merchants/${merchant}/bankAccounts/${second.accountId}/primary`, headers: PLATFORM };
     }, 200);
   });
 
@@ -254,7 +261,7 @@ describe('every legacy route answers alike on the legacy face and through the tr
       return created.body.beneficialOwnerId as string;
     };
     const [legacy] = await same('L32', async () => ({ method: 'POST', path: `/marketplaces/merchants/mcht_beta/person/${await owner('mcht_beta')}`, headers: PLATFORM, body: person }), 200);
-    const replaced = (await sb.current(KEYS.betaSk).get(`/beneficialowners/${legacy.body.personId}`)).body;
+    const replaced = (await sb.current(KEYS.betaSk).get(`/beneficialowners/${(legacy.body as { personId: string }).personId}`)).body;
     expect(replaced).toMatchObject({ givenName: 'Ana', familyName: 'Lee', dateOfBirth: '1980-02-03', emailAddress: 'ana@beta.example', phoneNumber: '+61400000000', ownershipPercentage: 5, roles: ['Owner', 'Director'] });
     await same('L32', async () => ({ method: 'POST', path: `/marketplaces/merchants/mcht_beta/person/${await owner('mcht_beta')}`, headers: PLATFORM, body: { ...person, phone: '0400 000 000' } }), 400);
     await same('L32', async () => ({ method: 'POST', path: `/marketplaces/merchants/mcht_beta/person/${await owner('mcht_beta')}`, headers: PLATFORM, body: { ...person, roles: [] } }), 400);

@@ -44,8 +44,8 @@ export function registerAccounts(app: FastifyInstance, store: Store): void {
 
   app.post('/merchants', async (req) => {
     const actor = await authorise(store, req, 'merchant:create');
-    const { CreateMerchant: input } = parseWith(merchantCreateRequest, req.body);
-    return { merchantId: createMerchant(store, actor, input).merchantId };
+    const { CreateServiceProviderSubmerchant: input } = parseWith(merchantCreateRequest, req.body);
+    return merchantBody(createMerchant(store, actor, input));
   });
 
   app.get('/merchants/:merchantId', async (req) => {
@@ -59,8 +59,10 @@ export function registerAccounts(app: FastifyInstance, store: Store): void {
     const body = parseWith(merchantUpdateRequest, req.body);
     if ('UpdateMerchantBusinessProfile' in body)
       return merchantBody(updateBusinessProfile(store, actor, merchantId, body.UpdateMerchantBusinessProfile));
-    if ('AddMerchantBankAccount' in body)
-      return merchantBody(addBankAccount(store, actor, merchantId, body.AddMerchantBankAccount));
+    if ('AddMerchantBankAccount' in body) {
+      const { identifier, ...account } = body.AddMerchantBankAccount;
+      return merchantBody(addBankAccount(store, actor, merchantId, { ...account, ...identifier.AuBankAccountIdentifier }));
+    }
     if ('SetMerchantIndustry' in body) return merchantBody(setIndustry(store, actor, merchantId, body.SetMerchantIndustry.industryCode));
     return merchantBody(
       setPrimaryBankAccount(store, actor, merchantId, body.SetMerchantPrimaryBankAccount.bankAccountId),

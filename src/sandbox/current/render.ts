@@ -135,17 +135,26 @@ export function customerListItem(c: Customer) {
   };
 }
 
+/** A merchant wrapped by its kind (reference): every sandbox merchant is a service-provider merchant. */
 export function merchantBody(m: Merchant) {
   return {
-    merchantId: m.merchantId,
-    businessName: m.name,
-    publicKey: m.publicKey,
-    bankAccounts: m.bankAccounts,
-    primaryBankAccountId: m.primaryBankAccountId,
-    marketplaceId: m.marketplaceId,
-    slug: m.slug,
-    industryCode: m.industryCode,
-    surchargeRateBps: m.surchargeRateBps,
+    ServiceProviderMerchant: {
+      merchantId: m.merchantId,
+      marketplaceId: m.marketplaceId,
+      status: m.status,
+      businessProfile: {
+        businessName: m.name, ...m.profile, taxCountry: m.taxCountry, tradingCountry: m.tradingCountry, contactEmailAddress: m.contactEmailAddress,
+      },
+      publicKey: m.publicKey,
+      bankAccounts: m.bankAccounts.map((a) => ({
+        bankAccountId: a.bankAccountId, accountName: a.accountName, bankName: a.bankName,
+        identifier: { AuBankAccountIdentifier: { bsb: a.bsb, accountNumber: a.accountNumber } }, currency: a.currency, createdAt: a.createdAt,
+      })),
+      primaryBankAccountId: m.primaryBankAccountId,
+      slug: m.slug,
+      industryCode: m.industryCode,
+      surchargeRateBps: m.surchargeRateBps,
+    },
   };
 }
 

@@ -134,13 +134,19 @@ export function legacySource(s: PaymentSource) {
   };
 }
 
+/** The legacy merchant (L22, L23, L25): the platform's view of a sub-merchant, its profile flat. */
 export function legacyMerchant(m: Merchant) {
   return {
     merchantId: m.merchantId,
     platformId: m.marketplaceId,
+    status: m.status,
     businessName: m.name,
+    ...m.profile,
     publicKey: m.publicKey,
-    bankAccounts: m.bankAccounts,
+    bankAccounts: m.bankAccounts.map((a) => ({
+      bankAccountId: a.bankAccountId, accountName: a.accountName, bankName: a.bankName, routingNumber: a.bsb, accountNumber: a.accountNumber,
+      currency: a.currency, createdAt: a.createdAt,
+    })),
     primaryBankAccountId: m.primaryBankAccountId,
   };
 }

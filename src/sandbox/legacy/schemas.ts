@@ -112,28 +112,6 @@ export const eligibilityBody = z.object({
   payPlanVariant: blankable(legacyPayPlanVariant),
 });
 
-export const onboardingBody = z.object({
-  slug: z.string().regex(/^[a-z0-9-]{2,64}$/, 'expected 2-64 lower-case letters, digits or dashes'),
-  businessName: z.string().min(1).max(255),
-  contactEmail: email,
-  taxCountry: countryCode,
-  tradingCountry: countryCode,
-});
-export const businessProfileBody = z
-  .object({
-    businessName: z.string().min(1).max(255).optional(),
-    contactEmail: email.optional(),
-    tradingCountry: countryCode.optional(),
-  })
-  .refine((v) => v.businessName !== undefined || v.contactEmail !== undefined || v.tradingCountry !== undefined, {
-    message: 'expected at least one field to update',
-  });
-export const bankAccountBody = z.object({
-  bsb: z.string().regex(/^\d{3}-?\d{3}$/, 'expected a six-digit BSB'),
-  accountNumber: z.string().regex(/^\d{4,10}$/, 'expected 4-10 digits'),
-  accountName: z.string().min(1).max(140),
-});
-
 export const transactionsQuery = z.object({ merchantOrderId: idOf('order').optional() });
 export const sandboxCardTokenBody = z.object({
   cardNumber: z.string().regex(/^\d{12,19}$/, 'expected 12-19 digits'),
