@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { CONSUMER_REQUIRED, consumerFields, eitherName, ORGANISATION_REQUIRED, organisationFields } from '../src/contract/legacy-customers.js';
 import { blankable, email, idOf, legacyReference, phone, shortText } from '../src/contract/zod-helpers.js';
-import { defineMapping, toQuery } from '../src/translate/define.js';
+import { customerCreated } from '../src/contract/current-responses.js';
+import { defineMapping, readAnswer, toQuery } from '../src/translate/define.js';
 import { alias, closed, rename } from '../src/translate/shape.js';
 import { ok } from './answers.js';
 
 /** The earlier generation answered an upsert with a bare JSON string, the customer id (observed quirk). */
-const bareCustomerId = { map: (body: { customerId: string }) => body.customerId } as const;
+const bareCustomerId = readAnswer([customerCreated], (body) => body.customerId);
 const bareCustomerIdAnswer = ok(z.string().startsWith('cust_').describe('the customer id, a bare JSON string'));
 
 export const upsertConsumer = defineMapping({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { beneficialOwnerResponse, merchantResponse as currentMerchant } from '../src/contract/current-responses.js';
+import { beneficialOwnerResponse, merchantResponse as currentMerchant } from '../src/contract/current-responses.js';
 import { legacyBankAccountBody, legacyBusinessProfileBody, legacyOnboardingBody } from '../src/contract/legacy-merchants.js';
 import { legacyPersonBody } from '../src/contract/legacy-person.js';
-import { defineMapping, toBody, toHeader, toPath } from '../src/translate/define.js';
+import { defineMapping, readAnswer, readFirst, toBody, toHeader, toPath } from '../src/translate/define.js';
 import { closed, into, moved } from '../src/translate/shape.js';
 import { LEGACY_MERCHANT } from './shapes.js';
 import { MERCHANT_ANSWER, ok } from './answers.js';
@@ -51,12 +51,12 @@ export const updateBusinessProfile = defineMapping({
 });
 
 /** L24's answer: the id of the account the call added, the one the read before did not list. */
-function addedAccount(after: CurrentMerchant, _legacyBody: unknown, before: CurrentMerchant) {
+const addedAccount = readAnswer([currentMerchant], (after, _legacyBody, before: CurrentMerchant) => {
   const known = new Set(before.ServiceProviderMerchant.bankAccounts.map((a) => a.bankAccountId));
   const added = after.ServiceProviderMerchant.bankAccounts.find((a) => !known.has(a.bankAccountId));
   if (!added) throw new Error('no bank account is new in the answer');
   return { accountId: added.bankAccountId };
-}
+});
 
 export const addBankAccount = defineMapping({
   route: 'L24',
@@ -77,8 +77,8 @@ export const addBankAccount = defineMapping({
     add: { setAsPrimary: true },
   },
   // the read and the call one at a time per merchant, so the new account is told apart
-  preflight: { current: 'GET /merchants/{merchantId}', exclusive: true, check: () => undefined },
-  response: { map: addedAccount },
+  preflight: readFirst('GET /merchants/{merchantId}', currentMerchant, () => undefined, { exclusive: true }),
+  response: addedAccount,
   answers: ok(z.object({ accountId: z.string().startsWith('bank_') })),
 });
 
@@ -107,6 +107,6 @@ export const updatePerson = defineMapping({
     wrap: 'ReplaceBeneficialOwner',
     shape: { firstName: 'givenName', lastName: 'familyName', dob: 'dateOfBirth', email: 'emailAddress', phone: 'phoneNumber' },
   },
-  response: { map: (owner: z.output<typeof beneficialOwnerResponse>) => ({ personId: owner.beneficialOwnerId }) },
+  response: readAnswer([beneficialOwnerResponse], (owner) => ({ personId: owner.beneficialOwnerId })),
   answers: ok(z.object({ personId: z.string().startsWith('bown_') })),
 });

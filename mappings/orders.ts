@@ -2,8 +2,9 @@ import { z } from 'zod';
 import {
   amountInt, blankable, countryCode, currencyCode, email, legacyCount, legacyReference, longText, metadata, phone, shortText,
 } from '../src/contract/zod-helpers.js';
-import { defineMapping, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
-import { alias, compileShape, flatten, isObj, money, moved, rename, unwrap, verbatim, type Obj, type ShapeSpec } from '../src/translate/shape.js';
+import { bareOrder, orderResponse as currentOrder, payByLinkOrderResponse } from '../src/contract/current-responses.js';
+import { defineMapping, readAnswer, stringAt, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
+import { alias, compileShape, flatten, money, moved, rename, unwrap, verbatim, type ShapeSpec } from '../src/translate/shape.js';
 import { BILLING, LEGACY_ORDER, legacyMoney, ORDER_ITEM, SHIPPING } from './shapes.js';
 import { ok, ORDER_ANSWER } from './answers.js';
 
@@ -82,18 +83,19 @@ const legacyOrder = compileShape(LEGACY_ORDER);
  * The legacy order from either form of a current order answer: wrapped in `OnlineOrder {order}`
  * (current-api.md; Get and Create) or bare (the reference's Update and Cancel); the gateway reads both.
  */
-const orderResponse = {
-  map: (body: Obj) => {
-    const wrapped = (body.OnlineOrder as Obj | undefined)?.order;
-    const order = isObj(wrapped) ? wrapped : body;
-    if (typeof order.orderId !== 'string') throw new Error('no order (OnlineOrder.order, or a bare order) in the answer');
-    return legacyOrder.backward(order);
-  },
-} as const;
+const orderResponse = readAnswer([currentOrder, bareOrder], (body) => {
+  const order = 'OnlineOrder' in body ? body.OnlineOrder.order : body;
+  if (typeof order.orderId !== 'string') throw new Error('no order (OnlineOrder.order, or a bare order) in the answer');
+  return legacyOrder.backward(order);
+});
 const orderAnswer = ok(ORDER_ANSWER);
 
 /** Shadow readback of a created order: read it back by the id the answer carries. */
-const readOrder = ({ answer }: WriteOutcome) => (answer?.merchantOrderId ? `/orders/${answer.merchantOrderId}` : undefined);
+const readOrderAt = (path: string) => ({ answer }: WriteOutcome) => {
+  const id = stringAt(answer, path);
+  return id ? `/orders/${id}` : undefined;
+};
+const readOrder = readOrderAt('merchantOrderId');
 
 export const createOrder = defineMapping({
   route: 'L1',
@@ -163,15 +165,13 @@ export const createInvoiceOrder = defineMapping({
   current: 'POST /orders',
   body: z.object({ orderRequest: createOrderBody, sendSms: blankable(z.boolean()), sendEmail: blankable(z.boolean()), SendEmail: blankable(z.boolean()) }),
   request: { wrap: 'CreatePayByLinkOrder', shape: { orderRequest: flatten(ORDER_REQUEST), SendEmail: alias('sendEmail') } },
-  response: {
-    map: (body: { PayByLinkOrder: { order: Obj; token: string; magicLink: string } }) => ({
-      order: legacyOrder.backward(body.PayByLinkOrder.order),
-      token: body.PayByLinkOrder.token,
-      magicLink: body.PayByLinkOrder.magicLink,
-    }),
-  },
+  response: readAnswer([payByLinkOrderResponse], ({ PayByLinkOrder: link }) => ({
+    order: legacyOrder.backward(link.order),
+    token: link.token,
+    magicLink: link.magicLink,
+  })),
   answers: ok(z.object({ order: ORDER_ANSWER, token: z.string().describe('a checkout auth token for the order'), magicLink: z.string().describe('the pay page, carrying the token') })),
-  readback: ({ answer }: WriteOutcome) => (answer?.order?.merchantOrderId ? `/orders/${answer.order.merchantOrderId}` : undefined),
+  readback: readOrderAt('order.merchantOrderId'),
 });
 
 export const cancelOrder = defineMapping({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { blankable, idOf, shortText } from '../src/contract/zod-helpers.js';
-import { defineMapping, LegacyAnswer, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
+import { cardPayResponse, referencePayOrderComplete, threeDSRequiredResponse } from '../src/contract/current-responses.js';
+import { defineMapping, LegacyAnswer, readAnswer, stringAt, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
 import { moved, rename, values, type Obj } from '../src/translate/shape.js';
 import { PAY_ANSWER, THREE_DS_ANSWER } from './answers.js';
 
@@ -43,21 +44,23 @@ const payRequest = {
 const legacyStatus = values({ authorised: 'not_captured' });
 const legacyPayType = values({ payinfull: 'paycard', PayInFull: 'paycard', PayPlan: 'payplan' });
 
+type FlatPayment = z.output<typeof cardPayResponse>;
+type Payment = Omit<FlatPayment, 'transactionStatus' | 'payType' | 'surchargeAmount'> & { transactionStatus: string; payType?: string | undefined; surchargeAmount?: number | undefined };
+
 /**
  * A card payment's fields from either form of the answer: flat (current-api.md, what the sandbox
  * answers) or wrapped in `PayOrderComplete` with the figures under `transactionDetails.purchaseDetails`
  * (the reference's sample); current-api-decisions.md: the gateway reads both.
  */
-function payment(body: Obj): Obj {
-  const complete = body.PayOrderComplete as Obj | undefined;
-  if (!complete) return body;
-  const purchase = ((complete.transactionDetails as Obj | undefined)?.purchaseDetails ?? {}) as Obj;
-  const amount = purchase.amount as { minorCurrencyUnits?: unknown; currency?: unknown } | undefined;
+function payment(body: FlatPayment | z.output<typeof referencePayOrderComplete>): Payment {
+  if (!('PayOrderComplete' in body)) return body;
+  const complete = body.PayOrderComplete;
+  const purchase = complete.transactionDetails.purchaseDetails;
   return {
     transactionId: complete.transactionId,
     transactionStatus: complete.transactionStatus,
-    amount: complete.amount ?? amount?.minorCurrencyUnits,
-    currency: complete.currency ?? amount?.currency,
+    amount: complete.amount ?? purchase.amount.minorCurrencyUnits,
+    currency: complete.currency ?? purchase.amount.currency,
     surchargeAmount: complete.surchargeAmount ?? purchase.surchargeAmount,
     payType: complete.payType ?? purchase.payType,
   };
@@ -68,28 +71,34 @@ function payment(body: Obj): Obj {
  * the flat card answer in legacy names. The current card answer has no surchargeAmount; card payments
  * through PayByCard carry none, so the legacy field is 0 unless the current answer says otherwise.
  */
-function payAnswer(body: Obj, legacyBody: Obj): unknown {
-  const challenge = body.ThreeDSAuthorisationRequired as { threeDSAuthorisationId: string; redirectUrl: string } | undefined;
-  if (challenge)
-    // paymentToken echoes the request's: the .NET SDK's PaymentActionResponse reads it
-    return new LegacyAnswer(403, {
-      paymentToken: legacyBody.paymentToken,
-      paymentActionRequired: { threeDSAuthorisationId: challenge.threeDSAuthorisationId, redirectURL: challenge.redirectUrl },
-    });
-  const paid = payment(body);
-  return {
-    transactionId: paid.transactionId,
-    transactionStatus: legacyStatus(paid.transactionStatus),
-    amount: paid.amount,
-    currency: paid.currency,
-    surchargeAmount: paid.surchargeAmount ?? 0,
-    type: legacyPayType(paid.payType),
-  };
-}
+const payAnswer = readAnswer(
+  [cardPayResponse, threeDSRequiredResponse, referencePayOrderComplete],
+  (body, legacyBody: z.output<typeof payBody>) => {
+    if ('ThreeDSAuthorisationRequired' in body) {
+      const challenge = body.ThreeDSAuthorisationRequired;
+      // paymentToken echoes the request's: the .NET SDK's PaymentActionResponse reads it
+      return new LegacyAnswer(403, {
+        paymentToken: legacyBody.paymentToken,
+        paymentActionRequired: { threeDSAuthorisationId: challenge.threeDSAuthorisationId, redirectURL: challenge.redirectUrl },
+      });
+    }
+    const paid = payment(body);
+    return {
+      transactionId: paid.transactionId,
+      transactionStatus: legacyStatus(paid.transactionStatus),
+      amount: paid.amount,
+      currency: paid.currency,
+      surchargeAmount: paid.surchargeAmount ?? 0,
+      type: legacyPayType(paid.payType),
+    };
+  },
+);
 
 /** Shadow readback of a pay: the transaction it created, or the order when a 3DS challenge came back. */
-const readPayment = ({ params, answer }: WriteOutcome) =>
-  answer?.transactionId ? `/transactions/${answer.transactionId}` : `/orders/${params.merchantOrderId}`;
+const readPayment = ({ params, answer }: WriteOutcome) => {
+  const transactionId = stringAt(answer, 'transactionId');
+  return transactionId ? `/transactions/${transactionId}` : `/orders/${params.merchantOrderId}`;
+};
 
 export const payOrder = defineMapping({
   route: 'L4',
@@ -99,7 +108,7 @@ export const payOrder = defineMapping({
   params: { merchantOrderId: toPath('orderId', 'order') },
   body: payBody,
   request: payRequest,
-  response: { map: payAnswer },
+  response: payAnswer,
   answers: { 200: PAY_ANSWER, 403: THREE_DS_ANSWER },
   readback: readPayment,
 });
@@ -116,7 +125,7 @@ export const payPlatformOrder = defineMapping({
   },
   body: payBody,
   request: payRequest,
-  response: { map: payAnswer },
+  response: payAnswer,
   answers: { 200: PAY_ANSWER, 403: THREE_DS_ANSWER },
   readback: readPayment,
 });

@@ -1,20 +1,15 @@
 import { z } from 'zod';
 import { blankable, idOf, legacyPayPlanVariant, legacyVariantName } from '../src/contract/zod-helpers.js';
-import { defineMapping, toHeader } from '../src/translate/define.js';
+import { payPlanMaxResponse } from '../src/contract/current-responses.js';
+import { defineMapping, readAnswer, toHeader } from '../src/translate/define.js';
 import { mapped, type Obj } from '../src/translate/shape.js';
 import { ok } from './answers.js';
 
 /** What a legacy L20 leaves out and the current call requires: the merchant's currency (current-api-decisions.md). */
 const PAY_PLAN_CURRENCY = 'AUD';
 
-/**
- * The pay plan maximum: `maxLoanAmount` and `currency` from the current answer's `amount` (the
- * reference), or from `maxLoanAmount` (current-api-decisions.md before the reference was read).
- */
-function maximum(body: Obj) {
-  const money = (body.amount ?? body.maxLoanAmount) as { minorCurrencyUnits?: unknown; currency?: unknown } | undefined;
-  return { maxLoanAmount: money?.minorCurrencyUnits, currency: money?.currency, summary: body.summary };
-}
+/** The pay plan maximum: `maxLoanAmount` and `currency` from the current answer's `amount` (the reference). */
+const maximum = readAnswer([payPlanMaxResponse], ({ amount, summary }) => ({ maxLoanAmount: amount.minorCurrencyUnits, currency: amount.currency, summary }));
 
 export const payPlanMaximum = defineMapping({
   route: 'L20',
@@ -29,7 +24,7 @@ export const payPlanMaximum = defineMapping({
     shape: { payPlanVariant: mapped((variant) => legacyVariantName(variant as string | Obj).toLowerCase()) },
     add: { currency: PAY_PLAN_CURRENCY },
   },
-  response: { map: maximum },
+  response: maximum,
   answers: ok(z.object({ maxLoanAmount: z.int().describe('minor units'), currency: z.string(), summary: z.unknown() })),
   readOnly: true,
 });

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { idOf } from '../src/contract/zod-helpers.js';
-import { defineMapping, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
-import { amountOnly, type Obj } from '../src/translate/shape.js';
+import { transactionDetail } from '../src/contract/current-responses.js';
+import { defineMapping, readAnswer, readFirst, stringAt, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
+import { amountOnly } from '../src/translate/shape.js';
 import { legacyMoney, sameCurrency } from './shapes.js';
 import { ok } from './answers.js';
 
-type Detail = { purchaseDetails: { refundIds: string[] }; timelines?: { eventType: string; amount: number; identifier: string | null }[] };
+const refundBody = z.object({ transactionId: idOf('transaction'), refundAmount: legacyMoney(1) });
+
+type Detail = z.output<typeof transactionDetail>;
 
 /**
  * The refund this call created: the id new in the answer against the transaction read just before
@@ -13,16 +16,15 @@ type Detail = { purchaseDetails: { refundIds: string[] }; timelines?: { eventTyp
  * transaction; should another writer still slip in, the new ids are told apart by amount, and an id
  * that cannot be told apart is never guessed (null, logged by the caller's answer).
  */
-function createdRefund(detail: Detail, legacy: { refundAmount: { amount: number } }, before: Detail | undefined) {
+const createdRefund = readAnswer([transactionDetail], (detail, legacy: z.output<typeof refundBody>, before: Detail | undefined) => {
   const known = new Set(before?.purchaseDetails.refundIds ?? []);
   const fresh = detail.purchaseDetails.refundIds.filter((id) => !known.has(id));
   if (fresh.length === 1) return { refundId: fresh[0] };
-  const amounts = new Map((detail.timelines ?? []).filter((t) => t.eventType === 'PaymentRefunded').map((t) => [t.identifier, t.amount]));
+  const amounts = new Map(detail.timelines.filter((t) => t.eventType === 'PaymentRefunded').map((t) => [t.identifier, t.amount]));
   const sameAmount = fresh.filter((id) => amounts.get(id) === legacy.refundAmount.amount);
   return { refundId: sameAmount.length === 1 ? sameAmount[0] : null };
-}
+});
 
-const refundBody = z.object({ transactionId: idOf('transaction'), refundAmount: legacyMoney(1) });
 
 const refund = {
   body: refundBody,
@@ -33,14 +35,15 @@ const refund = {
     shape: { refundAmount: amountOnly() },
   },
   // the currency has no place in CreateRefund: it is checked against the transaction before anything is sent
-  preflight: {
-    current: 'GET /transactions/{transactionId}',
-    check: sameCurrency('refundAmount.currency', (b: Obj) => (b.refundAmount as { currency: string }).currency),
-    exclusive: true,
-  },
-  response: { map: createdRefund },
+  preflight: readFirst(
+    'GET /transactions/{transactionId}',
+    transactionDetail,
+    sameCurrency('refundAmount.currency', (b: z.output<typeof refundBody>) => b.refundAmount.currency),
+    { exclusive: true },
+  ),
+  response: createdRefund,
   answers: ok(z.object({ refundId: z.string().startsWith('rfnd_').nullable().describe('the refund this call created (null only if it cannot be told from a concurrent one)') })),
-  readback: ({ body }: WriteOutcome) => `/transactions/${body.transactionId}`,
+  readback: ({ body }: WriteOutcome) => `/transactions/${stringAt(body, 'transactionId')}`,
 } as const;
 
 export const createRefund = defineMapping({

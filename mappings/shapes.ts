@@ -1,6 +1,6 @@
 /** Shapes and checks several mapping files share: the legacy order, transaction, merchant and money. */
 import { z } from 'zod';
-import type { merchantResponse } from '../src/contract/current-responses.js';
+import type { merchantResponse, transactionDetail } from '../src/contract/current-responses.js';
 import { payCardIdOf } from '../src/contract/ids.js';
 import { amountInt, currencyCode } from '../src/contract/zod-helpers.js';
 import { PaybridgeError } from '../src/errors.js';
@@ -125,11 +125,10 @@ type CurrentBankAccount = z.output<typeof merchantResponse>['ServiceProviderMerc
  * A preflight check: the currency of the legacy money field must be the transaction's, or nothing is
  * sent (400 currency_mismatch). A field without a currency passes.
  */
-export function sameCurrency(field: string, currencyOf: (legacyBody: Obj) => unknown) {
-  return (detail: { purchaseDetails?: { amount?: { currency?: string } } }, legacyBody: Obj): void => {
+export function sameCurrency<L>(field: string, currencyOf: (legacyBody: L) => string | undefined) {
+  return (detail: z.output<typeof transactionDetail>, legacyBody: L): void => {
     const given = currencyOf(legacyBody);
-    const actual = detail.purchaseDetails?.amount?.currency;
-    if (typeof actual !== 'string') throw new PaybridgeError('upstream_error', 'the transaction read before the call has no currency');
+    const actual = detail.purchaseDetails.amount.currency;
     if (given !== undefined && given !== actual)
       throw new PaybridgeError('currency_mismatch', `${field}: ${String(given)} differs from the transaction currency ${actual}`);
   };

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { defineMapping, toHeader, toPath, toQuery } from '../src/translate/define.js';
+import { savedSource } from '../src/contract/current-responses.js';
+import { defineMapping, readAnswer, readFirst, toHeader, toPath, toQuery } from '../src/translate/define.js';
 import { PaybridgeError } from '../src/errors.js';
-import { closed, computed, isObj, rename, type Obj } from '../src/translate/shape.js';
+import { closed, computed, rename, type Obj } from '../src/translate/shape.js';
 import { ok } from './answers.js';
 
 const methodOf = (source: Obj): [string, Obj] => {
@@ -32,29 +33,31 @@ export const listSources = defineMapping({
   answers: ok(z.object({ paymentSources: z.array(z.object({ paymentSourceId: z.string().startsWith('psrc_'), customerId: z.string(), merchantId: z.string(), type: z.enum(['card', 'payto']), accountHint: z.string(), createdAt: z.string() })) })),
 });
 
+type Source = z.output<typeof savedSource>;
+
+/** The card of a saved source, or undefined for another kind. */
+const cardOf = (source: Source) => ('CardMethodResp' in source.sourceMethod ? source.sourceMethod.CardMethodResp : undefined);
+
 /**
  * The removed card as the legacy reference answers it, from the source read just before the delete:
- * what the current source holds, the rest null (legacy-api.md section 4, L16).
+ * what the current source holds (its last four digits in the card hint), the rest null (legacy-api.md
+ * section 4, L16).
  */
-function removedCard(_deleted: Obj, _legacyBody: unknown, source: Obj) {
-  const card = (source.sourceMethod as Obj | undefined)?.CardMethodResp as Obj | undefined;
-  const hint = typeof card?.cardHint === 'string' ? /(\d{4})$/.exec(card.cardHint)?.[1] : undefined;
-  return {
-    cardPaymentSourceId: source.paymentSourceId,
-    customerId: source.customerId ?? null,
-    customerDelegateUserId: source.customerDelegateId ?? null,
-    brand: card?.cardBrand ?? null,
-    funding: card?.cardFunding ?? null,
-    last4: card?.cardLast4 ?? hint ?? null,
-    cardBin: null,
-    expMonth: null,
-    expYear: null,
-    country: card?.cardCountry ?? null,
-    isDeleted: true,
-    createdAt: source.createdAt ?? null,
-    updatedAt: source.updatedAt ?? null,
-  };
-}
+const removedCard = readAnswer([], (_deleted: unknown, _legacyBody, source: Source) => ({
+  cardPaymentSourceId: source.paymentSourceId,
+  customerId: source.customerId,
+  customerDelegateUserId: source.customerDelegateId,
+  brand: null,
+  funding: null,
+  last4: /(\d{4})$/.exec(cardOf(source)?.cardHint ?? '')?.[1] ?? null,
+  cardBin: null,
+  expMonth: null,
+  expYear: null,
+  country: null,
+  isDeleted: true,
+  createdAt: source.createdAt,
+  updatedAt: source.updatedAt,
+}));
 
 export const deleteCardSource = defineMapping({
   route: 'L16',
@@ -66,14 +69,10 @@ export const deleteCardSource = defineMapping({
     customerId: toHeader('Customer-Id', 'customer'),
     cardPaymentSourceId: toPath('sourceId', 'paymentSource'),
   },
-  preflight: {
-    current: 'GET /sources/{sourceId}',
-    check: (source: Obj) => {
-      if (!isObj((source.sourceMethod as Obj | undefined)?.CardMethodResp))
-        throw new PaybridgeError('not_found', `cardPaymentSourceId: ${String(source.paymentSourceId)} is not a saved card`);
-    },
-  },
-  response: { map: removedCard },
+  preflight: readFirst('GET /sources/{sourceId}', savedSource, (source) => {
+    if (!cardOf(source)) throw new PaybridgeError('not_found', `cardPaymentSourceId: ${source.paymentSourceId} is not a saved card`);
+  }),
+  response: removedCard,
   answers: ok(
     z.object({
       cardPaymentSourceId: z.string().startsWith('psrc_'),

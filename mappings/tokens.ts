@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { blankable, idOf } from '../src/contract/zod-helpers.js';
 import { payCardIdOf } from '../src/contract/ids.js';
-import { defineMapping, LegacyAnswer, toHeader } from '../src/translate/define.js';
+import { cardTokenResponse } from '../src/contract/current-responses.js';
+import { defineMapping, readAnswer, LegacyAnswer, toHeader } from '../src/translate/define.js';
 import { money } from '../src/translate/shape.js';
 import { legacyMoney } from './shapes.js';
 
@@ -21,9 +22,8 @@ export const savedCardToken = defineMapping({
     move: { customerId: toHeader('Customer-Id', 'customer') },
     shape: { cardPaymentSourceId: 'paymentSourceId', paymentAmount: money('amount') },
   },
-  response: {
-    map: (body: { CardToken: { paymentTokenId: string } }) =>
-      new LegacyAnswer(201, { paymentTokenId: body.CardToken.paymentTokenId, payCardId: payCardIdOf(body.CardToken.paymentTokenId) }),
-  },
+  response: readAnswer([cardTokenResponse], ({ CardToken: { paymentTokenId } }) =>
+    new LegacyAnswer(201, { paymentTokenId, payCardId: payCardIdOf(paymentTokenId) }),
+  ),
   answers: { 201: z.object({ paymentTokenId: z.string().startsWith('ptkn_'), payCardId: z.string().startsWith('card_').describe('card_ and the opaque part of paymentTokenId') }) },
 });

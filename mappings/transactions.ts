@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { legacyReverseBody, legacyTransferAnswer, legacyTransferBody, noTransferToReverse, transferToReverse } from '../src/contract/legacy-transfers.js';
-import type { transactionDetail } from '../src/contract/current-responses.js';
+import { transactionDetail, transactionList } from '../src/contract/current-responses.js';
 import { amountInt, idOf } from '../src/contract/zod-helpers.js';
 import { PaybridgeError } from '../src/errors.js';
-import { defineMapping, toPath, toQuery, type WriteOutcome } from '../src/translate/define.js';
+import { defineMapping, readAnswer, readFirst, toPath, toQuery, type WriteOutcome } from '../src/translate/define.js';
 import { amountOnly, closed, compileShape, moved, rename, type Obj } from '../src/translate/shape.js';
 import { LEGACY_TRANSACTION, legacyMoney, sameCurrency } from './shapes.js';
 import { ok, TRANSACTION_ANSWER, TRANSFER_ANSWER } from './answers.js';
@@ -13,22 +13,22 @@ type TransactionDetail = z.output<typeof transactionDetail>;
 const transactionId = { transactionId: toPath('transactionId', 'transaction') };
 const transactionResponse = { shape: LEGACY_TRANSACTION } as const;
 const transactionAnswer = ok(TRANSACTION_ANSWER);
-const readTransactionCall = 'GET /transactions/{transactionId}';
+/** A preflight read of the transaction the call acts on. */
+const readTransaction = <L>(check: (detail: TransactionDetail, legacyBody: L) => Obj | void, options?: { exclusive?: true }) =>
+  readFirst('GET /transactions/{transactionId}', transactionDetail, check, options);
+const captureBody = z.object({ captureAmount: z.union([amountInt(1), legacyMoney(1)]).optional() });
 /** Shadow readback of a transaction action: the transaction it acted on. */
-const readTransaction = ({ params }: WriteOutcome) => `/transactions/${params.transactionId}`;
+const readBack = ({ params }: WriteOutcome) => `/transactions/${params.transactionId}`;
 
 const legacyTransaction = compileShape(LEGACY_TRANSACTION);
 
 /** The most recent transaction of an order's transaction list, or a legacy 404. */
-function latestTransaction(body: { items: Obj[] }): Obj {
-  let latest: Obj | undefined;
-  for (const item of body.items ?? []) {
-    const created = String((item.purchaseDetails as Obj | undefined)?.createdAt ?? '');
-    if (!latest || created >= String((latest.purchaseDetails as Obj).createdAt ?? '')) latest = item;
-  }
+const latestTransaction = readAnswer([transactionList], (items) => {
+  let latest: TransactionDetail | undefined;
+  for (const item of items) if (!latest || item.purchaseDetails.createdAt >= latest.purchaseDetails.createdAt) latest = item;
   if (!latest) throw new PaybridgeError('not_found', 'transactionId: the order has no transaction');
   return legacyTransaction.backward(latest);
-}
+});
 
 export const getTransaction = defineMapping({
   route: 'L6',
@@ -47,7 +47,7 @@ export const getTransaction = defineMapping({
       legacy: 'GET /transactions/{transactionId}',
       current: 'GET /transactions',
       params: { transactionId: toQuery('orderId', 'order') },
-      response: { map: latestTransaction },
+      response: latestTransaction,
       answers: transactionAnswer,
     },
   },
@@ -59,15 +59,12 @@ export const captureAuthorisation = defineMapping({
   legacy: 'POST /transactions/{transactionId}/authorisation:capture',
   current: 'PATCH /transactions/{transactionId}',
   params: transactionId,
-  body: z.object({ captureAmount: z.union([amountInt(1), legacyMoney(1)]).optional() }),
+  body: captureBody,
   request: { wrap: 'CaptureFunds', shape: { captureAmount: amountOnly('amount') } },
-  preflight: {
-    current: readTransactionCall,
-    check: sameCurrency('captureAmount.currency', (b: Obj) => (b.captureAmount as { currency?: string } | undefined)?.currency),
-  },
+  preflight: readTransaction(sameCurrency('captureAmount.currency', (b: z.output<typeof captureBody>) => (typeof b.captureAmount === 'object' ? b.captureAmount.currency : undefined))),
   response: transactionResponse,
   answers: transactionAnswer,
-  readback: readTransaction,
+  readback: readBack,
 });
 
 export const cancelAuthorisation = defineMapping({
@@ -79,7 +76,7 @@ export const cancelAuthorisation = defineMapping({
   request: { wrap: 'CancelAuthorisation' },
   response: transactionResponse,
   answers: transactionAnswer,
-  readback: readTransaction,
+  readback: readBack,
 });
 
 export const queryTransactions = defineMapping({
@@ -93,10 +90,9 @@ export const queryTransactions = defineMapping({
 });
 
 /** The L26/L27 answer from the current transaction detail after the action (legacy-api.md section 4). */
-function transferAnswer(detail: TransactionDetail) {
-  const { purchaseDetails: p } = detail;
-  return legacyTransferAnswer({ transactionId: p.transactionId, merchantId: p.merchantId, amount: p.amount.minorCurrencyUnits, currency: p.amount.currency, transfers: detail.transfers });
-}
+const transferAnswer = readAnswer([transactionDetail], ({ purchaseDetails: p, transfers }) =>
+  legacyTransferAnswer({ transactionId: p.transactionId, merchantId: p.merchantId, amount: p.amount.minorCurrencyUnits, currency: p.amount.currency, transfers }),
+);
 
 /** L26/L27's preflight: the legacy body names the transaction's merchant and currency; checked before anything moves. */
 function transferParties(merchantField: 'fromMerchant' | 'toMerchant', currencyField: 'transferAmount' | 'reverseAmount') {
@@ -120,10 +116,10 @@ export const transferFunds = defineMapping({
     wrap: 'TransferFunds',
     shape: { fromMerchant: moved(), toMerchant: 'destinationMerchantId', transferAmount: amountOnly('amount'), surcharge: moved(), levy: moved() },
   },
-  preflight: { current: readTransactionCall, check: transferParties('fromMerchant', 'transferAmount') },
-  response: { map: transferAnswer },
+  preflight: readTransaction(transferParties('fromMerchant', 'transferAmount')),
+  response: transferAnswer,
   answers: ok(TRANSFER_ANSWER),
-  readback: readTransaction,
+  readback: readBack,
 });
 
 export const reverseTransfer = defineMapping({
@@ -138,18 +134,17 @@ export const reverseTransfer = defineMapping({
     wrap: 'ReverseFundsTransfer',
     shape: { fromMerchant: moved(), toMerchant: moved(), reverseAmount: moved(), reverseLevy: moved() },
   },
-  preflight: {
-    current: readTransactionCall,
-    // one reversal at a time per transaction: two concurrent calls never choose the same transfer
-    exclusive: true,
-    check: (detail: TransactionDetail, body: z.output<typeof legacyReverseBody>) => {
+  preflight: readTransaction(
+    (detail, body: z.output<typeof legacyReverseBody>) => {
       transferParties('toMerchant', 'reverseAmount')(detail, body);
       const transfer = transferToReverse(detail.transfers, body);
       if (!transfer) throw new PaybridgeError('invalid_request', noTransferToReverse(body));
       return { transferId: transfer.transferId };
     },
-  },
-  response: { map: transferAnswer },
+    // one reversal at a time per transaction: two concurrent calls never choose the same transfer
+    { exclusive: true },
+  ),
+  response: transferAnswer,
   answers: ok(TRANSFER_ANSWER),
-  readback: readTransaction,
+  readback: readBack,
 });

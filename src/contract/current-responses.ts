@@ -119,6 +119,23 @@ export const threeDSRequiredResponse = z.strictObject({
   ThreeDSAuthorisationRequired: z.strictObject({ threeDSAuthorisationId: id('threeDS'), redirectUrl: z.url() }),
 });
 
+/**
+ * The pay answer as the reference's sample shows it for a card: wrapped in `PayOrderComplete`, the
+ * figures under `transactionDetails.purchaseDetails` (current-api-decisions.md: the gateway reads it
+ * beside the flat answer the sandbox gives). The sandbox's PayTo answer is this form with every figure.
+ */
+export const referencePayOrderComplete = z.object({
+  PayOrderComplete: z.object({
+    transactionId: id('transaction'),
+    transactionStatus: z.string(),
+    transactionDetails: z.object({ purchaseDetails: z.object({ amount: money, surchargeAmount: z.int().optional(), payType: z.string().optional() }) }),
+    amount: z.int().optional(),
+    currency: z.string().optional(),
+    surchargeAmount: z.int().optional(),
+    payType: z.string().optional(),
+  }),
+});
+
 export const payToPayResponse = z.strictObject({
   PayOrderComplete: z.strictObject({
     transactionId: id('transaction'),
@@ -150,20 +167,33 @@ export const cardTokenResponse = z.strictObject({
 
 export const sandboxCardToken = z.strictObject({ paymentTokenId: id('paymentToken') });
 
+const sourceMethod = z.union([
+  z.strictObject({ PayToMethodResp: z.strictObject({ agreementUid: z.string(), accountIdentifierHint: z.string() }) }),
+  z.strictObject({ CardMethodResp: z.strictObject({ cardHint: z.string() }) }),
+]);
+/** A source as Create Payment Source answers it (reference: with `legacyResp`). */
 export const paymentSource = z.strictObject({
   paymentSourceId: id('paymentSource'),
   customerId: id('customer'),
   merchantId: id('merchant'),
-  sourceMethod: z.union([
-    z.strictObject({ PayToMethodResp: z.strictObject({ agreementUid: z.string(), accountIdentifierHint: z.string() }) }),
-    z.strictObject({ CardMethodResp: z.strictObject({ cardHint: z.string() }) }),
-  ]),
+  sourceMethod,
   usageScope: z.string().nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
   legacyResp: z.null(),
 });
-export const paymentSourceList = list(paymentSource);
+/** A source as Get Payment Source and the list answer it (reference: with `customerDelegateId`, no `legacyResp`). */
+export const savedSource = z.strictObject({
+  paymentSourceId: id('paymentSource'),
+  customerId: id('customer'),
+  merchantId: id('merchant'),
+  customerDelegateId: z.string().nullable(),
+  sourceMethod,
+  usageScope: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export const paymentSourceList = list(savedSource);
 
 export const customerCreated = z.strictObject({ customerId: id('customer'), merchantId: id('merchant') });
 export const signedIn = z.strictObject({

@@ -76,12 +76,13 @@ export function legacyProbe(tree: KeyTree | undefined): Obj {
  * unknown only when every answer that has an object at `at` lacks it (a map function looks for each
  * kind of answer it may get). Empty when no answer has an object there (nothing to check against).
  */
-export function unknownReads(read: (answer: Obj) => unknown, answers: readonly z.ZodType[], at: string | undefined): string[] {
+export function unknownReads(read: (answer: Obj) => unknown, answers: readonly z.ZodType[], at: string | undefined, lists: 'items' | 'bare' = 'items'): string[] {
   let unknown: Set<string> | undefined;
   for (const answer of answers) {
     let tree = keyTree(answer);
-    // a bare list answer is read as {items: [...]}, as the engine hands it to a mapping
-    if (tree !== null && tree.items !== undefined && !at) tree = { keys: new Map([['items', tree]]) };
+    // a bare list answer is read by a shape as {items: [...]}, as the engine hands it over (a map gets
+    // the array, typed from its schema, and is not probed)
+    if (tree !== null && tree.items !== undefined && !at && lists === 'items') tree = { keys: new Map([['items', tree]]) };
     for (const part of at ? at.split('.') : []) tree = tree && tree.items === undefined ? (tree.keys.get(part) ?? null) : null;
     if (tree === null || tree.items !== undefined) continue;
     const found = new Set<string>();

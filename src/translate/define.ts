@@ -38,21 +38,44 @@ export interface RequestSpec {
   add?: Readonly<Obj>;
 }
 
+/**
+ * The odd small function: the current answer (with the legacy body sent and the preflight's answer) to
+ * the legacy answer. Made by `readAnswer`, which types the answer from the zod schemas of the forms it
+ * reads, so a field renamed in src/contract fails to compile wherever a mapping reads it.
+ */
+export interface AnswerMap {
+  /** The current answer's forms this map reads: schemas the current operation answers with (checked at load). */
+  readonly reads: readonly z.ZodType[];
+  readonly map: (currentBody: never, legacyBody: never, preflightAnswer: never) => unknown;
+}
+
 export type ResponseSpec =
   | { readonly empty: true }
   /** The shape applied backward to the current body, or to the object at a dotted path of it. */
   | { readonly at?: string; readonly shape: ShapeSpec | Shape }
-  /** The odd small function: the current body (the legacy body sent, the preflight's answer) to the legacy answer. */
-  | { readonly map: (currentBody: any, legacyBody: any, preflightAnswer: any) => unknown };
+  | AnswerMap;
+
+/**
+ * A map from the current answer to the legacy one, its argument typed as the union of `reads`' outputs
+ * (both forms where the seed and the reference differ). Lists reach it as the bare array they are.
+ */
+export function readAnswer<const S extends readonly z.ZodType[], L = unknown, P = undefined>(
+  reads: S,
+  map: (current: z.output<S[number]>, legacyBody: L, preflightAnswer: P) => unknown,
+): AnswerMap {
+  return { reads, map };
+}
 
 export interface Preflight {
   /** A read made before the call, e.g. `GET /transactions/{transactionId}`. */
   readonly current: string;
+  /** The schema of the read's answer (one of the operation's answers, checked at load). */
+  readonly reads: z.ZodType;
   /**
    * Throws a PaybridgeError (nothing is sent) when the legacy call must not go ahead; may return fields
    * that complete the current body inside its action wrapper (L27: the transfer the gateway chose).
    */
-  readonly check: (currentBody: any, legacyBody: any) => Obj | void;
+  readonly check: (answer: never, legacyBody: never) => Obj | void;
   /**
    * The read and the call run one at a time per resource in a translator, so that the answer can be
    * told apart from the read before it (a refund's id: the one new in the answer).
@@ -60,11 +83,28 @@ export interface Preflight {
   readonly exclusive?: true;
 }
 
+/** A read before the call, its answer typed from the schema it reads. */
+export function readFirst<S extends z.ZodType, L = unknown>(
+  current: string,
+  reads: S,
+  check: (answer: z.output<S>, legacyBody: L) => Obj | void,
+  options: { exclusive?: true } = {},
+): Preflight {
+  return { current, reads, check, ...options };
+}
+
 /** What a readback knows of a legacy write that succeeded: its path ids, body and answer. */
 export interface WriteOutcome {
   params: Readonly<Record<string, string>>;
-  body: any;
-  answer: any;
+  body: unknown;
+  answer: unknown;
+}
+
+/** The string at a dotted path of a legacy body or answer (a readback's id), or undefined. */
+export function stringAt(value: unknown, path: string): string | undefined {
+  let at = value;
+  for (const part of path.split('.')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[part] : undefined;
+  return typeof at === 'string' ? at : undefined;
 }
 
 export interface MappingDefinition {

@@ -232,7 +232,8 @@ export function createEngine(options: EngineOptions) {
     if (!isObj(response.body))
       return errorResponse(new PaybridgeError('upstream_error', `the current answer to the ${context.routeId} preflight read is not a JSON object`), context.requestId);
     try {
-      const completion = context.compiled.mapping.preflight!.check(response.body, context.legacyBody);
+      // the check's argument types come from the schemas it declares reading (readFirst)
+      const completion = context.compiled.mapping.preflight!.check(response.body as never, context.legacyBody as never);
       if (completion) {
         if (!context.bodyFields) throw new Error(`the ${context.routeId} preflight completes a body the call does not have`);
         Object.assign(context.bodyFields, completion);
@@ -249,15 +250,18 @@ export function createEngine(options: EngineOptions) {
     const spec = context.compiled.mapping.response;
     try {
       if ('empty' in spec) return { status: 204 };
-      // a 204 without a body is an empty answer (a delete the mapping answers from its preflight read);
-      // a list is a bare array (the reference), read as {items} (an {items} answer reads the same)
-      const body = response.status === 204 && response.body === undefined ? {} : Array.isArray(response.body) ? { items: response.body } : response.body;
-      if (!isObj(body)) throw new Error(`the ${response.status} answer is not a JSON object`);
+      // a 204 without a body is an empty answer (a delete the mapping answers from its preflight read)
+      const raw = response.status === 204 && response.body === undefined ? {} : response.body;
       if ('map' in spec) {
-        const result = spec.map(body, context.legacyBody, context.preflightAnswer);
+        if (!isObj(raw) && !Array.isArray(raw)) throw new Error(`the ${response.status} answer is not a JSON object or list`);
+        // the map's argument types come from the schemas it declares reading (readAnswer); a list as the bare array it is
+        const result = spec.map(raw as never, context.legacyBody as never, context.preflightAnswer as never);
         if (response.status === 204 && !(result instanceof LegacyAnswer)) return { status: 200, body: result };
         return result instanceof LegacyAnswer ? { status: result.status, body: result.body } : { status: response.status, body: result };
       }
+      // a shape reads a list (a bare array, the reference) as {items} (an {items} answer reads the same)
+      const body = Array.isArray(raw) ? { items: raw } : raw;
+      if (!isObj(body)) throw new Error(`the ${response.status} answer is not a JSON object`);
       let target: unknown = body;
       for (const part of context.compiled.responseAt) target = isObj(target) ? target[part] : undefined;
       if (!isObj(target)) throw new Error(`no object at ${spec.at ?? 'the top level'}`);

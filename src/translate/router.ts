@@ -121,13 +121,18 @@ function checkCurrentKeys(
  */
 function checkCurrentReads(mapping: Mapping, operation: CurrentRoute, responseShape: CompiledShape | undefined, probe: Obj): void {
   const response = mapping.response;
+  if ('map' in response)
+    for (const form of response.reads)
+      if (!(operation.answers ?? []).includes(form))
+        throw new MappingError(mapping, `its map reads a form ${mapping.current} does not answer with (src/contract/current-routes.ts)`);
   const read = responseShape
     ? (answer: Obj) => responseShape.backward(answer)
     : 'map' in response
-      ? (answer: Obj) => response.map(answer, probe, undefined)
+      ? (answer: Obj) => response.map(answer as never, probe as never, undefined as never)
       : undefined;
   const at = 'shape' in response ? response.at : undefined;
-  const unread = read ? unknownReads(read, operation.answers ?? [], at) : [];
+  // a map is probed with the forms it reads, lists as the bare arrays it gets; a shape with every form
+  const unread = read ? ('map' in response ? unknownReads(read, response.reads, undefined, 'bare') : unknownReads(read, operation.answers ?? [], at)) : [];
   if (unread.length > 0)
     throw new MappingError(mapping, `the answer of ${mapping.current}${at ? ` at ${at}` : ''} has no field ${unread.join(', ')} (src/contract/current-responses.ts)`);
 }
@@ -168,7 +173,8 @@ function compile(mapping: Mapping): CompiledMapping {
   const queryTree = mapping.query ? keyTree(mapping.query.schema) : undefined;
   const probe = legacyProbe(bodyTree);
   checkCurrentKeys(mapping, operation, requestShapes, params, probe, queryTree);
-  if (mapping.preflight) checkCurrentCall(mapping, mapping.preflight.current, []);
+  if (mapping.preflight && !(checkCurrentCall(mapping, mapping.preflight.current, []).answers ?? []).includes(mapping.preflight.reads))
+    throw new MappingError(mapping, `its preflight reads a form ${mapping.preflight.current} does not answer with (src/contract/current-routes.ts)`);
   const response = mapping.response;
   const responseShape = 'shape' in response ? compileShape(response.shape) : undefined;
   checkCurrentReads(mapping, operation, responseShape, probe);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   agreementStatusResponse, bareOrder, blockedCardList, cardPayResponse, customerCreated, customerList,
-  merchantResponse, orderResponse, paymentSource, payPlan, payPlanList, payPlanMaxResponse, payToPayResponse,
+  merchantResponse, orderResponse, paymentSource, savedSource, payPlan, payPlanList, payPlanMaxResponse, payToPayResponse,
   payToTokenResponse, threeDSRequiredResponse, transactionDetail, transactionList,
 } from '../../src/contract/current-responses.js';
 import { CARDS, currentOrder, KEYS, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -259,7 +259,9 @@ describe('current face: PayTo', () => {
     expect(source).toMatchObject({ customerId: 'cust_alice', merchantId: 'mcht_solo', usageScope: null, legacyResp: null });
     expect(source.sourceMethod).toHaveProperty('PayToMethodResp.accountIdentifierHint');
 
-    expect(paymentSource.parse((await api.get(`/sources/${source.paymentSourceId}`)).body)).toEqual(source);
+    // read back as Get Payment Source answers (reference): customerDelegateId, no legacyResp
+    const { legacyResp: _created, ...fields } = source;
+    expect(savedSource.parse((await api.get(`/sources/${source.paymentSourceId}`)).body)).toEqual({ ...fields, customerDelegateId: null });
     const listed = await sb.current(KEYS.soloSk).get('/sources?customerId=cust_alice');
     expect(listed.body.map((s: { paymentSourceId: string }) => s.paymentSourceId)).toContain(source.paymentSourceId);
     expect((await api.delete(`/sources/${source.paymentSourceId}`)).status).toBe(204);

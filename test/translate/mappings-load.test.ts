@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
+import { customerCreated, transactionDetail } from '../../src/contract/current-responses.js';
 import { LEGACY_ORDER } from '../../mappings/shapes.js';
-import { defineMapping, toBody, toPath, type Mapping, type RequestSpec } from '../../src/translate/define.js';
+import { defineMapping, readAnswer, toBody, toPath, type Mapping, type RequestSpec } from '../../src/translate/define.js';
 import { LEGACY_ROUTES, ROUTE_IDS } from '../../src/translate/legacy-routes.js';
 import { compileRouter } from '../../src/translate/router.js';
 import { closed, computed, from, moved, type Shape, type ShapeSpec } from '../../src/translate/shape.js';
@@ -141,9 +142,17 @@ describe('mappings are checked when the router compiles', () => {
     it('probes a map function with every kind of answer its operation gives', () => {
       const l13 = mapping('L13');
       expect(compileRouter([l13]).mappings).toHaveLength(1);
-      expect(() => compileRouter([{ ...l13, response: { map: (body: { customerID: string }) => body.customerID } }])).toThrow(
+      // a map typed by hand (not through readAnswer) still has its reads probed at load
+      expect(() => compileRouter([{ ...l13, response: { reads: [customerCreated], map: (body: { customerID: string }) => body.customerID } }])).toThrow(
         /mapping L13 .*the answer of POST \/customers has no field customerID /,
       );
+      // a map reading a form its operation does not answer with
+      expect(() => compileRouter([{ ...l13, response: readAnswer([transactionDetail], (detail) => detail.purchaseDetails.transactionId) }])).toThrow(
+        /mapping L13 .*its map reads a form POST \/customers does not answer with/,
+      );
+      // through readAnswer, a misspelt field does not even compile (npm test type-checks this file)
+      // @ts-expect-error customerID is not a field of customerCreated
+      readAnswer([customerCreated], (body) => body.customerID);
       // L4 reads the 3DS challenge and the card payment, each from the answer that has it
       expect(compileRouter([mapping('L4')]).mappings).toHaveLength(1);
     });

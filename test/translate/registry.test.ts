@@ -16,7 +16,8 @@ async function withTemporaryRoute() {
   vi.resetModules();
   vi.doMock('../../mappings/index.js', async (importOriginal) => {
     const original = await importOriginal<typeof import('../../mappings/index.js')>();
-    const { defineMapping, toPath } = await import('../../src/translate/define.js');
+    const { defineMapping, readAnswer, toPath } = await import('../../src/translate/define.js');
+    const { orderResponse } = await import('../../src/contract/current-responses.js');
     const temporary = defineMapping({
       route: 'L99',
       tier: 2,
@@ -24,7 +25,7 @@ async function withTemporaryRoute() {
       legacy: 'GET /receipts/{merchantOrderId}',
       current: 'GET /orders/{orderId}',
       params: { merchantOrderId: toPath('orderId', 'order') },
-      response: { map: (body: Record<string, unknown>) => ({ merchantOrderId: (body.OnlineOrder as { order: { orderId: string } }).order.orderId }) },
+      response: readAnswer([orderResponse], (body) => ({ merchantOrderId: body.OnlineOrder.order.orderId })),
       answers: { 200: z.object({ merchantOrderId: z.string() }) },
     });
     return {

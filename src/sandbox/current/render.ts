@@ -107,21 +107,19 @@ export function payToTokenBody(store: Store, token: PaymentToken) {
   };
 }
 
-/** A saved source; usageScope is null in answers, as current-api.md shows it even when one was requested. */
-export function sourceBody(source: PaymentSource) {
-  return {
-    paymentSourceId: source.paymentSourceId,
-    customerId: source.customerId,
-    merchantId: source.merchantId,
-    sourceMethod:
-      source.type === 'payto'
-        ? { PayToMethodResp: { agreementUid: source.agreementUid!, accountIdentifierHint: source.accountIdentifierHint } }
-        : { CardMethodResp: { cardHint: source.accountIdentifierHint } },
-    usageScope: null,
-    createdAt: source.createdAt,
-    updatedAt: source.updatedAt,
-    legacyResp: null,
-  };
+/**
+ * A saved source; usageScope is null in answers, as current-api.md shows it even when one was requested.
+ * Created: with `legacyResp` (the create answer); read (Get, list): with `customerDelegateId` instead (reference).
+ */
+export function sourceBody(source: PaymentSource, form: 'created' | 'read' = 'read') {
+  const sourceMethod =
+    source.type === 'payto'
+      ? { PayToMethodResp: { agreementUid: source.agreementUid!, accountIdentifierHint: source.accountIdentifierHint } }
+      : { CardMethodResp: { cardHint: source.accountIdentifierHint } };
+  const { paymentSourceId, customerId, merchantId, createdAt, updatedAt } = source;
+  return form === 'created'
+    ? { paymentSourceId, customerId, merchantId, sourceMethod, usageScope: null, createdAt, updatedAt, legacyResp: null }
+    : { paymentSourceId, customerId, merchantId, customerDelegateId: null, sourceMethod, usageScope: null, createdAt, updatedAt };
 }
 
 export function customerListItem(c: Customer) {

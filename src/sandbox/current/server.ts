@@ -53,7 +53,7 @@ export function createCurrentFace(store: Store, browser: BrowserAccess = OPEN_BR
 
   app.post('/sandbox/card-sources', async (req) => {
     const actor = await authorise(store, req, 'source:manage');
-    return sourceBody(createCardSource(store, actor, parseWith(sandboxCardSourceRequest, req.body)));
+    return sourceBody(createCardSource(store, actor, parseWith(sandboxCardSourceRequest, req.body)), 'created');
   });
   return app;
 }

@@ -22,13 +22,14 @@ export function registerSources(app: FastifyInstance, store: Store): void {
         agreementToken: input.sourceMethod.PayToMethod.agreementToken,
         usageScope: input.usageScope,
       }),
+      'created',
     );
   });
 
   app.get('/sources', async (req) => {
     const actor = await authorise(store, req, 'source:manage');
     const result = listSources(store, actor, parseWith(sourceQuery, req.query, 'query'));
-    return result.items.map(sourceBody);
+    return result.items.map((source) => sourceBody(source));
   });
 
   app.get('/sources/blockedcards', async (req) => {
