@@ -38,6 +38,9 @@ export const bareOrder = z.strictObject({
       status: z.enum(['created', 'paid', 'cancelled']),
       createdAt: timestamp,
       updatedAt: timestamp,
+      customerName: z.string().nullable(),
+      surcharge: z.strictObject({ surchargeOptions: z.array(jsonObject).nullable(), surchargePaidAmount: z.int().nullable() }),
+      orderTypeDetails: jsonObject.nullable(),
 });
 
 export const orderResponse = z.strictObject({ OnlineOrder: z.strictObject({ order: bareOrder }) });

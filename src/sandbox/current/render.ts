@@ -4,9 +4,14 @@ import type {
 } from '../model.js';
 import type { Store } from '../store.js';
 
+/**
+ * The order object (reference sample): besides the order's fields, `customerName` (the billing name),
+ * `surcharge` (the sandbox reports a surcharge on the transaction, so none here) and `orderTypeDetails`.
+ */
 export function orderBody(order: Order) {
   const { transactionId: _paidBy, ...fields } = order;
-  return { OnlineOrder: { order: fields } };
+  const reference = { customerName: order.billing?.name ?? null, surcharge: { surchargeOptions: null, surchargePaidAmount: null }, orderTypeDetails: null };
+  return { OnlineOrder: { order: { ...fields, ...reference } } };
 }
 
 const PAYMENT_STATUS = { not_captured: 'Authorised', cancelled: 'Cancelled' } as const;
