@@ -3,7 +3,7 @@ import {
   amountInt, blankable, countryCode, currencyCode, email, legacyCount, legacyReference, longText, metadata, phone, shortText,
 } from '../src/contract/zod-helpers.js';
 import { bareOrder, orderResponse as currentOrder, payByLinkOrderResponse } from '../src/contract/current-responses.js';
-import { defineMapping, readAnswer, stringAt, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
+import { checkWrite, defineMapping, readAnswer, stringAt, toHeader, toPath, unlike, type WriteOutcome } from '../src/translate/define.js';
 import { alias, compileShape, flatten, money, moved, rename, unwrap, verbatim, type ShapeSpec } from '../src/translate/shape.js';
 import { BILLING, LEGACY_ORDER, legacyMoney, ORDER_ITEM, SHIPPING } from './shapes.js';
 import { ok, ORDER_ANSWER } from './answers.js';
@@ -97,6 +97,39 @@ const readOrderAt = (path: string) => ({ answer }: WriteOutcome) => {
 };
 const readOrder = readOrderAt('merchantOrderId');
 
+type CurrentOrderAnswer = z.output<typeof currentOrder>;
+type OrderFields = Record<string, unknown>;
+
+/** A later write of the order than the one the legacy answer shows (the client's next call): the comparison raced it. */
+const orderRaced = (state: CurrentOrderAnswer, { answer }: WriteOutcome) => {
+  const seen = stringAt(answer, 'updatedAt') ?? stringAt(answer, 'order.updatedAt');
+  return seen !== undefined && state.OnlineOrder.order.updatedAt > seen;
+};
+
+/** What an order's create asks for, against the order the legacy write left (issue 43: the effect). */
+const ORDER_FIELDS = ['referenceOrderId', 'amount', 'customerEmailAddress', 'customerPhoneNumber', 'description', 'discountAmount', 'items', 'shipping', 'billing', 'metadata'] as const;
+const createdAsAsked = (asked: OrderFields, state: CurrentOrderAnswer) =>
+  unlike(Object.fromEntries(ORDER_FIELDS.map((field) => [field, [asked[field], state.OnlineOrder.order[field]]])));
+
+/** Shadow's check of an order's create: the order read by the id the legacy answer carries (the create answers as Get does). */
+const checkCreateOrder = checkWrite({
+  state: readOrder,
+  reads: currentOrder,
+  answer: (state) => ({ status: 200, body: state }),
+  effect: createdAsAsked,
+  raced: orderRaced,
+});
+
+/** Shadow's check of an order action (L11, L12, L30): the order on the path, answered bare (the reference). */
+const checkOrderAction = (effect: (asked: OrderFields, order: CurrentOrderAnswer['OnlineOrder']['order']) => ReturnType<typeof unlike>) =>
+  checkWrite({
+    state: ({ params }) => `/orders/${params.merchantOrderId}`,
+    reads: currentOrder,
+    answer: (state) => ({ status: 200, body: state?.OnlineOrder.order }),
+    effect: (asked: OrderFields, state) => effect(asked, state.OnlineOrder.order),
+    raced: orderRaced,
+  });
+
 export const createOrder = defineMapping({
   route: 'L1',
   description: 'Create an order with the merchant secret key: the legacy body becomes CreateOnlineOrder (internalOrderId -> referenceOrderId, paymentAmount -> amount {minorCurrencyUnits}, discount.amount -> discountAmount).',
@@ -107,6 +140,7 @@ export const createOrder = defineMapping({
   response: orderResponse,
   answers: orderAnswer,
   readback: readOrder,
+  writeCheck: checkCreateOrder,
 });
 
 export const createPlatformOrder = defineMapping({
@@ -120,6 +154,7 @@ export const createPlatformOrder = defineMapping({
   response: orderResponse,
   answers: orderAnswer,
   readback: readOrder,
+  writeCheck: checkCreateOrder,
 });
 
 export const getOrder = defineMapping({
@@ -141,6 +176,7 @@ const updateReference = {
   response: orderResponse,
   answers: orderAnswer,
   readback: ({ params }: WriteOutcome) => `/orders/${params.merchantOrderId}`,
+  writeCheck: checkOrderAction((asked, order) => unlike({ referenceOrderId: [asked.referenceOrderId, order.referenceOrderId] })),
 } as const;
 
 export const updateInternalOrderId = defineMapping({
@@ -183,4 +219,5 @@ export const cancelOrder = defineMapping({
   response: orderResponse,
   answers: orderAnswer,
   readback: ({ params }) => `/orders/${params.merchantOrderId}`,
+  writeCheck: checkOrderAction((_asked, order) => unlike({ status: ['cancelled', order.status] })),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { blankable, idOf, shortText } from '../src/contract/zod-helpers.js';
-import { cardPayResponse, referencePayOrderComplete, threeDSRequiredResponse } from '../src/contract/current-responses.js';
-import { defineMapping, LegacyAnswer, readAnswer, stringAt, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
+import { cardPayResponse, referencePayOrderComplete, threeDSRequiredResponse, transactionDetail } from '../src/contract/current-responses.js';
+import { checkWrite, defineMapping, LegacyAnswer, readAnswer, stringAt, unlike, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
 import { moved, rename, values, type Obj } from '../src/translate/shape.js';
 import { PAY_ANSWER, THREE_DS_ANSWER } from './answers.js';
 
@@ -100,6 +100,37 @@ const readPayment = ({ params, answer }: WriteOutcome) => {
   return transactionId ? `/transactions/${transactionId}` : `/orders/${params.merchantOrderId}`;
 };
 
+type Detail = z.output<typeof transactionDetail>;
+
+/**
+ * Shadow's check of a pay: the transaction the legacy answer names, or, for a 3DS challenge (nothing
+ * the current API shows yet), the challenge the legacy answer carries as the current 200 would have.
+ */
+const checkPay = checkWrite({
+  state: ({ answer }) => {
+    const transactionId = stringAt(answer, 'transactionId');
+    return transactionId ? `/transactions/${transactionId}` : undefined;
+  },
+  reads: transactionDetail,
+  answer: (state: Detail | undefined, { answer }) => {
+    if (!state)
+      return {
+        status: 200,
+        body: { ThreeDSAuthorisationRequired: { threeDSAuthorisationId: stringAt(answer, 'paymentActionRequired.threeDSAuthorisationId'), redirectUrl: stringAt(answer, 'paymentActionRequired.redirectURL') } },
+      };
+    const p = state.purchaseDetails;
+    return {
+      status: 200,
+      body: { transactionId: p.transactionId, transactionStatus: p.status, amount: p.amount.minorCurrencyUnits, currency: p.amount.currency, surchargeAmount: p.surchargeAmount, payType: p.payType === 'PayInFull' ? 'payinfull' : p.payType },
+    };
+  },
+  // authoriseOnly leaves the payment not captured; the order paid is the one on the path
+  effect: (asked: { authoriseOnly?: boolean }, state, { params }) =>
+    unlike({ status: [asked.authoriseOnly ? 'not_captured' : 'paid', state.purchaseDetails.status], orderId: [params.merchantOrderId, state.purchaseDetails.orderId] }),
+  // a capture, cancel, refund or transfer since the pay
+  raced: (state) => state.purchaseDetails.refundIds.length > 0 || state.transfers.length > 0 || !['paid', 'not_captured'].includes(state.purchaseDetails.status),
+});
+
 export const payOrder = defineMapping({
   route: 'L4',
   description: 'Pay an order with the secret key: PayByCard, or Confirm3DSComplete on the second call of a 3DS challenge; the current 200 ThreeDSAuthorisationRequired becomes the legacy 403 paymentActionRequired.',
@@ -111,6 +142,7 @@ export const payOrder = defineMapping({
   response: payAnswer,
   answers: { 200: PAY_ANSWER, 403: THREE_DS_ANSWER },
   readback: readPayment,
+  writeCheck: checkPay,
 });
 
 export const payPlatformOrder = defineMapping({
@@ -128,4 +160,5 @@ export const payPlatformOrder = defineMapping({
   response: payAnswer,
   answers: { 200: PAY_ANSWER, 403: THREE_DS_ANSWER },
   readback: readPayment,
+  writeCheck: checkPay,
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idOf } from '../src/contract/zod-helpers.js';
 import { transactionDetail } from '../src/contract/current-responses.js';
-import { defineMapping, readAnswer, readFirst, stringAt, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
+import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, unlike, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
 import { amountOnly } from '../src/translate/shape.js';
 import { legacyMoney, sameCurrency } from './shapes.js';
 import { ok } from './answers.js';
@@ -26,6 +26,31 @@ const createdRefund = readAnswer([transactionDetail], (detail, legacy: z.output<
 });
 
 
+/** The refunds of a transaction, oldest first (the PaymentRefunded timeline). */
+const refundsOf = (detail: Detail) => detail.timelines.filter((t) => t.eventType === 'PaymentRefunded');
+
+/**
+ * Shadow's check of a refund: the transaction after it; the refund the legacy answer names must be
+ * there with the amount the translated CreateRefund asks for; the mapping's answer is built against
+ * the transaction as it was before its latest refund (the read the gateway makes first).
+ */
+const checkRefund = checkWrite({
+  state: ({ body }) => `/transactions/${stringAt(body, 'transactionId')}`,
+  reads: transactionDetail,
+  answer: (state) => {
+    if (!state) return { status: 200, body: undefined };
+    const latest = refundsOf(state).at(-1)?.identifier;
+    const before = { ...state, purchaseDetails: { ...state.purchaseDetails, refundIds: state.purchaseDetails.refundIds.filter((id) => id !== latest) } };
+    return { status: 200, body: state, before };
+  },
+  effect: (asked: { refundAmount?: number }, state, { answer }) => {
+    const refundId = stringAt(answer, 'refundId');
+    return unlike({ refundAmount: [asked.refundAmount, refundsOf(state).find((t) => t.identifier === refundId)?.amount] });
+  },
+  // a later refund than the one this call made
+  raced: (state, { answer }) => refundsOf(state).at(-1)?.identifier !== stringAt(answer, 'refundId'),
+});
+
 const refund = {
   body: refundBody,
   current: 'PATCH /transactions/{transactionId}',
@@ -44,6 +69,7 @@ const refund = {
   response: createdRefund,
   answers: ok(z.object({ refundId: z.string().startsWith('rfnd_').nullable().describe('the refund this call created (null only if it cannot be told from a concurrent one)') })),
   readback: ({ body }: WriteOutcome) => `/transactions/${stringAt(body, 'transactionId')}`,
+  writeCheck: checkRefund,
 } as const;
 
 export const createRefund = defineMapping({

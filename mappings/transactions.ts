@@ -3,7 +3,7 @@ import { legacyReverseBody, legacyTransferAnswer, legacyTransferBody, noTransfer
 import { transactionDetail, transactionList } from '../src/contract/current-responses.js';
 import { amountInt, idOf } from '../src/contract/zod-helpers.js';
 import { PaybridgeError } from '../src/errors.js';
-import { defineMapping, readAnswer, readFirst, toPath, toQuery, type WriteOutcome } from '../src/translate/define.js';
+import { checkWrite, defineMapping, readAnswer, readFirst, toPath, toQuery, unlike, type WriteOutcome } from '../src/translate/define.js';
 import { amountOnly, closed, compileShape, moved, rename, type Obj } from '../src/translate/shape.js';
 import { LEGACY_TRANSACTION, legacyMoney, sameCurrency } from './shapes.js';
 import { ok, TRANSACTION_ANSWER, TRANSFER_ANSWER } from './answers.js';
@@ -53,6 +53,16 @@ export const getTransaction = defineMapping({
   },
 });
 
+/** Shadow's check of an authorisation's capture or cancel: the transaction on the path, in the status the action leaves. */
+const checkAuthorisation = (status: 'paid' | 'cancelled') =>
+  checkWrite({
+    state: readBack,
+    reads: transactionDetail,
+    answer: (state) => ({ status: 200, body: state }),
+    effect: (_asked, state) => unlike({ status: [status, state.purchaseDetails.status] }),
+    raced: (state) => state.purchaseDetails.refundIds.length > 0 || state.transfers.length > 0,
+  });
+
 export const captureAuthorisation = defineMapping({
   route: 'L9',
   description: 'Capture an authorisation: captureAmount (an integer in minor units, as the .NET SDK sends it, or {amount, currency}) becomes CaptureFunds {amount}; unset (the .NET SDK sends {}), CaptureFunds {} captures the whole authorised amount; a currency, when given, is checked first.',
@@ -65,6 +75,7 @@ export const captureAuthorisation = defineMapping({
   response: transactionResponse,
   answers: transactionAnswer,
   readback: readBack,
+  writeCheck: checkAuthorisation('paid'),
 });
 
 export const cancelAuthorisation = defineMapping({
@@ -77,6 +88,7 @@ export const cancelAuthorisation = defineMapping({
   response: transactionResponse,
   answers: transactionAnswer,
   readback: readBack,
+  writeCheck: checkAuthorisation('cancelled'),
 });
 
 export const queryTransactions = defineMapping({

@@ -11,7 +11,8 @@ import type { Config } from '../config.js';
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
 import { isoTime } from '../observability/clock.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { CurrentRequest, TranslatedRequest } from '../translate/index.js';
+import type { WriteCheck } from '../translate/define.js';
+import type { CurrentResponse, TranslatedRequest } from '../translate/index.js';
 import { compareAnswers, type Difference } from './diff.js';
 import { asLegacyRequest, credentialHeaders, credentialValue, parseJson, parsed, succeeded, type Answer, type Exchange, type QueuedExchange } from './exchange.js';
 import { createIsolation } from './isolation.js';
@@ -90,9 +91,52 @@ export function createShadow(deps: ShadowDeps) {
     }
   }
 
-  async function compareWrite(ex: Exchange, current: CurrentRequest | undefined): Promise<void> {
+  /**
+   * A write the legacy upstream served, checked on the store both generations front: the state it
+   * left read through the current API, what the translated request asks of that state (the effect),
+   * and the answer the mapping gives for it against the answer the client got (ids compared as ids).
+   * Nothing is written: one current read at most.
+   */
+  async function checkWriteOutcome(ex: Exchange, check: WriteCheck, current: TranslatedRequest): Promise<void> {
+    const outcome = { params: ex.params, body: parseJson(ex.request.body), answer: ex.primary.body };
+    const answerFor = (view: CurrentResponse, before?: unknown): Answer => {
+      const context = Object.assign({}, current.context, { preflightAnswer: before });
+      const legacy = translator.toLegacy(view, context);
+      return { status: legacy.status, body: legacy.body, latencyMs: 0 };
+    };
+    if (!succeeded(ex.primary)) {
+      // the write failed where it was served: the same error through the mapping, as a client would get it after cut-over
+      const candidate = answerFor({ status: ex.primary.status, body: ex.primary.body });
+      return comparison(ex, 'write', ex.primary, candidate, compareAnswers(ex.primary, candidate), 'the legacy error through the mapping');
+    }
+    const path = check.state(outcome);
+    let state: unknown;
+    let latencyMs = 0;
+    if (path) {
+      const start = performance.now();
+      const { 'content-type': _type, ...headers } = current.headers;
+      const read = await deps.callCurrent({ method: 'GET', path, headers }, `${ex.requestId}:state`);
+      latencyMs = performance.now() - start;
+      if (read.status >= 300)
+        return comparison(ex, 'write', ex.primary, null, [{ path: '$state', primary: 'the write succeeded', candidate: `GET ${path}: ${read.status}` }], `state ${path}`);
+      state = read.body;
+      if (check.raced(state as never, outcome)) return skip(ex, 'raced: the state shows a later write of the same resource');
+    }
+    const view = check.answer(state as never, outcome);
+    const candidate = { ...answerFor(view, view.before), latencyMs };
+    const differences = compareAnswers(ex.primary, candidate);
+    if (state !== undefined)
+      for (const m of check.effect((current.context.bodyFields ?? {}) as never, state as never, outcome))
+        differences.push({ path: `$effect.${m.field}`, primary: m.found, candidate: m.asked });
+    const problem = validateCurrentRequest(ex.compiled.mapping.current, current);
+    if (problem) differences.push({ path: '$validation', candidate: problem });
+    return comparison(ex, 'write', ex.primary, candidate, differences, path ? `state ${path}` : 'no current state yet: the answer compared alone');
+  }
+
+  async function compareWrite(ex: Exchange, current: TranslatedRequest | undefined): Promise<void> {
     const { mapping } = ex.compiled;
     const safety = safetyOf(ex.route);
+    if (ex.mode === 'shadow' && safety === 'readback' && mapping.writeCheck && current) return checkWriteOutcome(ex, mapping.writeCheck, current);
     if (!succeeded(ex.primary)) {
       // The write failed where it was served. It is never repeated; a translation that refuses the
       // same request is still a comparison of the two error answers.

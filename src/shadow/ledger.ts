@@ -5,7 +5,12 @@
 import { generalise, type Difference } from './diff.js';
 import { NoiseRules, type IgnoreRule, type LearnedNoise, type NoiseReason } from './noise.js';
 
-export type CompareMethod = 'compare' | 'readback' | 'validate' | 'send' | 'translate';
+/**
+ * How a comparison was made: the same read through both; a write's state, effect and answer checked
+ * (`write`); a readback of the resource a write touched; a validation only; a send to an isolated
+ * candidate; or the translator's refusal.
+ */
+export type CompareMethod = 'compare' | 'write' | 'readback' | 'validate' | 'send' | 'translate';
 
 /**
  * A route's verdict: not enough comparisons of answers yet, an unexplained mismatch among the last N,
@@ -285,9 +290,13 @@ export class ShadowLedger {
       const state: RouteState = stateOf(unexplainedFlags, answered, n, s.foldedCompared);
       const ready = state === 'ready';
       const answeredCount = s.foldedCompared + answered.filter(Boolean).length;
+      // a write read back only compared the resource, not the write's own answer and effect: said so
+      const readBackOnly = (methods.readback ?? 0) > 0 && !methods.write && !methods.send;
       const verdict =
         state === 'ready'
-          ? `ready: the last ${n} comparisons match`
+          ? readBackOnly
+            ? `ready, read back only: the last ${n} read-backs of the resource match; the write's own answer and effect were not compared`
+            : `ready: the last ${n} comparisons match`
           : state === 'validated'
             ? `validated, not compared: ${validatedOnly} translations checked against the current API's schema, no answer compared`
             : state === 'collecting'

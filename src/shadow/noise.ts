@@ -18,17 +18,29 @@ const TRACER_PATH = /(^|\.)tracer$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2}))?$/;
 
 /**
- * Two ids of the same kind, two request ids or tracers (whatever suffix the gateway added), or two
- * timestamps: expected to differ.
+ * Two request ids or tracers (whatever suffix the gateway added), or two timestamps: expected to
+ * differ. Ids of resources are noise only where the candidate is isolated (`sharedStore` false, the
+ * `send` method): on the store both generations front one resource has one id, so two different ids
+ * of the same order or refund are a mismatch, as is an id of another kind or on one side only.
  */
-export function builtinNoise(d: Difference): 'id' | 'timestamp' | null {
+export function builtinNoise(d: Difference, sharedStore = true): 'id' | 'timestamp' | null {
   const { primary: a, candidate: b } = d;
   if (typeof a !== 'string' || typeof b !== 'string') return null;
   if (TRACER_PATH.test(d.path) && REQUEST_ID.test(a) && REQUEST_ID.test(b)) return 'id';
-  if (ID.test(a) && ID.test(b) && a.slice(0, a.indexOf('_')) === b.slice(0, b.indexOf('_'))) return 'id';
-  if (UUID.test(a) && UUID.test(b)) return 'id';
+  if (!sharedStore && ID.test(a) && ID.test(b) && a.slice(0, a.indexOf('_')) === b.slice(0, b.indexOf('_'))) return 'id';
+  if (!sharedStore && UUID.test(a) && UUID.test(b)) return 'id';
   if (TIMESTAMP.test(a) && TIMESTAMP.test(b)) return 'timestamp';
   return null;
+}
+
+/** Paths learning never takes as noise: the status, amounts, currencies and ids, which a race with a write changes. */
+const NEVER_LEARNED = /^\$status$|(^|\.)(_id|\w*[Ii]d|\w*[Aa]mount|\w*[Cc]urrency|status)$/;
+
+/** Whether a difference between two reads of the primary may be learned as noise. */
+export function learnable(d: Difference): boolean {
+  if (NEVER_LEARNED.test(generalise(d.path))) return false;
+  for (const v of [d.primary, d.candidate]) if (typeof v === 'string' && ID.test(v)) return false;
+  return true;
 }
 
 /** `refunds[*].createdAt`, `**.updatedAt`, `metadata.*`: `*` one segment, `**` any, `[*]` any index. */
@@ -75,7 +87,7 @@ export class NoiseRules {
     const added: LearnedNoise[] = [];
     for (const d of differences) {
       const path = generalise(d.path);
-      if (known.has(path)) continue;
+      if (known.has(path) || !learnable(d)) continue;
       const noise = { route, path, evidence: { requestId, time, first: d.primary, second: d.candidate } };
       known.set(path, noise);
       added.push(noise);

@@ -107,6 +107,65 @@ export function stringAt(value: unknown, path: string): string | undefined {
   return typeof at === 'string' ? at : undefined;
 }
 
+/** A field where the current state departs from what the translated request asks for. */
+export interface EffectMismatch {
+  /** The field, as the current state names it (`amount`, `status`). */
+  field: string;
+  /** What the translated current request asks for. */
+  asked: unknown;
+  /** What the legacy write left, read through the current API. */
+  found: unknown;
+}
+
+/** A current answer, with the state before the call where the mapping's answer needs it (L7's refund id). */
+export interface CurrentView {
+  status: number;
+  body: unknown;
+  before?: unknown;
+}
+
+/**
+ * How shadow mode checks a write the legacy upstream served, on the store both generations front:
+ * the state the write left (a current read), what the translated request asks of it (the effect),
+ * and the answer the mapping gives for that state (the answer a client gets after cut-over).
+ */
+export interface WriteCheck {
+  /** The current read showing the write's result (a path), or undefined when the current API shows none (a 3DS challenge in progress). */
+  readonly state: (outcome: WriteOutcome) => string | undefined;
+  /** The read's answer schema: one of that current operation's answers (checked at load). */
+  readonly reads: z.ZodType;
+  /** The current answer the translated call would have had for this result (state undefined: from the legacy answer alone). */
+  readonly answer: (state: never, outcome: WriteOutcome) => CurrentView;
+  /** Where the state departs from the translated request (its action's fields). */
+  readonly effect: (asked: never, state: never, outcome: WriteOutcome) => EffectMismatch[];
+  /** True when the state shows a later write of the same resource: the comparison is raced, not compared. */
+  readonly raced: (state: never, outcome: WriteOutcome) => boolean;
+}
+
+/** A write check, its state typed from the schema it reads and the request's fields as the caller declares them. */
+export function checkWrite<S extends z.ZodType, A = Obj>(spec: {
+  state: (outcome: WriteOutcome) => string | undefined;
+  reads: S;
+  answer: (state: z.output<S> | undefined, outcome: WriteOutcome) => CurrentView;
+  effect: (asked: A, state: z.output<S>, outcome: WriteOutcome) => EffectMismatch[];
+  raced?: (state: z.output<S>, outcome: WriteOutcome) => boolean;
+}): WriteCheck {
+  return { raced: () => false, ...spec };
+}
+
+/** A value as JSON with object keys in order: two values alike whatever order their keys came in. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value ?? null, (_key, v: unknown) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+
+/** The fields whose asked value the state does not hold (absent and null alike), each named by `field`. */
+export function unlike(pairs: Record<string, [asked: unknown, found: unknown]>): EffectMismatch[] {
+  const out: EffectMismatch[] = [];
+  for (const [field, [asked, found]] of Object.entries(pairs)) if (canonical(asked) !== canonical(found)) out.push({ field, asked, found });
+  return out;
+}
+
 export interface MappingDefinition {
   /** Legacy route id of legacy-api.md section 3, e.g. `L7`: the mapping is the route (the registry is the mappings). */
   readonly route: string;
@@ -143,6 +202,11 @@ export interface MappingDefinition {
    * affected, so both generations can be compared without sending the write twice.
    */
   readonly readback?: (outcome: WriteOutcome) => string | undefined;
+  /**
+   * Shadow mode, for a write: what its comparison reads of the current generation and checks, so the
+   * write's own translation is compared, not only a read of the resource (docs/shadow.md). Made by `checkWrite`.
+   */
+  readonly writeCheck?: WriteCheck;
   /** A POST without side effects (a calculation): shadow mode may send it to both generations. */
   readonly readOnly?: true;
   /**

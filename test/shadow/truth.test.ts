@@ -65,7 +65,7 @@ describe('a route is ready only when the translator accepts what the legacy upst
       const fixed = (await reportOf(after)).routes.find((r) => r.route === 'L1')!;
       expect(fixed.topDiffs.filter((d) => d.path === '$translation')).toEqual([]);
       expect(fixed.state).toBe('ready');
-      expect(fixed.methods).toMatchObject({ readback: 3 });
+      expect(fixed.methods).toMatchObject({ write: 3 });
     } finally {
       await before.gateway.close();
       await after.gateway.close();

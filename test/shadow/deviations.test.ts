@@ -1,0 +1,164 @@
+/**
+ * Shadow mode proved the way a team would: an independent legacy upstream written in the test (from
+ * legacy-api.md, not the sandbox's legacy face) over one store with the sandbox's current face,
+ * client-shaped traffic (the plugins' payment flow: create, read, pay, pay authorise-only, a 3DS
+ * challenge, read the transaction, refund twice), and translation bugs planted one at a time. A
+ * faithful run reads every exercised route ready with no mismatch; each planted bug turns exactly
+ * its route to mismatch, the report naming the path and both values.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_MAPPINGS } from '../../mappings/index.js';
+import { ORDER_REQUEST } from '../../mappings/orders.js';
+import { loadConfig } from '../../src/config.js';
+import { createGateway } from '../../src/gateway/server.js';
+import type { RouteReport, ShadowReport } from '../../src/shadow/ledger.js';
+import { LegacyAnswer, readAnswer, type Mapping } from '../../src/translate/define.js';
+import { createTranslator } from '../../src/translate/index.js';
+import { from, mapped, moved, type Obj } from '../../src/translate/shape.js';
+import { transactionDetail } from '../../src/contract/current-responses.js';
+import { client } from '../helpers/http.js';
+import { startLegacyUpstream } from '../helpers/legacy-upstream.js';
+import { logStream } from '../helpers/logs.js';
+import { CARDS, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const TOKEN = 'operator-token-deviations-01';
+const ROUTES = ['L1', 'L3', 'L4', 'L6', 'L7'];
+
+let sb: TestSandbox;
+let legacy: Awaited<ReturnType<typeof startLegacyUpstream>>;
+beforeAll(async () => {
+  sb = await startSandbox();
+  legacy = await startLegacyUpstream(sb.currentUrl);
+});
+afterAll(async () => {
+  await legacy.close();
+  await sb.close();
+});
+
+/** The mappings with one of them changed by `plant`. */
+function planted(route: string, plant: (m: Mapping) => Mapping): Mapping[] {
+  let found = false;
+  const out = ALL_MAPPINGS.map((m) => (m.route === route ? ((found = true), Object.freeze(plant(m))) : m));
+  if (!found) throw new Error(`no mapping ${route} to plant in`);
+  return out;
+}
+
+/** A mapping whose answer map is wrapped: `change` edits the legacy answer the original gives. */
+const answerChanged = (m: Mapping, change: (answer: unknown) => unknown): Mapping => {
+  const original = m.response as { reads: readonly never[]; map: (a: never, b: never, c: never) => unknown };
+  return { ...m, response: { reads: original.reads, map: (a: never, b: never, c: never) => change(original.map(a, b, c)) } };
+};
+const bodyOf = (answer: unknown) => (answer instanceof LegacyAnswer ? answer.body : answer) as Obj;
+const requestShape = (m: Mapping, shape: Obj): Mapping => ({ ...m, request: { ...m.request, shape: shape as never } });
+
+/** Client-shaped payment traffic through the gateway: what the plugins do, on three orders. */
+async function traffic(url: string): Promise<void> {
+  const api = client(url, { 'Limepay-SecretKey': KEYS.soloSk, 'user-agent': 'WordPress/6.1.9; https://shop.example' });
+  const token = async (card: string) => (await sb.current(KEYS.soloPk).post('/sandbox/card-tokens', { cardNumber: card })).body.paymentTokenId as string;
+  const orders: string[] = [];
+  for (const [i, email] of ['a@shop.example', 'b@shop.example', 'c@shop.example'].entries()) {
+    const created = await api.post('/orders', legacyOrder({ internalOrderId: `woo-${i + 1}`, customerEmail: email }));
+    expect(created.status, created.text).toBe(200);
+    orders.push(created.body.merchantOrderId);
+  }
+  for (const order of orders) expect((await api.get(`/orders/${order}`)).status).toBe(200);
+  const paid = await api.post(`/orders/${orders[0]}/pay`, { paymentToken: await token(CARDS.ok) });
+  expect(paid.status, paid.text).toBe(200);
+  const authorised = await api.post(`/orders/${orders[1]}/pay`, { paymentToken: await token(CARDS.ok), authoriseOnly: true });
+  expect(authorised.status, authorised.text).toBe(200);
+  const challenged = await api.post(`/orders/${orders[2]}/pay`, { paymentToken: await token(CARDS.threeDS) });
+  expect(challenged.status, challenged.text).toBe(403);
+  for (const tx of [paid.body.transactionId, authorised.body.transactionId]) expect((await api.get(`/transactions/${tx}`)).status).toBe(200);
+  for (const amount of [1_000, 2_500]) {
+    const refunded = await api.post('/refunds', { transactionId: paid.body.transactionId, refundAmount: { amount, currency: 'AUD' } });
+    expect(refunded.status, refunded.text).toBe(200);
+  }
+}
+
+/** One shadow run over the traffic with these mappings: the report's routes. */
+async function run(mappings: readonly Mapping[] = ALL_MAPPINGS): Promise<Map<string, RouteReport>> {
+  const config = loadConfig({
+    file: {
+      logLevel: 'warn', listen: { host: '127.0.0.1', port: 0 }, operatorToken: TOKEN,
+      upstreams: { sandbox: { current: sb.currentUrl, legacy: legacy.url } }, routes: { '*': 'shadow' },
+      shadow: { sample: { '*': 1 }, readyAfter: 2, learnSample: 0 },
+    },
+  });
+  const gateway = await createGateway({ config, translator: createTranslator({ mappings }), logStream: logStream('shadow-deviations') });
+  const url = await gateway.listen();
+  try {
+    await traffic(url);
+    await gateway.shadow.idle();
+    const report = (await client(url, { authorization: `Bearer ${TOKEN}` }).get('/_paybridge/report')).body as ShadowReport;
+    return new Map(report.routes.map((r) => [r.route, r]));
+  } finally {
+    await gateway.close();
+  }
+}
+
+const verdicts = (routes: Map<string, RouteReport>) => Object.fromEntries(ROUTES.map((r) => [r, routes.get(r)?.state]));
+
+interface Fault {
+  name: string;
+  route: string;
+  mappings: () => Mapping[];
+  /** The path the report must name, and the two values (legacy's, the translation's). */
+  path: string;
+  primary?: unknown;
+  candidate?: unknown;
+}
+
+const FAULTS: Fault[] = [
+  { name: "L4's answer without transactionId", route: 'L4', path: 'transactionId', candidate: undefined,
+    mappings: () => planted('L4', (m) => answerChanged(m, (a) => { if (!(a instanceof LegacyAnswer)) { const { transactionId: _gone, ...rest } = bodyOf(a); return rest; } return a; })) },
+  { name: 'L4 answering 201', route: 'L4', path: '$status', primary: 200, candidate: 201,
+    mappings: () => planted('L4', (m) => answerChanged(m, (a) => (a instanceof LegacyAnswer ? a : new LegacyAnswer(201, a)))) },
+  { name: 'the 3DS challenge as 402 instead of 403', route: 'L4', path: '$status', primary: 403, candidate: 402,
+    mappings: () => planted('L4', (m) => answerChanged(m, (a) => (a instanceof LegacyAnswer && a.status === 403 ? new LegacyAnswer(402, a.body) : a))) },
+  { name: "L4's transactionStatus renamed", route: 'L4', path: 'transactionStatus', primary: 'paid',
+    mappings: () => planted('L4', (m) => answerChanged(m, (a) => { if (a instanceof LegacyAnswer) return a; const { transactionStatus, ...rest } = bodyOf(a); return { ...rest, status: transactionStatus }; })) },
+  { name: "L1's amount x100", route: 'L1', path: '$effect.amount',
+    mappings: () => planted('L1', (m) => requestShape(m, { ...ORDER_REQUEST, paymentAmount: mapped((v) => ({ minorCurrencyUnits: (v as { amount: number }).amount * 100, currency: (v as { currency: string }).currency }), 'amount') })) },
+  { name: "L7's refund x100", route: 'L7', path: '$effect.refundAmount',
+    mappings: () => planted('L7', (m) => requestShape(m, { refundAmount: mapped((v) => (v as { amount: number }).amount * 100, 'refundAmount') })) },
+  { name: 'authoriseOnly dropped (captured at once)', route: 'L4', path: '$effect.status', primary: 'not_captured', candidate: 'paid',
+    mappings: () => planted('L4', (m) => {
+      const shape = (m.request!.shape as Record<string, Obj>);
+      return requestShape(m, { ...shape, PayByCard: { ...shape.PayByCard, authoriseOnly: moved() } });
+    }) },
+  { name: 'customerEmail dropped', route: 'L1', path: '$effect.customerEmailAddress', primary: 'a***@shop.example' /* e-mail addresses are masked in records */,
+    mappings: () => planted('L1', (m) => requestShape(m, { ...ORDER_REQUEST, customerEmail: moved() })) },
+  { name: "L7's refundId taken from the first refund", route: 'L7', path: 'refundId',
+    mappings: () => planted('L7', (m) => ({ ...m, response: readAnswer([transactionDetail], (detail) => ({ refundId: detail.purchaseDetails.refundIds[0] })) })) },
+  { name: "L6 answering the order's id as the transaction's", route: 'L6', path: '_id',
+    mappings: () => planted('L6', (m) => ({ ...m, response: { shape: { spec: { ...(m.response as { shape: { spec: Obj } }).shape.spec, _id: from('purchaseDetails.orderId') }, closed: true } as never } })) },
+  { name: "L3's internalOrderId from the order id", route: 'L3', path: 'internalOrderId',
+    mappings: () => planted('L3', (m) => answerChanged(m, (a) => ({ ...bodyOf(a), internalOrderId: bodyOf(a).merchantOrderId }))) },
+  { name: "L1's phone number dropped", route: 'L1', path: '$effect.customerPhoneNumber',
+    mappings: () => planted('L1', (m) => requestShape(m, { ...ORDER_REQUEST, phoneNo: moved() })) },
+  { name: "L4's payment type named card", route: 'L4', path: 'type', primary: 'paycard', candidate: 'card',
+    mappings: () => planted('L4', (m) => answerChanged(m, (a) => (a instanceof LegacyAnswer ? a : { ...bodyOf(a), type: 'card' }))) },
+  { name: "L7's refund answered 201", route: 'L7', path: '$status', primary: 200, candidate: 201,
+    mappings: () => planted('L7', (m) => answerChanged(m, (a) => new LegacyAnswer(201, a))) },
+];
+
+describe('shadow mode against an independent legacy upstream', () => {
+  it('a faithful translation reads every exercised route ready, nothing mismatched', async () => {
+    const routes = await run();
+    expect(verdicts(routes)).toEqual(Object.fromEntries(ROUTES.map((r) => [r, 'ready'])));
+    for (const r of ROUTES) expect(routes.get(r)!.topDiffs, r).toEqual([]);
+    // the writes were compared as writes (state, effect and answer), not only read back
+    for (const r of ['L1', 'L4', 'L7']) expect(routes.get(r)!.methods, r).toEqual({ write: expect.any(Number) });
+  });
+
+  it.each(FAULTS.map((f) => [f.name, f] as const))('catches %s on exactly its route, naming the path and both values', async (_name, fault) => {
+    const routes = await run(fault.mappings());
+    const expected = Object.fromEntries(ROUTES.map((r) => [r, r === fault.route ? 'mismatch' : 'ready']));
+    expect(verdicts(routes)).toEqual(expected);
+    const diff = routes.get(fault.route)!.topDiffs.find((d) => d.path === fault.path);
+    expect(diff, JSON.stringify(routes.get(fault.route)!.topDiffs)).toBeDefined();
+    if ('primary' in fault) expect(diff!.example.primary).toEqual(fault.primary);
+    if ('candidate' in fault) expect(diff!.example.candidate).toEqual(fault.candidate);
+    expect(diff!.example.primary).not.toEqual(diff!.example.candidate);
+  });
+});
