@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ALL_MAPPINGS } from '../../mappings/index.js';
+import { loadConfig } from '../../src/config.js';
+import { bareOrder, orderResponse } from '../../src/contract/current-responses.js';
+import { createGateway } from '../../src/gateway/server.js';
+import { prometheusRules } from '../../src/observability/rules.js';
+import { parseRecordLine, ShadowLedger } from '../../src/shadow/ledger.js';
+import { readAnswer } from '../../src/translate/define.js';
+import { createTranslator } from '../../src/translate/index.js';
 import { startGateway } from '../helpers/gateway.js';
+import { logPath, logStream } from '../helpers/logs.js';
 import { client } from '../helpers/http.js';
 import { KEYS, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -133,5 +142,76 @@ describe('paybridge rules', () => {
     ].join('\n');
     writeFileSync(join(dir, 'readiness.test.yml'), `${tests}\n`);
     expect(execFileSync(promtool!, ['test', 'rules', join(dir, 'readiness.test.yml')], { encoding: 'utf8' })).toMatch(/SUCCESS/);
+  });
+});
+
+describe('one verdict everywhere: two replicas, their merged records and Prometheus', () => {
+  it.skipIf(!promtool)('the merged report of two gateways and promtool over their metrics give each route the same verdict', async () => {
+    const settings = { readyAfter: 3, window: '1h' };
+    /** A replica in shadow mode writing its own records; `faultyL3` answers L3 with the order's id as internalOrderId. */
+    const replica = async (instance: string, faultyL3: boolean) => {
+      const mappings = faultyL3
+        ? ALL_MAPPINGS.map((m) =>
+            m.route === 'L3'
+              ? Object.freeze({ ...m, response: readAnswer([orderResponse, bareOrder], (o) => ({ internalOrderId: 'OnlineOrder' in o ? o.OnlineOrder.order.orderId : o.orderId })) })
+              : m,
+          )
+        : ALL_MAPPINGS;
+      const log = logPath(`replica-${instance}`, 'jsonl');
+      const config = loadConfig({
+        file: {
+          logLevel: 'warn', listen: { host: '127.0.0.1', port: 0 }, upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'shadow' },
+          shadow: { sample: { '*': 1 }, readyAfter: settings.readyAfter, readyWindow: settings.window, learnSample: 0, log, instance },
+        },
+      });
+      const gateway = await createGateway({ config, translator: createTranslator({ mappings }), logStream: logStream(`replica-${instance}`) });
+      return { gateway, url: await gateway.listen(), log };
+    };
+    const a = await replica('a', false);
+    const b = await replica('b', true);
+    try {
+      // one traffic set, split over the replicas
+      const solo = sb.current(KEYS.soloSk);
+      const txs = [await paidCardTransaction(solo), await paidCardTransaction(solo)];
+      const order = (await solo.get(`/transactions/${txs[0]}`)).body.purchaseDetails.orderId as string;
+      for (const [i, r] of [a, b, a, b].entries()) {
+        const api = client(r.url, { 'Limepay-SecretKey': KEYS.soloSk });
+        expect((await api.get(`/transactions/${txs[i % 2]}`)).status).toBe(200); // L6: 4 in all
+        expect((await api.get(`/orders/${order}`)).status).toBe(200); // L3: 2 faithful, 2 wrong on b
+        if (i < 2) expect((await api.get(`/transactions?merchantOrderId=${order}`)).status).toBe(200); // L17: 2 in all
+        expect((await api.post('/customers/plugin', { emailAddress: `replica${i}@example.com`, givenName: 'Rep' })).status).toBe(200); // L28: validated
+      }
+      await a.gateway.shadow.idle();
+      await b.gateway.shadow.idle();
+
+      // the report over both replicas' records
+      const ledger = new ShadowLedger({ readyAfter: settings.readyAfter });
+      for (const file of [a.log, b.log])
+        for (const line of readFileSync(file, 'utf8').split('\n')) if (line.trim()) ledger.ingest(parseRecordLine(line).record!);
+      const merged = new Map(ledger.report().routes.map((r) => [r.route, r]));
+      const routes = ['L3', 'L6', 'L17', 'L28'];
+      expect(Object.fromEntries(routes.map((r) => [r, merged.get(r)!.state]))).toEqual({ L3: 'mismatch', L6: 'ready', L17: 'collecting', L28: 'validated' });
+
+      // Prometheus over both replicas' counters, each grown over the window, with the rules `paybridge rules` prints for these settings
+      const series: string[] = [];
+      for (const [instance, r] of [['a', a], ['b', b]] as const) {
+        const text = (await client(r.url).get('/metrics')).text;
+        for (const m of text.matchAll(/^paybridge_shadow_comparisons_total\{route="(L\d+)",outcome="(\w+)"\} (\d+)$/gm))
+          if (routes.includes(m[1]!))
+            series.push(`      - series: 'paybridge_shadow_comparisons_total{route="${m[1]}",outcome="${m[2]}",instance="${instance}"}'`, `        values: '0+${Number(m[3]) / 60}x60'`);
+      }
+      const dir = mkdtempSync(join(tmpdir(), 'paybridge-replicas-'));
+      writeFileSync(join(dir, 'rules.yml'), prometheusRules(settings));
+      const tests = [
+        `rule_files: [${JSON.stringify(join(dir, 'rules.yml'))}]`, 'evaluation_interval: 1m', 'tests:', '  - interval: 1m', '    input_series:', ...series,
+        '    promql_expr_test:', '      - expr: paybridge:shadow_route_ready', '        eval_time: 60m', '        exp_samples:',
+        ...routes.flatMap((r) => [`          - labels: 'paybridge:shadow_route_ready{route="${r}"}'`, `            value: ${merged.get(r)!.ready ? 1 : 0}`]),
+      ].join('\n');
+      writeFileSync(join(dir, 'replicas.test.yml'), `${tests}\n`);
+      expect(execFileSync(promtool!, ['test', 'rules', join(dir, 'replicas.test.yml')], { encoding: 'utf8' })).toMatch(/SUCCESS/);
+    } finally {
+      await a.gateway.close();
+      await b.gateway.close();
+    }
   });
 });
