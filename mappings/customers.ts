@@ -1,13 +1,29 @@
 import { z } from 'zod';
 import { CONSUMER_REQUIRED, consumerFields, eitherName, ORGANISATION_REQUIRED, organisationFields } from '../src/contract/legacy-customers.js';
 import { blankable, email, idOf, legacyReference, phone, shortText } from '../src/contract/zod-helpers.js';
-import { customerCreated } from '../src/contract/current-responses.js';
-import { defineMapping, readAnswer, toQuery } from '../src/translate/define.js';
+import { customerCreated, customerList } from '../src/contract/current-responses.js';
+import { checkWrite, defineMapping, readAnswer, stringAt, toQuery, unlike } from '../src/translate/define.js';
 import { alias, closed, rename } from '../src/translate/shape.js';
 import { ok } from './answers.js';
 
 /** The earlier generation answered an upsert with a bare JSON string, the customer id (observed quirk). */
 const bareCustomerId = readAnswer([customerCreated], (body) => body.customerId);
+/**
+ * Shadow's check of an upsert: the customer the legacy answer names, read through the current API,
+ * must hold what the translated upsert asks for.
+ */
+const checkUpsert = (fields: readonly string[]) =>
+  checkWrite({
+    state: ({ answer }) => {
+      const id = typeof answer === 'string' ? answer : stringAt(answer, 'customerId');
+      return id ? `/customers?customerId=${encodeURIComponent(id)}` : undefined;
+    },
+    reads: customerList,
+    answer: (state) => ({ status: 200, body: { customerId: state?.[0]?.customerId } }),
+    effect: (asked: Record<string, unknown>, state) => unlike(Object.fromEntries(fields.map((f) => [f, [asked[f], (state[0] as Record<string, unknown> | undefined)?.[f]]]))),
+  });
+const CONSUMER_FIELDS = ['referenceCustomerId', 'emailAddress', 'phoneNumber', 'givenName', 'familyName'] as const;
+
 const bareCustomerIdAnswer = ok(z.string().startsWith('cust_').describe('the customer id, a bare JSON string'));
 
 export const upsertConsumer = defineMapping({
@@ -24,6 +40,7 @@ export const upsertConsumer = defineMapping({
   },
   response: bareCustomerId,
   answers: bareCustomerIdAnswer,
+  writeCheck: checkUpsert(CONSUMER_FIELDS),
 });
 
 export const upsertOrganisation = defineMapping({
@@ -39,6 +56,7 @@ export const upsertOrganisation = defineMapping({
   },
   response: bareCustomerId,
   answers: bareCustomerIdAnswer,
+  writeCheck: checkUpsert(['referenceCustomerId', 'emailAddress']),
 });
 
 export const findCustomers = defineMapping({
@@ -67,6 +85,7 @@ export const upsertPluginCustomer = defineMapping({
   request: { wrap: 'UpsertConsumerCustomer' },
   response: { shape: closed({ customerId: 'customerId' }) },
   answers: ok(z.object({ customerId: z.string().startsWith('cust_') })),
+  writeCheck: checkUpsert(CONSUMER_FIELDS),
 });
 
 export const signInCustomer = defineMapping({

@@ -208,6 +208,14 @@ export const createInvoiceOrder = defineMapping({
   })),
   answers: ok(z.object({ order: ORDER_ANSWER, token: z.string().describe('a checkout auth token for the order'), magicLink: z.string().describe('the pay page, carrying the token') })),
   readback: readOrderAt('order.merchantOrderId'),
+  // the order as a create checks it; the token and link the current API shows nowhere else are the legacy answer's own
+  writeCheck: checkWrite({
+    state: readOrderAt('order.merchantOrderId'),
+    reads: currentOrder,
+    answer: (state, { answer }) => ({ status: 200, body: state && { PayByLinkOrder: { order: state.OnlineOrder.order, token: stringAt(answer, 'token'), magicLink: stringAt(answer, 'magicLink') } } }),
+    effect: createdAsAsked,
+    raced: orderRaced,
+  }),
 });
 
 export const cancelOrder = defineMapping({

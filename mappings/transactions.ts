@@ -116,6 +116,18 @@ function transferParties(merchantField: 'fromMerchant' | 'toMerchant', currencyF
   };
 }
 
+/** Shadow's check of a transfer: the transaction's latest transfer is the one the translated TransferFunds asks for. */
+const checkTransfer = checkWrite({
+  state: readBack,
+  reads: transactionDetail,
+  answer: (state) => ({ status: 200, body: state }),
+  effect: (asked: { amount?: number; destinationMerchantId?: string }, state) => {
+    const latest = state.transfers.at(-1);
+    return unlike({ amount: [asked.amount, latest?.amount], destinationMerchantId: [asked.destinationMerchantId, latest?.destinationMerchantId] });
+  },
+  raced: (state) => state.transfers.at(-1)?.status !== 'completed',
+});
+
 export const transferFunds = defineMapping({
   route: 'L26',
   tier: 2,
@@ -132,6 +144,7 @@ export const transferFunds = defineMapping({
   response: transferAnswer,
   answers: ok(TRANSFER_ANSWER),
   readback: readBack,
+  writeCheck: checkTransfer,
 });
 
 export const reverseTransfer = defineMapping({

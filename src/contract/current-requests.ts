@@ -317,9 +317,14 @@ export const transactionQuery = z.strictObject({
   customerId: repeatable(idOf('customer')).optional(),
   ...pageParams,
 });
+/** Query Customers (reference): by e-mail address, merchant, customer, name, and when created. */
 export const customerQuery = z.strictObject({
   emailAddress: z.string().max(320).optional(),
   merchantId: repeatable(idOf('merchant')).optional(),
+  customerId: repeatable(idOf('customer')).optional(),
+  name: z.string().min(1).max(255).optional(),
+  createdAfter: z.iso.datetime().optional(),
+  createdBefore: z.iso.datetime().optional(),
   ...pageParams,
 });
 export const sourceQuery = z.strictObject({ customerId: repeatable(idOf('customer')).optional(), ...pageParams });

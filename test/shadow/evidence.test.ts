@@ -24,7 +24,7 @@ const reportOf = async (url: string) => (await client(url, { authorization: `Bea
 
 describe('what a verdict rests on', () => {
   it('a write only validated is "validated, not compared", never ready, and counted apart in Prometheus', async () => {
-    const gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'shadow' }, operatorToken: TOKEN, shadow: { readyAfter: 2, learnSample: 0 } });
+    const gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'shadow' }, operatorToken: TOKEN, shadow: { readyAfter: 2, learnSample: 0, writeSafety: { L28: 'validate' } } });
     try {
       const api = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk });
       for (let i = 0; i < 3; i++) expect((await api.post('/customers/plugin', { emailAddress: `ev${i}@example.com`, givenName: 'Ev' })).status).toBe(200);

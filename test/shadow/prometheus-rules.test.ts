@@ -161,7 +161,7 @@ describe('one verdict everywhere: two replicas, their merged records and Prometh
       const config = loadConfig({
         file: {
           logLevel: 'warn', listen: { host: '127.0.0.1', port: 0 }, upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'shadow' },
-          shadow: { sample: { '*': 1 }, readyAfter: settings.readyAfter, readyWindow: settings.window, learnSample: 0, log, instance },
+          shadow: { sample: { '*': 1 }, readyAfter: settings.readyAfter, readyWindow: settings.window, learnSample: 0, log, instance, writeSafety: { L28: 'validate' } },
         },
       });
       const gateway = await createGateway({ config, translator: createTranslator({ mappings }), logStream: logStream(`replica-${instance}`) });
@@ -179,7 +179,7 @@ describe('one verdict everywhere: two replicas, their merged records and Prometh
         expect((await api.get(`/transactions/${txs[i % 2]}`)).status).toBe(200); // L6: 4 in all
         expect((await api.get(`/orders/${order}`)).status).toBe(200); // L3: 2 faithful, 2 wrong on b
         if (i < 2) expect((await api.get(`/transactions?merchantOrderId=${order}`)).status).toBe(200); // L17: 2 in all
-        expect((await api.post('/customers/plugin', { emailAddress: `replica${i}@example.com`, givenName: 'Rep' })).status).toBe(200); // L28: validated
+        expect((await api.post('/customers/plugin', { emailAddress: `replica${i}@example.com`, givenName: 'Rep' })).status).toBe(200); // L28: validated only (writeSafety)
       }
       await a.gateway.shadow.idle();
       await b.gateway.shadow.idle();

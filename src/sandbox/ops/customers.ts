@@ -90,12 +90,23 @@ export function merchantScope(store: Store, actor: Actor, named: string[] | unde
 export function queryCustomers(
   store: Store,
   actor: Actor,
-  filter: { emailAddress?: string | undefined; merchantId?: string[] | undefined; limit?: number | undefined; page?: number | undefined; sort?: string | undefined },
+  filter: {
+    emailAddress?: string | undefined; merchantId?: string[] | undefined; customerId?: string[] | undefined; name?: string | undefined;
+    createdAfter?: string | undefined; createdBefore?: string | undefined; limit?: number | undefined; page?: number | undefined; sort?: string | undefined;
+  },
 ) {
   const inScope = merchantScope(store, actor, filter.merchantId);
   const email = filter.emailAddress?.toLowerCase();
+  const name = filter.name?.toLowerCase();
+  const named = (c: Customer) => [c.givenName, c.familyName, c.businessName].some((n) => typeof n === 'string' && n.toLowerCase().includes(name!));
   const matching = [...store.customers.values()].filter(
-    (c) => inScope(c.merchantId) && (email === undefined || c.emailAddress.toLowerCase() === email),
+    (c) =>
+      inScope(c.merchantId) &&
+      (email === undefined || c.emailAddress.toLowerCase() === email) &&
+      (filter.customerId === undefined || filter.customerId.includes(c.customerId)) &&
+      (name === undefined || named(c)) &&
+      (filter.createdAfter === undefined || c.createdAt > filter.createdAfter) &&
+      (filter.createdBefore === undefined || c.createdAt < filter.createdBefore),
   );
   return page(matching, filter);
 }
