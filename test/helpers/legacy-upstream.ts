@@ -1,7 +1,7 @@
 /**
  * An independent legacy upstream for shadow tests, written here from legacy-api.md (section 4), not
  * from mappings/ nor the sandbox's legacy face: the legacy routes the deployed clients use for a
- * payment (L1, L3, L4, L6, L7), each served by hand over the sandbox's current face, so both
+ * payment (L1, L3, L4, L6, L7) and the plugins' customer (L28), each served by hand over the sandbox's current face, so both
  * generations front one store. Its answers are what a legacy client gets today.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -109,6 +109,13 @@ export async function startLegacyUpstream(currentUrl: string) {
       if (r.status !== 200) return fail(r);
       const known = new Set(before.body!.purchaseDetails.refundIds);
       return [200, { refundId: r.body!.purchaseDetails.refundIds.find((id: string) => !known.has(id)) ?? null }];
+    }
+    if (req.method === 'POST' && path === '/customers/plugin') {
+      // L28 (observed): the body in current names already, internalCustomerId the reference
+      const { internalCustomerId, ...fields } = body;
+      const upsert = { ...fields, ...(internalCustomerId ? { referenceCustomerId: String(internalCustomerId) } : {}) };
+      const r = await current('POST', '/customers', key, { UpsertConsumerCustomer: upsert });
+      return r.status === 200 ? [200, { customerId: r.body!.customerId }] : fail(r);
     }
     return [404, { statusCode: 404, errorCode: 'route_not_found', message: 'no such legacy route', detail: `${req.method} ${path}`, tracer: 'legacy-upstream' }];
   };

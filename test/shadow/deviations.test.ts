@@ -22,7 +22,7 @@ import { logStream } from '../helpers/logs.js';
 import { CARDS, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const TOKEN = 'operator-token-deviations-01';
-const ROUTES = ['L1', 'L3', 'L4', 'L6', 'L7'];
+const ROUTES = ['L1', 'L3', 'L4', 'L6', 'L7', 'L28'];
 
 let sb: TestSandbox;
 let legacy: Awaited<ReturnType<typeof startLegacyUpstream>>;
@@ -55,6 +55,10 @@ const requestShape = (m: Mapping, shape: Obj): Mapping => ({ ...m, request: { ..
 async function traffic(url: string): Promise<void> {
   const api = client(url, { 'Limepay-SecretKey': KEYS.soloSk, 'user-agent': 'WordPress/6.1.9; https://shop.example' });
   const token = async (card: string) => (await sb.current(KEYS.soloPk).post('/sandbox/card-tokens', { cardNumber: card })).body.paymentTokenId as string;
+  for (const [i, name] of ['Ada', 'Bo'].entries()) {
+    const customer = await api.post('/customers/plugin', { emailAddress: `${name.toLowerCase()}@shop.example`, givenName: name, familyName: 'Shopper', phoneNumber: `+6140000001${i}`, internalCustomerId: 100 + i });
+    expect(customer.status, customer.text).toBe(200);
+  }
   const orders: string[] = [];
   for (const [i, email] of ['a@shop.example', 'b@shop.example', 'c@shop.example'].entries()) {
     const created = await api.post('/orders', legacyOrder({ internalOrderId: `woo-${i + 1}`, customerEmail: email }));
@@ -138,6 +142,8 @@ const FAULTS: Fault[] = [
     mappings: () => planted('L1', (m) => requestShape(m, { ...ORDER_REQUEST, phoneNo: moved() })) },
   { name: "L4's payment type named card", route: 'L4', path: 'type', primary: 'paycard', candidate: 'card',
     mappings: () => planted('L4', (m) => answerChanged(m, (a) => (a instanceof LegacyAnswer ? a : { ...bodyOf(a), type: 'card' }))) },
+  { name: "L28's givenName dropped", route: 'L28', path: '$effect.givenName', primary: 'Ada',
+    mappings: () => planted('L28', (m) => requestShape(m, { givenName: moved() })) },
   { name: "L7's refund answered 201", route: 'L7', path: '$status', primary: 200, candidate: 201,
     mappings: () => planted('L7', (m) => answerChanged(m, (a) => new LegacyAnswer(201, a))) },
 ];
@@ -148,7 +154,7 @@ describe('shadow mode against an independent legacy upstream', () => {
     expect(verdicts(routes)).toEqual(Object.fromEntries(ROUTES.map((r) => [r, 'ready'])));
     for (const r of ROUTES) expect(routes.get(r)!.topDiffs, r).toEqual([]);
     // the writes were compared as writes (state, effect and answer), not only read back
-    for (const r of ['L1', 'L4', 'L7']) expect(routes.get(r)!.methods, r).toEqual({ write: expect.any(Number) });
+    for (const r of ['L1', 'L4', 'L7', 'L28']) expect(routes.get(r)!.methods, r).toEqual({ write: expect.any(Number) });
   });
 
   it.each(FAULTS.map((f) => [f.name, f] as const))('catches %s on exactly its route, naming the path and both values', async (_name, fault) => {
