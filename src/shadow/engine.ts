@@ -12,12 +12,13 @@ import { legacyErrorBody, PaybridgeError } from '../errors.js';
 import { isoTime } from '../observability/clock.js';
 import type { Metrics } from '../observability/metrics.js';
 import { stringAt, type WriteCheck } from '../translate/define.js';
-import type { CurrentResponse, TranslatedRequest } from '../translate/index.js';
+import type { CurrentResponse, LegacyRequest, TranslatedRequest } from '../translate/index.js';
 import { compareAnswers, type Difference } from './diff.js';
 import { asLegacyRequest, credentialHeaders, credentialValue, parseJson, parsed, succeeded, type Answer, type Exchange, type QueuedExchange } from './exchange.js';
 import { createIsolation } from './isolation.js';
 import { parseRecordLine, ShadowLedger, type CompareMethod, type ShadowRecord } from './ledger.js';
-import { builtinNoise } from './noise.js';
+import { builtinNoise, RESOURCE_IDS, sameKindIds } from './noise.js';
+import { LRUCache } from 'lru-cache';
 import { createComparisonQueue } from './queue.js';
 import { createRecorder } from './recorder.js';
 import { comparisonRecord, noiseRecord, skippedRecord } from './records.js';
@@ -51,6 +52,32 @@ export function createShadow(deps: ShadowDeps) {
   const isolation = createIsolation({ sides, gauge: (name, help, read) => metrics.gauge(name, help, read), log: deps.log });
 
   const safetyOf = (route: string) => settings.writeSafety[route] ?? settings.writeSafety['*'] ?? 'readback';
+
+  /** Send mode: the isolated candidate's ids, by the primary's id each stands for (the creates that minted them). */
+  const candidateIds = new LRUCache<string, string>({ max: 10_000 });
+
+  /** The request with every primary id the candidate knows under its own replaced, in the path and the body. */
+  function withCandidateIds(request: LegacyRequest): LegacyRequest {
+    const swap = (text: string) => text.replace(RESOURCE_IDS, (id) => candidateIds.get(id) ?? id);
+    return Object.assign({}, request, { path: swap(request.path), body: typeof request.body === 'string' ? swap(request.body) : request.body });
+  }
+
+  /**
+   * A send's id differences: an id this exchange minted (absent from its request) pairs with the
+   * candidate's, as does an id already paired with that same candidate id; both are then the same
+   * resource (noise `id`). Any other id difference stays a mismatch.
+   */
+  function pairIds(ex: Exchange, differences: Difference[]): void {
+    const asked = `${ex.request.path} ${ex.request.body ?? ''}`;
+    for (const d of differences) {
+      if (!sameKindIds(d.primary, d.candidate)) continue;
+      const known = candidateIds.get(d.primary);
+      if (known === d.candidate || (known === undefined && !asked.includes(d.primary))) {
+        candidateIds.set(d.primary, d.candidate as string);
+        d.noise = 'id';
+      }
+    }
+  }
 
   /** Past close(), a comparison still running finds its record already written (skipped at shutdown). */
   let closed = false;
@@ -155,8 +182,10 @@ export function createShadow(deps: ShadowDeps) {
       if (!settings.candidateIsolated || !credentialValue(ex.request.headers).startsWith('sandbox_'))
         note = 'send refused: only sandbox_ credentials are sent to an isolated candidate';
       else if ((await isolation.check(ex)) === 'proven') {
-        const candidate = await sides.candidate(ex)(asLegacyRequest(ex, 'candidate'));
-        return comparison(ex, 'send', ex.primary, candidate, compareAnswers(ex.primary, candidate));
+        const candidate = await sides.candidate(ex)(withCandidateIds(asLegacyRequest(ex, 'candidate')));
+        const differences = compareAnswers(ex.primary, candidate);
+        pairIds(ex, differences);
+        return comparison(ex, 'send', ex.primary, candidate, differences);
       } else note = isolation.state === 'stopped' ? 'send stopped: the candidate shares the primary\'s store' : 'send waits: the candidate\'s isolation is not proven yet';
     }
     const path =

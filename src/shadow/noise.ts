@@ -3,13 +3,16 @@
  * to mint differently), configured (route + JSON-path glob), and learned (paths that differ between
  * two identical reads of the primary).
  */
+import { ID_PREFIX } from '../contract/ids.js';
 import { generalise, type Difference } from './diff.js';
 
 export type NoiseReason = 'id' | 'timestamp' | 'rule' | 'learned';
 
 /** The suffixes the gateway itself adds to a request id (`<id>:candidate`, `<id>:readback-primary`, ...). */
 const SUFFIX = '(?::[a-z][a-z-]*)?';
-const ID = new RegExp(`^(ordr|mcht|mktp|cust|ptkn|tran|rfnd|psrc|3ds|trf|bank|ppln|cblk|chk|card)_[A-Za-z0-9_-]+${SUFFIX}$`);
+/** The id prefixes of the contract, the sandbox's checkout tokens (chk_) and legacy card ids (card_). */
+const ID_KINDS = [...Object.values(ID_PREFIX).map((p) => p.slice(0, -1)), 'chk', 'card'].join('|');
+const ID = new RegExp(`^(${ID_KINDS})_[A-Za-z0-9_-]+${SUFFIX}$`);
 const UUID = new RegExp(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}${SUFFIX}$`, 'i');
 /** A request id as the gateway accepts one from a client (x-request-id), with a gateway suffix. */
 const REQUEST_ID = new RegExp(`^[A-Za-z0-9._-]{8,128}${SUFFIX}$`);
@@ -19,19 +22,28 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d
 
 /**
  * Two request ids or tracers (whatever suffix the gateway added), or two timestamps: expected to
- * differ. Ids of resources are noise only where the candidate is isolated (`sharedStore` false, the
- * `send` method): on the store both generations front one resource has one id, so two different ids
- * of the same order or refund are a mismatch, as is an id of another kind or on one side only.
+ * differ. Never the ids of resources: on the store both generations front one resource has one id,
+ * so two different ids of the same order or refund are a mismatch, as is an id of another kind or on
+ * one side only. Where the candidate is isolated (`send`), its ids are paired with the primary's by
+ * the creates that minted them (the shadow engine's `pairIds`), never ignored wholesale.
  */
-export function builtinNoise(d: Difference, sharedStore = true): 'id' | 'timestamp' | null {
+export function builtinNoise(d: Difference): 'id' | 'timestamp' | null {
   const { primary: a, candidate: b } = d;
   if (typeof a !== 'string' || typeof b !== 'string') return null;
   if (TRACER_PATH.test(d.path) && REQUEST_ID.test(a) && REQUEST_ID.test(b)) return 'id';
-  if (!sharedStore && ID.test(a) && ID.test(b) && a.slice(0, a.indexOf('_')) === b.slice(0, b.indexOf('_'))) return 'id';
-  if (!sharedStore && UUID.test(a) && UUID.test(b)) return 'id';
   if (TIMESTAMP.test(a) && TIMESTAMP.test(b)) return 'timestamp';
   return null;
 }
+
+/** Two resource ids of one kind (two `ordr_`, two UUIDs): what an isolated candidate may have minted for the primary's. */
+export function sameKindIds(a: unknown, b: unknown): a is string {
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  if (UUID.test(a) && UUID.test(b)) return true;
+  return ID.test(a) && ID.test(b) && a.slice(0, a.indexOf('_')) === b.slice(0, b.indexOf('_'));
+}
+
+/** Every resource id in a text (a path, a body), for pairing. */
+export const RESOURCE_IDS = new RegExp(`\\b(?:${ID_KINDS})_[A-Za-z0-9_-]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, 'gi');
 
 /** Paths learning never takes as noise: the status, amounts, currencies and ids, which a race with a write changes. */
 const NEVER_LEARNED = /^\$status$|(^|\.)(_id|\w*[Ii]d|\w*[Aa]mount|\w*[Cc]urrency|status)$/;

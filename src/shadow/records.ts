@@ -38,7 +38,7 @@ export function comparisonRecord(
     differences: differences.map((d) => {
       // ids and timestamps told apart on the values compared: redaction can mask one (a token, a tracer)
       const out = redactAt(d);
-      const noise = builtinNoise(d, method !== 'send');
+      const noise = builtinNoise(d);
       if (noise) out.noise = noise;
       return out;
     }),

@@ -70,7 +70,7 @@ describe('shadow comparisons', () => {
     await new Promise<void>((r) => noisy.listen(0, '127.0.0.1', r));
     const noisyUrl = `http://127.0.0.1:${(noisy.address() as AddressInfo).port}`;
     const gw = await shadowGateway(
-      { shadow: { candidateIsolated: true, writeSafety: { L1: 'send' }, learnSample: 1 } },
+      { shadow: { candidateIsolated: true, writeSafety: { L1: 'send', L11: 'send' }, learnSample: 1 } },
       undefined,
       { sandbox: { current: isolated.currentUrl, legacy: sb.legacyUrl } },
     );
@@ -83,6 +83,13 @@ describe('shadow comparisons', () => {
       expect(l1.methods).toEqual({ send: 1 });
       expect(l1.matchRate).toBe(1);
       expect(l1.explained.map((e) => [e.path, e.reason]).sort()).toEqual([['createdAt', 'timestamp'], ['merchantOrderId', 'id'], ['updatedAt', 'timestamp']]);
+      // the next write on that order reaches the candidate under the candidate's own id for it, paired by the create
+      const created = (await client(gw.url, SOLO).post('/orders', legacyOrder())).body.merchantOrderId as string;
+      expect((await client(gw.url, SOLO).put(`/orders/${created}/internalOrderId`, { internalOrderId: 'renamed-1' })).status).toBe(200);
+      const l11 = (await gw.report()).routes.find((r) => r.route === 'L11')!;
+      expect({ methods: l11.methods, matchRate: l11.matchRate }).toEqual({ methods: { send: 1 }, matchRate: 1 });
+      expect(l11.explained.map((e) => [e.path, e.reason])).toContainEqual(['merchantOrderId', 'id']);
+      expect([...isolated.sandbox.store.orders.values()].filter((o) => o.referenceOrderId === 'renamed-1')).toHaveLength(1);
 
       const order = (await sb.legacy('Limepay-SecretKey', KEYS.soloSk).post('/orders', legacyOrder())).body.merchantOrderId;
       for (let i = 0; i < 3; i++) expect((await client(reads.url, SOLO).get(`/orders/${order}`)).status).toBe(200);

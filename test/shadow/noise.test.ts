@@ -5,28 +5,32 @@
  * configured ignore rules.
  */
 import { describe, expect, it } from 'vitest';
-import { builtinNoise, globToRegExp, learnable, NoiseRules } from '../../src/shadow/noise.js';
+import { builtinNoise, globToRegExp, learnable, NoiseRules, RESOURCE_IDS, sameKindIds } from '../../src/shadow/noise.js';
 
 const d = (path: string, primary: unknown, candidate: unknown) => ({ path, primary, candidate });
-const isolated = false;
 
 describe('built-in noise', () => {
-  it('takes two ids of one kind as noise only where the candidate is isolated: on one store one resource has one id', () => {
-    expect(builtinNoise(d('merchantOrderId', 'ordr_a1', 'ordr_b2'), isolated)).toBe('id');
+  it('never takes the ids of resources as noise: on one store one resource has one id', () => {
     expect(builtinNoise(d('merchantOrderId', 'ordr_a1', 'ordr_b2'))).toBeNull();
-    expect(builtinNoise(d('refundId', 'rfnd_first', 'rfnd_second'), true)).toBeNull();
+    expect(builtinNoise(d('refundId', 'rfnd_first', 'rfnd_second'))).toBeNull();
+    expect(builtinNoise(d('agreementUid', '0b5e7a52-8f1e-4d4c-9c1e-0f4b2f9e6a11', '9a1c2b3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d'))).toBeNull();
   });
 
-  it('never takes ids of different kinds, or an id on one side only, as noise', () => {
-    expect(builtinNoise(d('_id', 'tran_a1', 'ordr_a1'), isolated)).toBeNull();
-    expect(builtinNoise(d('_id', 'tran_a1', 'cust_a1'), isolated)).toBeNull();
-    expect(builtinNoise(d('_id', 'tran_a1', 'not an id'), isolated)).toBeNull();
-    expect(builtinNoise(d('_id', 'not an id', 'tran_a1'), isolated)).toBeNull();
-    expect(builtinNoise(d('_id', 'tran_a1', undefined), isolated)).toBeNull();
-    expect(builtinNoise(d('_id', 'tran_a1', 42), isolated)).toBeNull();
-    expect(builtinNoise(d('agreementUid', '0b5e7a52-8f1e-4d4c-9c1e-0f4b2f9e6a11', 'x'), isolated)).toBeNull();
-    expect(builtinNoise(d('agreementUid', '0b5e7a52-8f1e-4d4c-9c1e-0f4b2f9e6a11', '9a1c2b3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d'), isolated)).toBe('id');
-    expect(builtinNoise(d('agreementUid', '0b5e7a52-8f1e-4d4c-9c1e-0f4b2f9e6a11', '9a1c2b3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d'))).toBeNull();
+  it('pairs ids of one kind only (an isolated candidate\'s own ids), never of different kinds or an id on one side', () => {
+    expect(sameKindIds('ordr_a1', 'ordr_b2')).toBe(true);
+    expect(sameKindIds('tran_a1', 'ordr_a1')).toBe(false);
+    expect(sameKindIds('tran_a1', 'cust_a1')).toBe(false);
+    expect(sameKindIds('tran_a1', 'not an id')).toBe(false);
+    expect(sameKindIds('not an id', 'tran_a1')).toBe(false);
+    expect(sameKindIds('tran_a1', undefined)).toBe(false);
+    expect(sameKindIds(undefined, 'tran_a1')).toBe(false);
+    expect(sameKindIds('tran_a1', 42)).toBe(false);
+    expect(sameKindIds('0b5e7a52-8f1e-4d4c-9c1e-0f4b2f9e6a11', 'x')).toBe(false);
+    expect(sameKindIds('x', '0b5e7a52-8f1e-4d4c-9c1e-0f4b2f9e6a11')).toBe(false);
+    expect(sameKindIds('0b5e7a52-8f1e-4d4c-9c1e-0f4b2f9e6a11', '9a1c2b3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d')).toBe(true);
+    expect(sameKindIds('0B5E7A52-8F1E-4D4C-9C1E-0F4B2F9E6A11', '9A1C2B3D-4E5F-4A6B-8C7D-0E1F2A3B4C5D')).toBe(true);
+    expect(sameKindIds('bown_a1', 'bown_b2')).toBe(true);
+    expect([...'GET /orders/ordr_a1/x?y=tran_b2 {"id":"rfnd_c3"}'.matchAll(RESOURCE_IDS)].map((m) => m[0])).toEqual(['ordr_a1', 'tran_b2', 'rfnd_c3']);
   });
 
   it('takes two tracers or request ids as noise, but not a tracer against anything else', () => {
@@ -52,9 +56,8 @@ describe('built-in noise', () => {
     expect(builtinNoise(d('updatedAt', '2026-11-26T10:00:00*10:00', '2026-11-26T10:00:00Z'))).toBeNull();
   });
 
-  it('knows a tracer by its whole key, and ids in either case for an isolated candidate', () => {
+  it('knows a tracer by its whole key', () => {
     expect(builtinNoise(d('tracerNote', 'req-0001-abcd', 'req-0002-efgh'))).toBeNull();
-    expect(builtinNoise(d('agreementUid', '0B5E7A52-8F1E-4D4C-9C1E-0F4B2F9E6A11', '9A1C2B3D-4E5F-4A6B-8C7D-0E1F2A3B4C5D'), isolated)).toBe('id');
   });
 
   it('never takes a status, an amount or a currency as noise', () => {
