@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CONSUMER_REQUIRED, consumerFields, eitherName, ORGANISATION_REQUIRED, organisationFields } from '../src/contract/legacy-customers.js';
 import { blankable, email, idOf, legacyReference, phone, shortText } from '../src/contract/zod-helpers.js';
 import { customerCreated, customerList } from '../src/contract/current-responses.js';
-import { checkWrite, defineMapping, readAnswer, stringAt, toQuery, unlike } from '../src/translate/define.js';
+import { checkAnswer, checkWrite, defineMapping, readAnswer, stringAt, toQuery, unlike } from '../src/translate/define.js';
 import { alias, closed, rename } from '../src/translate/shape.js';
 import { ok } from './answers.js';
 
@@ -97,4 +97,6 @@ export const signInCustomer = defineMapping({
   request: { wrap: 'SignInConsumer', shape: { customerId: 'customerId' } },
   response: { shape: closed({ customToken: 'customToken' }) },
   answers: ok(z.object({ customToken: z.string().describe("a checkout auth token for the customer (the checkout component's customerToken)") })),
+  // a sign-in has nothing to read back: the answer the mapping gives for the token the client got
+  writeCheck: checkAnswer(({ answer, body }) => ({ status: 200, body: { customerId: stringAt(body, 'customerId'), customToken: stringAt(answer, 'customToken') } })),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { beneficialOwnerResponse, merchantResponse as currentMerchant } from '../src/contract/current-responses.js';
 import { legacyBankAccountBody, legacyBusinessProfileBody, legacyOnboardingBody } from '../src/contract/legacy-merchants.js';
 import { legacyPersonBody } from '../src/contract/legacy-person.js';
-import { defineMapping, readAnswer, readFirst, toBody, toHeader, toPath } from '../src/translate/define.js';
+import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, toBody, toHeader, toPath, unlike, type WriteOutcome } from '../src/translate/define.js';
 import { closed, into, moved } from '../src/translate/shape.js';
 import { LEGACY_MERCHANT } from './shapes.js';
 import { MERCHANT_ANSWER, ok } from './answers.js';
@@ -11,6 +11,23 @@ const platformMerchant = { platformId: toHeader('Marketplace-Id', 'marketplace')
 /** Every merchant answer is wrapped by the merchant's kind (reference); the sandbox's merchants are service providers. */
 const merchantResponse = { at: 'ServiceProviderMerchant', shape: LEGACY_MERCHANT } as const;
 type CurrentMerchant = z.output<typeof currentMerchant>;
+
+type Profile = CurrentMerchant['ServiceProviderMerchant']['businessProfile'];
+
+/** The merchant a write acted on, read through the current API (its answer is the same wrapper the write answers). */
+const merchantState = (merchantIdOf: (outcome: WriteOutcome) => string | undefined) => ({
+  state: (outcome: WriteOutcome) => {
+    const id = merchantIdOf(outcome);
+    return id ? `/merchants/${id}` : undefined;
+  },
+  reads: currentMerchant,
+  answer: (state: CurrentMerchant | undefined) => ({ status: 200, body: state }),
+});
+const pathMerchant = ({ params }: WriteOutcome) => params.merchantId;
+
+/** The profile fields the translated call asks for, against the merchant's profile. */
+const profileAsAsked = (asked: Partial<Record<keyof Profile, unknown>>, profile: Profile) =>
+  unlike(Object.fromEntries(Object.entries(asked).map(([field, value]) => [field, [value, profile[field as keyof Profile]]])));
 
 export const onboardMerchant = defineMapping({
   route: 'L21',
@@ -22,6 +39,15 @@ export const onboardMerchant = defineMapping({
   request: { wrap: 'CreateServiceProviderSubmerchant', shape: { businessName: into('businessProfile.businessName'), contactEmail: 'contactEmailAddress' } },
   response: { at: 'ServiceProviderMerchant', shape: closed({ merchantId: 'merchantId' }) },
   answers: ok(z.object({ merchantId: z.string().startsWith('mcht_') })),
+  writeCheck: checkWrite({
+    ...merchantState(({ answer }) => stringAt(answer, 'merchantId')),
+    // the slug, the name and the contact the translated create asks for
+    effect: (asked: { slug?: string; businessProfile?: { businessName?: string }; contactEmailAddress?: string; taxCountry?: string }, state) => {
+      const m = state.ServiceProviderMerchant;
+      const { slug: _slug, businessProfile, ...contact } = asked;
+      return [...unlike({ businessName: [businessProfile?.businessName, m.businessProfile.businessName] }), ...profileAsAsked(contact, m.businessProfile)];
+    },
+  }),
 });
 
 export const getMerchant = defineMapping({
@@ -48,6 +74,10 @@ export const updateBusinessProfile = defineMapping({
   response: merchantResponse,
   answers: ok(MERCHANT_ANSWER),
   readback: ({ params }) => (params.platformId ? `/platforms/${params.platformId}/merchants/${params.merchantId}` : undefined),
+  writeCheck: checkWrite({
+    ...merchantState(pathMerchant),
+    effect: (asked: Partial<Record<keyof Profile, unknown>>, state) => profileAsAsked(asked, state.ServiceProviderMerchant.businessProfile),
+  }),
 });
 
 /** L24's answer: the id of the account the call added, the one the read before did not list. */
@@ -80,6 +110,32 @@ export const addBankAccount = defineMapping({
   preflight: readFirst('GET /merchants/{merchantId}', currentMerchant, () => undefined, { exclusive: true }),
   response: addedAccount,
   answers: ok(z.object({ accountId: z.string().startsWith('bank_') })),
+  // the account the client was answered holds what the translated call asks, primary as asked; the answer is told
+  // from the merchant as it was before that account (the read the gateway makes first)
+  writeCheck: checkWrite({
+    ...merchantState(pathMerchant),
+    answer: (state, { answer }) => {
+      if (!state) return { status: 200, body: state };
+      const added = stringAt(answer, 'accountId');
+      const m = state.ServiceProviderMerchant;
+      return { status: 200, body: state, before: { ServiceProviderMerchant: { ...m, bankAccounts: m.bankAccounts.filter((a) => a.bankAccountId !== added) } } };
+    },
+    effect: (asked: { accountName?: string; bankName?: string; identifier?: { AuBankAccountIdentifier?: { bsb?: string; accountNumber?: string } }; currency?: string; setAsPrimary?: boolean }, state, { answer }) => {
+      const m = state.ServiceProviderMerchant;
+      const id = stringAt(answer, 'accountId');
+      const account = m.bankAccounts.find((a) => a.bankAccountId === id);
+      // a BSB is one number with or without its dash (D-MER-4)
+      const digits = (bsb: string | undefined) => bsb?.replace('-', '');
+      const identifier = account?.identifier.AuBankAccountIdentifier;
+      return unlike({
+        accountName: [asked.accountName, account?.accountName], bankName: [asked.bankName, account?.bankName],
+        bsb: [digits(asked.identifier?.AuBankAccountIdentifier?.bsb), digits(identifier?.bsb)],
+        accountNumber: [asked.identifier?.AuBankAccountIdentifier?.accountNumber, identifier?.accountNumber],
+        // what the current action does: primary as setAsPrimary says, or, left out, only a merchant's first account
+        currency: [asked.currency, account?.currency], primary: [asked.setAsPrimary ?? m.bankAccounts[0]?.bankAccountId === id, m.primaryBankAccountId === id],
+      });
+    },
+  }),
 });
 
 export const setPrimaryBankAccount = defineMapping({
@@ -93,6 +149,10 @@ export const setPrimaryBankAccount = defineMapping({
   response: merchantResponse,
   answers: ok(MERCHANT_ANSWER),
   readback: ({ params }) => `/platforms/${params.platformId}/merchants/${params.merchantId}`,
+  writeCheck: checkWrite({
+    ...merchantState(pathMerchant),
+    effect: (asked: { bankAccountId?: string }, state) => unlike({ primaryBankAccountId: [asked.bankAccountId, state.ServiceProviderMerchant.primaryBankAccountId] }),
+  }),
 });
 
 export const updatePerson = defineMapping({
@@ -109,4 +169,13 @@ export const updatePerson = defineMapping({
   },
   response: readAnswer([beneficialOwnerResponse], (owner) => ({ personId: owner.beneficialOwnerId })),
   answers: ok(z.object({ personId: z.string().startsWith('bown_') })),
+  writeCheck: checkWrite({
+    state: ({ params }) => `/beneficialowners/${params.personId}`,
+    reads: beneficialOwnerResponse,
+    answer: (state) => ({ status: 200, body: state }),
+    effect: (asked: Record<string, unknown>, state) => {
+      const person = state as unknown as Record<string, unknown>;
+      return unlike(Object.fromEntries(Object.entries(asked).map(([field, value]) => [field, [value, person[field]]])));
+    },
+  }),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { savedSource } from '../src/contract/current-responses.js';
-import { defineMapping, readAnswer, readFirst, toHeader, toPath, toQuery } from '../src/translate/define.js';
+import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, toHeader, toPath, toQuery } from '../src/translate/define.js';
 import { PaybridgeError } from '../src/errors.js';
 import { closed, computed, rename, type Obj } from '../src/translate/shape.js';
 import { ok } from './answers.js';
@@ -73,6 +73,23 @@ export const deleteCardSource = defineMapping({
     if (!cardOf(source)) throw new PaybridgeError('not_found', `cardPaymentSourceId: ${source.paymentSourceId} is not a saved card`);
   }),
   response: removedCard,
+  // the source is gone from the current API; the answer is rebuilt from the card the client was answered
+  writeCheck: checkWrite({
+    state: ({ params }) => `/sources/${params.cardPaymentSourceId}`,
+    reads: savedSource,
+    removes: true,
+    answer: (_state, { answer, params }) => ({
+      status: 204,
+      body: undefined,
+      before: {
+        paymentSourceId: stringAt(answer, 'cardPaymentSourceId') ?? params.cardPaymentSourceId, customerId: stringAt(answer, 'customerId') ?? params.customerId,
+        merchantId: params.merchantId, customerDelegateId: stringAt(answer, 'customerDelegateUserId') ?? null,
+        sourceMethod: { CardMethodResp: { cardHint: `**** ${stringAt(answer, 'last4') ?? ''}` } }, usageScope: null,
+        createdAt: stringAt(answer, 'createdAt'), updatedAt: stringAt(answer, 'updatedAt'),
+      },
+    }),
+    effect: () => [],
+  }),
   answers: ok(
     z.object({
       cardPaymentSourceId: z.string().startsWith('psrc_'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { blankable, idOf } from '../src/contract/zod-helpers.js';
 import { payCardIdOf } from '../src/contract/ids.js';
 import { cardTokenResponse } from '../src/contract/current-responses.js';
-import { defineMapping, readAnswer, LegacyAnswer, toHeader } from '../src/translate/define.js';
+import { checkAnswer, defineMapping, readAnswer, LegacyAnswer, stringAt, toHeader } from '../src/translate/define.js';
 import { money } from '../src/translate/shape.js';
 import { legacyMoney } from './shapes.js';
 
@@ -26,4 +26,9 @@ export const savedCardToken = defineMapping({
     new LegacyAnswer(201, { paymentTokenId, payCardId: payCardIdOf(paymentTokenId) }),
   ),
   answers: { 201: z.object({ paymentTokenId: z.string().startsWith('ptkn_'), payCardId: z.string().startsWith('card_').describe('card_ and the opaque part of paymentTokenId') }) },
+  // a token has nothing to read back: the answer the mapping gives for the token the client got
+  writeCheck: checkAnswer(({ answer, body }) => ({
+    status: 200,
+    body: { CardToken: { paymentTokenId: stringAt(answer, 'paymentTokenId'), amount: { minorCurrencyUnits: (body as { paymentAmount?: { amount?: number } }).paymentAmount?.amount, currency: stringAt(body, 'paymentAmount.currency') } } },
+  })),
 });

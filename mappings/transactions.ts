@@ -116,6 +116,12 @@ function transferParties(merchantField: 'fromMerchant' | 'toMerchant', currencyF
   };
 }
 
+/** The transfer an L27 call reversed, as the state after it shows it: to fromMerchant, of reverseAmount. */
+const reversedBy = (state: TransactionDetail, body: unknown) => {
+  const b = body as { fromMerchant?: string; reverseAmount?: { amount?: number } };
+  return state.transfers.findLast((t) => t.status === 'reversed' && t.destinationMerchantId === b.fromMerchant && t.amount === b.reverseAmount?.amount);
+};
+
 /** Shadow's check of a transfer: the transaction's latest transfer is the one the translated TransferFunds asks for. */
 const checkTransfer = checkWrite({
   state: readBack,
@@ -172,4 +178,15 @@ export const reverseTransfer = defineMapping({
   response: transferAnswer,
   answers: ok(TRANSFER_ANSWER),
   readback: readBack,
+  // the transfer the legacy call reversed (to fromMerchant, of reverseAmount) is reversed on the current API
+  writeCheck: checkWrite({
+    state: readBack,
+    reads: transactionDetail,
+    answer: (state) => ({ status: 200, body: state }),
+    effect: (_asked, state, { body }) => unlike({ reversed: [true, reversedBy(state, body) !== undefined] }),
+    completes: (state, { body }) => {
+      const reversed = reversedBy(state, body);
+      return reversed && { transferId: reversed.transferId };
+    },
+  }),
 });

@@ -144,10 +144,16 @@ export function createShadow(deps: ShadowDeps) {
       const { 'content-type': _type, ...headers } = current.headers;
       const read = await deps.callCurrent({ method: 'GET', path, headers }, `${ex.requestId}:state`);
       latencyMs = performance.now() - start;
-      if (read.status >= 300)
+      if (check.removes) {
+        // the write removed the resource: the current API must no longer show it
+        if (read.status !== 404)
+          return comparison(ex, 'write', ex.primary, null, [{ path: '$effect.removed', primary: 'removed by the legacy write', candidate: `GET ${path}: ${read.status}` }], `state ${path}`);
+      } else if (read.status >= 300)
         return comparison(ex, 'write', ex.primary, null, [{ path: '$state', primary: 'the write succeeded', candidate: `GET ${path}: ${read.status}` }], `state ${path}`);
-      state = read.body;
-      if (check.raced(state as never, outcome)) return skip(ex, 'raced: the state shows a later write of the same resource');
+      else {
+        state = read.body;
+        if (check.raced(state as never, outcome)) return skip(ex, 'raced: the state shows a later write of the same resource');
+      }
     }
     const view = check.answer(state as never, outcome);
     const candidate = { ...answerFor(view, view.before), latencyMs };
@@ -155,6 +161,9 @@ export function createShadow(deps: ShadowDeps) {
     if (state !== undefined)
       for (const m of check.effect((current.context.bodyFields ?? {}) as never, state as never, outcome))
         differences.push({ path: `$effect.${m.field}`, primary: m.found, candidate: m.asked });
+    // what a preflight would have added (L27's transfer) before the request is checked against the current schema
+    const completion = state !== undefined ? check.completes?.(state as never, outcome) : undefined;
+    if (completion && current.context.bodyFields) Object.assign(current.context.bodyFields, completion);
     const problem = validateCurrentRequest(ex.compiled.mapping.current, current);
     if (problem) differences.push({ path: '$validation', candidate: problem });
     return comparison(ex, 'write', ex.primary, candidate, differences, path ? `state ${path}` : 'no current state yet: the answer compared alone');

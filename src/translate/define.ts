@@ -140,6 +140,10 @@ export interface WriteCheck {
   readonly effect: (asked: never, state: never, outcome: WriteOutcome) => EffectMismatch[];
   /** True when the state shows a later write of the same resource: the comparison is raced, not compared. */
   readonly raced: (state: never, outcome: WriteOutcome) => boolean;
+  /** The write removes the resource: its state read must answer 404 (the answer is then built from the legacy outcome). */
+  readonly removes?: true;
+  /** The fields a preflight would have completed the translated body with (L27's transfer), from the state. */
+  readonly completes?: (state: never, outcome: WriteOutcome) => Obj | undefined;
 }
 
 /** A write check, its state typed from the schema it reads and the request's fields as the caller declares them. */
@@ -149,9 +153,17 @@ export function checkWrite<S extends z.ZodType, A = Obj>(spec: {
   answer: (state: z.output<S> | undefined, outcome: WriteOutcome) => CurrentView;
   effect: (asked: A, state: z.output<S>, outcome: WriteOutcome) => EffectMismatch[];
   raced?: (state: z.output<S>, outcome: WriteOutcome) => boolean;
+  removes?: true;
+  completes?: (state: z.output<S>, outcome: WriteOutcome) => Obj | undefined;
 }): WriteCheck {
   return { raced: () => false, ...spec };
 }
+
+/** A write check for a write whose result the current API shows nowhere to read (a token, a sign-in): its answer alone. */
+export function checkAnswer(answer: (outcome: WriteOutcome) => CurrentView): WriteCheck {
+  return { state: () => undefined, reads: NO_STATE, answer: (_state: never, outcome) => answer(outcome), effect: () => [], raced: () => false };
+}
+const NO_STATE = Object.freeze({}) as z.ZodType;
 
 /** A value as JSON with object keys in order: two values alike whatever order their keys came in. */
 const canonical = (value: unknown): string =>

@@ -19,7 +19,7 @@ import { transactionDetail } from '../../src/contract/current-responses.js';
 import { client } from '../helpers/http.js';
 import { startLegacyUpstream } from '../helpers/legacy-upstream.js';
 import { logStream } from '../helpers/logs.js';
-import { CARDS, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { CARDS, KEYS, legacyOrder, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const TOKEN = 'operator-token-deviations-01';
 const ROUTES = ['L1', 'L3', 'L4', 'L6', 'L7', 'L28'];
@@ -166,5 +166,72 @@ describe('shadow mode against an independent legacy upstream', () => {
     if ('primary' in fault) expect(diff!.example.primary).toEqual(fault.primary);
     if ('candidate' in fault) expect(diff!.example.candidate).toEqual(fault.candidate);
     expect(diff!.example.primary).not.toEqual(diff!.example.candidate);
+  });
+});
+
+describe("the other writes' checks, against the sandbox's legacy face", () => {
+  /** One shadow run of the platform, customer and saved-card writes; the report's routes. */
+  async function platformRun(mappings: readonly Mapping[] = ALL_MAPPINGS): Promise<Map<string, RouteReport>> {
+    const config = loadConfig({
+      file: {
+        logLevel: 'warn', listen: { host: '127.0.0.1', port: 0 }, operatorToken: TOKEN,
+        upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'shadow' },
+        shadow: { sample: { '*': 1 }, readyAfter: 1, learnSample: 0 },
+      },
+    });
+    const gateway = await createGateway({ config, translator: createTranslator({ mappings }), logStream: logStream('shadow-platform') });
+    const url = await gateway.listen();
+    try {
+      const platform = client(url, { 'Limepay-Token': KEYS.marketplace });
+      const secret = client(url, { 'Limepay-SecretKey': KEYS.soloSk });
+      const ok = async (answer: Promise<{ status: number; text: string; body: any }>) => {
+        const got = await answer;
+        expect(got.status, got.text).toBeLessThan(300);
+        return got.body;
+      };
+      const merchant = (await ok(platform.post('/marketplaces/onboarding', { slug: `dev-${Date.now()}`, businessName: 'Dev', contactEmail: 'dev@example.com', taxCountry: 'AU' }))).merchantId;
+      await ok(platform.put(`/platforms/mktp_demo/merchants/${merchant}/businessProfile`, { timeZone: 'Australia/Sydney', businessName: 'Dev Pty', businessType: 'company', companyType: 'Private', website: 'https://dev.example', supportSite: 'https://dev.example/help', industry: 'Retail' }));
+      const account = { accountName: 'Ops', accountNumber: '123456', country: 'AU', currency: 'AUD', routingNumber: '032000' };
+      const first = (await ok(platform.post(`/marketplaces/merchants/${merchant}/accounts`, account))).accountId;
+      await ok(platform.post(`/marketplaces/merchants/${merchant}/accounts`, { ...account, accountNumber: '654321' }));
+      await ok(platform.put(`/platforms/mktp_demo/merchants/${merchant}/bankAccounts/${first}/primary`));
+      const tx = await paidCardTransaction(sb.current(KEYS.alphaSk));
+      await ok(platform.post(`/transactions/${tx}/transfers`, { fromMerchant: 'mcht_alpha', toMerchant: 'mcht_beta', transferAmount: { amount: 1_000, currency: 'AUD' }, surcharge: false }));
+      await ok(platform.post(`/transactions/${tx}/transfers:reverse`, { fromMerchant: 'mcht_beta', toMerchant: 'mcht_alpha', reverseAmount: { amount: 1_000, currency: 'AUD' }, reverseLevy: false }));
+      const person = (await sb.current(KEYS.marketplace, { 'Merchant-Id': 'mcht_beta' }).post('/beneficialowners', { CreateBeneficialOwner: { givenName: 'P', familyName: 'Q', dateOfBirth: '1980-01-01', ownershipPercentage: 1 } })).body.beneficialOwnerId;
+      await ok(platform.post(`/marketplaces/merchants/mcht_beta/person/${person}`, { title: 'Dr', roles: ['Director'], firstName: 'Pat', lastName: 'Quinn', dob: '1981-02-03', address: { line1: '1 King St', country: 'AU' }, email: 'pat@beta.example', phone: '+61400000004', verificationDocs: [] }));
+      await ok(secret.post('/authn/tenants/accounts:signinCustomerWithCustomerId', { customerId: 'cust_alice' }));
+      const source = (await sb.current(KEYS.soloSk).post('/sandbox/card-sources', { cardNumber: CARDS.ok }, { 'Customer-Id': 'cust_alice' })).body.paymentSourceId;
+      await ok(secret.post('/payments/saved-card', { cardPaymentSourceId: source, paymentAmount: { amount: 2_500, currency: 'AUD' }, customerId: 'cust_alice' }));
+      await ok(secret.delete(`/merchants/mcht_solo/payments/sources/card/cust_alice/${source}`));
+      await ok(secret.post('/orders/invoices', { orderRequest: legacyOrder(), sendEmail: false }));
+      await ok(secret.post('/customers/consumer', { email: 'dev@shop.example', firstName: 'De', lastName: 'V' }));
+      await ok(secret.post('/customers/organisation', { businessName: 'Dev Org', email: 'org@shop.example' }));
+      await gateway.shadow.idle();
+      const report = (await client(url, { authorization: `Bearer ${TOKEN}` }).get('/_paybridge/report')).body as ShadowReport;
+      return new Map(report.routes.map((r) => [r.route, r]));
+    } finally {
+      await gateway.close();
+    }
+  }
+  const WRITES = ['L13', 'L16', 'L18', 'L19', 'L21', 'L23', 'L24', 'L25', 'L26', 'L27', 'L29', 'L31', 'L32'];
+
+  it('compares every one as a write, all ready, nothing mismatched', async () => {
+    const routes = await platformRun();
+    for (const r of WRITES) {
+      expect(routes.get(r)?.topDiffs, r).toEqual([]);
+      expect(routes.get(r)?.state, r).toBe('ready');
+      expect(Object.keys(routes.get(r)!.methods), r).toEqual(['write']);
+    }
+  });
+
+  it('catches a bank account not made primary (L24) and a person\'s date of birth dropped (L32), each on its route', async () => {
+    const noPrimary = await platformRun(planted('L24', (m) => ({ ...m, request: { ...m.request, add: {} } })));
+    expect(noPrimary.get('L24')!.state).toBe('mismatch');
+    expect(noPrimary.get('L24')!.topDiffs.map((d) => d.path)).toContain('$effect.primary');
+    expect(WRITES.filter((r) => r !== 'L24' && noPrimary.get(r)!.state !== 'ready')).toEqual([]);
+    const noBirth = await platformRun(planted('L32', (m) => requestShape(m, { ...(m.request!.shape as Obj), dob: moved() })));
+    expect(noBirth.get('L32')!.state).toBe('mismatch');
+    expect(noBirth.get('L32')!.topDiffs.map((d) => d.path)).toContain('$validation');
   });
 });

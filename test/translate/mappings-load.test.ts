@@ -42,6 +42,12 @@ describe('mappings are checked when the router compiles', () => {
     expect({ differing, unmapped }).toEqual({ differing: [], unmapped: [] });
   });
 
+  it('gives every write route a write check, so shadow mode compares its own answer and effect (issue 43)', () => {
+    const writes = ALL_MAPPINGS.filter((m) => !m.legacy.startsWith('GET ') && m.readOnly !== true);
+    expect(writes.length).toBeGreaterThan(20);
+    expect(writes.filter((m) => !m.writeCheck).map((m) => m.route)).toEqual([]);
+  });
+
   it('stops on a mapping without a description, naming the file and the mapping', () => {
     const broken = { ...valid(), description: ' ' };
     expect(() => compileRouter([broken])).toThrow('mappings-load.test.ts: mapping L3 (GET /orders/{merchantOrderId}): a description is required');
