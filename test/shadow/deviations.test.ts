@@ -79,19 +79,27 @@ async function traffic(url: string): Promise<void> {
   }
 }
 
-/** One shadow run over the traffic with these mappings: the report's routes. */
-async function run(mappings: readonly Mapping[] = ALL_MAPPINGS): Promise<Map<string, RouteReport>> {
+/**
+ * One shadow run: a gateway with these mappings in front of `legacyUrl` (sampling everything), the
+ * traffic `drive` sends through it, then the report's routes once every comparison is recorded.
+ */
+async function shadowRun(
+  legacyUrl: string,
+  readyAfter: number,
+  drive: (url: string) => Promise<void>,
+  mappings: readonly Mapping[] = ALL_MAPPINGS,
+): Promise<Map<string, RouteReport>> {
   const config = loadConfig({
     file: {
       logLevel: 'warn', listen: { host: '127.0.0.1', port: 0 }, operatorToken: TOKEN,
-      upstreams: { sandbox: { current: sb.currentUrl, legacy: legacy.url } }, routes: { '*': 'shadow' },
-      shadow: { sample: { '*': 1 }, readyAfter: 2, learnSample: 0 },
+      upstreams: { sandbox: { current: sb.currentUrl, legacy: legacyUrl } }, routes: { '*': 'shadow' },
+      shadow: { sample: { '*': 1 }, readyAfter, learnSample: 0 },
     },
   });
   const gateway = await createGateway({ config, translator: createTranslator({ mappings }), logStream: logStream('shadow-deviations') });
   const url = await gateway.listen();
   try {
-    await traffic(url);
+    await drive(url);
     await gateway.shadow.idle();
     const report = (await client(url, { authorization: `Bearer ${TOKEN}` }).get('/_paybridge/report')).body as ShadowReport;
     return new Map(report.routes.map((r) => [r.route, r]));
@@ -99,6 +107,9 @@ async function run(mappings: readonly Mapping[] = ALL_MAPPINGS): Promise<Map<str
     await gateway.close();
   }
 }
+
+/** The payment traffic over the independent legacy upstream, with these mappings. */
+const run = (mappings?: readonly Mapping[]) => shadowRun(legacy.url, 2, traffic, mappings);
 
 const verdicts = (routes: Map<string, RouteReport>) => Object.fromEntries(ROUTES.map((r) => [r, routes.get(r)?.state]));
 
@@ -170,49 +181,35 @@ describe('shadow mode against an independent legacy upstream', () => {
 });
 
 describe("the other writes' checks, against the sandbox's legacy face", () => {
-  /** One shadow run of the platform, customer and saved-card writes; the report's routes. */
-  async function platformRun(mappings: readonly Mapping[] = ALL_MAPPINGS): Promise<Map<string, RouteReport>> {
-    const config = loadConfig({
-      file: {
-        logLevel: 'warn', listen: { host: '127.0.0.1', port: 0 }, operatorToken: TOKEN,
-        upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'shadow' },
-        shadow: { sample: { '*': 1 }, readyAfter: 1, learnSample: 0 },
-      },
-    });
-    const gateway = await createGateway({ config, translator: createTranslator({ mappings }), logStream: logStream('shadow-platform') });
-    const url = await gateway.listen();
-    try {
-      const platform = client(url, { 'Limepay-Token': KEYS.marketplace });
-      const secret = client(url, { 'Limepay-SecretKey': KEYS.soloSk });
-      const ok = async (answer: Promise<{ status: number; text: string; body: any }>) => {
-        const got = await answer;
-        expect(got.status, got.text).toBeLessThan(300);
-        return got.body;
-      };
-      const merchant = (await ok(platform.post('/marketplaces/onboarding', { slug: `dev-${Date.now()}`, businessName: 'Dev', contactEmail: 'dev@example.com', taxCountry: 'AU' }))).merchantId;
-      await ok(platform.put(`/platforms/mktp_demo/merchants/${merchant}/businessProfile`, { timeZone: 'Australia/Sydney', businessName: 'Dev Pty', businessType: 'company', companyType: 'Private', website: 'https://dev.example', supportSite: 'https://dev.example/help', industry: 'Retail' }));
-      const account = { accountName: 'Ops', accountNumber: '123456', country: 'AU', currency: 'AUD', routingNumber: '032000' };
-      const first = (await ok(platform.post(`/marketplaces/merchants/${merchant}/accounts`, account))).accountId;
-      await ok(platform.post(`/marketplaces/merchants/${merchant}/accounts`, { ...account, accountNumber: '654321' }));
-      await ok(platform.put(`/platforms/mktp_demo/merchants/${merchant}/bankAccounts/${first}/primary`));
-      const tx = await paidCardTransaction(sb.current(KEYS.alphaSk));
-      await ok(platform.post(`/transactions/${tx}/transfers`, { fromMerchant: 'mcht_alpha', toMerchant: 'mcht_beta', transferAmount: { amount: 1_000, currency: 'AUD' }, surcharge: false }));
-      await ok(platform.post(`/transactions/${tx}/transfers:reverse`, { fromMerchant: 'mcht_beta', toMerchant: 'mcht_alpha', reverseAmount: { amount: 1_000, currency: 'AUD' }, reverseLevy: false }));
-      const person = (await sb.current(KEYS.marketplace, { 'Merchant-Id': 'mcht_beta' }).post('/beneficialowners', { CreateBeneficialOwner: { givenName: 'P', familyName: 'Q', dateOfBirth: '1980-01-01', ownershipPercentage: 1 } })).body.beneficialOwnerId;
-      await ok(platform.post(`/marketplaces/merchants/mcht_beta/person/${person}`, { title: 'Dr', roles: ['Director'], firstName: 'Pat', lastName: 'Quinn', dob: '1981-02-03', address: { line1: '1 King St', country: 'AU' }, email: 'pat@beta.example', phone: '+61400000004', verificationDocs: [] }));
-      await ok(secret.post('/authn/tenants/accounts:signinCustomerWithCustomerId', { customerId: 'cust_alice' }));
-      const source = (await sb.current(KEYS.soloSk).post('/sandbox/card-sources', { cardNumber: CARDS.ok }, { 'Customer-Id': 'cust_alice' })).body.paymentSourceId;
-      await ok(secret.post('/payments/saved-card', { cardPaymentSourceId: source, paymentAmount: { amount: 2_500, currency: 'AUD' }, customerId: 'cust_alice' }));
-      await ok(secret.delete(`/merchants/mcht_solo/payments/sources/card/cust_alice/${source}`));
-      await ok(secret.post('/orders/invoices', { orderRequest: legacyOrder(), sendEmail: false }));
-      await ok(secret.post('/customers/consumer', { email: 'dev@shop.example', firstName: 'De', lastName: 'V' }));
-      await ok(secret.post('/customers/organisation', { businessName: 'Dev Org', email: 'org@shop.example' }));
-      await gateway.shadow.idle();
-      const report = (await client(url, { authorization: `Bearer ${TOKEN}` }).get('/_paybridge/report')).body as ShadowReport;
-      return new Map(report.routes.map((r) => [r.route, r]));
-    } finally {
-      await gateway.close();
-    }
+  /** One shadow run of the platform, customer and saved-card writes through the sandbox's legacy face; the report's routes. */
+  const platformRun = (mappings?: readonly Mapping[]) => shadowRun(sb.legacyUrl, 1, platformTraffic, mappings);
+
+  async function platformTraffic(url: string): Promise<void> {
+    const platform = client(url, { 'Limepay-Token': KEYS.marketplace });
+    const secret = client(url, { 'Limepay-SecretKey': KEYS.soloSk });
+    const ok = async (answer: Promise<{ status: number; text: string; body: any }>) => {
+      const got = await answer;
+      expect(got.status, got.text).toBeLessThan(300);
+      return got.body;
+    };
+    const merchant = (await ok(platform.post('/marketplaces/onboarding', { slug: `dev-${Date.now()}`, businessName: 'Dev', contactEmail: 'dev@example.com', taxCountry: 'AU' }))).merchantId;
+    await ok(platform.put(`/platforms/mktp_demo/merchants/${merchant}/businessProfile`, { timeZone: 'Australia/Sydney', businessName: 'Dev Pty', businessType: 'company', companyType: 'Private', website: 'https://dev.example', supportSite: 'https://dev.example/help', industry: 'Retail' }));
+    const account = { accountName: 'Ops', accountNumber: '123456', country: 'AU', currency: 'AUD', routingNumber: '032000' };
+    const first = (await ok(platform.post(`/marketplaces/merchants/${merchant}/accounts`, account))).accountId;
+    await ok(platform.post(`/marketplaces/merchants/${merchant}/accounts`, { ...account, accountNumber: '654321' }));
+    await ok(platform.put(`/platforms/mktp_demo/merchants/${merchant}/bankAccounts/${first}/primary`));
+    const tx = await paidCardTransaction(sb.current(KEYS.alphaSk));
+    await ok(platform.post(`/transactions/${tx}/transfers`, { fromMerchant: 'mcht_alpha', toMerchant: 'mcht_beta', transferAmount: { amount: 1_000, currency: 'AUD' }, surcharge: false }));
+    await ok(platform.post(`/transactions/${tx}/transfers:reverse`, { fromMerchant: 'mcht_beta', toMerchant: 'mcht_alpha', reverseAmount: { amount: 1_000, currency: 'AUD' }, reverseLevy: false }));
+    const person = (await sb.current(KEYS.marketplace, { 'Merchant-Id': 'mcht_beta' }).post('/beneficialowners', { CreateBeneficialOwner: { givenName: 'P', familyName: 'Q', dateOfBirth: '1980-01-01', ownershipPercentage: 1 } })).body.beneficialOwnerId;
+    await ok(platform.post(`/marketplaces/merchants/mcht_beta/person/${person}`, { title: 'Dr', roles: ['Director'], firstName: 'Pat', lastName: 'Quinn', dob: '1981-02-03', address: { line1: '1 King St', country: 'AU' }, email: 'pat@beta.example', phone: '+61400000004', verificationDocs: [] }));
+    await ok(secret.post('/authn/tenants/accounts:signinCustomerWithCustomerId', { customerId: 'cust_alice' }));
+    const source = (await sb.current(KEYS.soloSk).post('/sandbox/card-sources', { cardNumber: CARDS.ok }, { 'Customer-Id': 'cust_alice' })).body.paymentSourceId;
+    await ok(secret.post('/payments/saved-card', { cardPaymentSourceId: source, paymentAmount: { amount: 2_500, currency: 'AUD' }, customerId: 'cust_alice' }));
+    await ok(secret.delete(`/merchants/mcht_solo/payments/sources/card/cust_alice/${source}`));
+    await ok(secret.post('/orders/invoices', { orderRequest: legacyOrder(), sendEmail: false }));
+    await ok(secret.post('/customers/consumer', { email: 'dev@shop.example', firstName: 'De', lastName: 'V' }));
+    await ok(secret.post('/customers/organisation', { businessName: 'Dev Org', email: 'org@shop.example' }));
   }
   const WRITES = ['L13', 'L16', 'L18', 'L19', 'L21', 'L23', 'L24', 'L25', 'L26', 'L27', 'L29', 'L31', 'L32'];
 
