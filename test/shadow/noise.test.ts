@@ -30,6 +30,14 @@ describe('built-in noise', () => {
     expect(sameKindIds('0b5e7a52-8f1e-4d4c-9c1e-0f4b2f9e6a11', '9a1c2b3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d')).toBe(true);
     expect(sameKindIds('0B5E7A52-8F1E-4D4C-9C1E-0F4B2F9E6A11', '9A1C2B3D-4E5F-4A6B-8C7D-0E1F2A3B4C5D')).toBe(true);
     expect(sameKindIds('bown_a1', 'bown_b2')).toBe(true);
+    expect(sameKindIds('chk_a1', 'chk_b2')).toBe(true);
+    expect(sameKindIds('card_a1', 'card_b2')).toBe(true);
+    // two values that only look alike before an underscore are no ids
+    expect(sameKindIds('foo_a1', 'foo_b2')).toBe(false);
+    expect(sameKindIds('ordr_a1', 'ordr')).toBe(false);
+    expect(sameKindIds('ordr', 'ordr_a1')).toBe(false);
+    expect(sameKindIds('ordr_a1', 'ordr_not an id')).toBe(false);
+    expect(sameKindIds('ordr_not an id', 'ordr_a1')).toBe(false);
     expect([...'GET /orders/ordr_a1/x?y=tran_b2 {"id":"rfnd_c3"}'.matchAll(RESOURCE_IDS)].map((m) => m[0])).toEqual(['ordr_a1', 'tran_b2', 'rfnd_c3']);
   });
 
