@@ -4,6 +4,7 @@
  * and are checked against the gateway's real answers in test/translate/openapi.test.ts.
  */
 import { z } from 'zod';
+import { legacyProfileFields } from '../src/contract/current-responses.js';
 
 const timestamp = z.string().describe('ISO 8601 UTC with milliseconds');
 const id = (prefix: string) => z.string().startsWith(prefix).describe(`an id with prefix ${prefix}`);
@@ -121,13 +122,8 @@ export const MERCHANT_ANSWER = z
     merchantId: id('mcht_'),
     platformId: id('mktp_').nullable(),
     status: z.enum(['Pending', 'Active']).describe('Pending until the sub-merchant has a payout account'),
-    businessName: z.string(),
-    timeZone: z.string().nullable(),
-    businessType: z.string().nullable(),
-    companyType: z.string().nullable(),
-    website: z.string().nullable(),
-    supportSite: z.string().nullable(),
-    industry: z.string().nullable(),
+    // the current profile's fields, flat
+    ...legacyProfileFields.shape,
     publicKey: z.string(),
     bankAccounts: z.array(
       z.object({

@@ -1,6 +1,6 @@
 /** Shapes and checks several mapping files share: the legacy order, transaction, merchant and money. */
 import { z } from 'zod';
-import type { merchantResponse, transactionDetail } from '../src/contract/current-responses.js';
+import { legacyProfileFields, type merchantResponse, type transactionDetail } from '../src/contract/current-responses.js';
 import { payCardIdOf } from '../src/contract/ids.js';
 import { amountInt, currencyCode } from '../src/contract/zod-helpers.js';
 import { PaybridgeError } from '../src/errors.js';
@@ -101,13 +101,7 @@ export const LEGACY_MERCHANT = closed({
   merchantId: 'merchantId',
   platformId: 'marketplaceId',
   status: 'status',
-  businessName: from('businessProfile.businessName'),
-  timeZone: from('businessProfile.timeZone'),
-  businessType: from('businessProfile.businessType'),
-  companyType: from('businessProfile.companyType'),
-  website: from('businessProfile.website'),
-  supportSite: from('businessProfile.supportSite'),
-  industry: from('businessProfile.industry'),
+  ...Object.fromEntries(Object.keys(legacyProfileFields.shape).map((field) => [field, from(`businessProfile.${field}`)])),
   publicKey: 'publicKey',
   // the legacy reference's account fields: the BSB is the routing number
   bankAccounts: from('bankAccounts', (accounts) =>

@@ -234,23 +234,27 @@ export const payPlan = z.strictObject({
 export const payPlanList = list(payPlan);
 
 /** A merchant, wrapped by its kind (reference: `ServiceProviderMerchant`), as Create, Get, Update and Query answer it. */
+const businessProfile = z.strictObject({
+  businessName: z.string(),
+  timeZone: z.string().nullable(),
+  businessType: z.string().nullable(),
+  companyType: z.string().nullable(),
+  website: z.string().nullable(),
+  supportSite: z.string().nullable(),
+  industry: z.string().nullable(),
+  taxCountry: z.string().nullable(),
+  tradingCountry: z.string().nullable(),
+  contactEmailAddress: z.string().nullable(),
+});
+/** The profile fields a legacy merchant (L22, L23, L25) shows flat, under the same names. */
+export const legacyProfileFields = businessProfile.omit({ taxCountry: true, tradingCountry: true, contactEmailAddress: true });
+
 export const merchantResponse = z.strictObject({
   ServiceProviderMerchant: z.strictObject({
     merchantId: id('merchant'),
     marketplaceId: id('marketplace').nullable(),
     status: z.enum(['Pending', 'Active']),
-    businessProfile: z.strictObject({
-      businessName: z.string(),
-      timeZone: z.string().nullable(),
-      businessType: z.string().nullable(),
-      companyType: z.string().nullable(),
-      website: z.string().nullable(),
-      supportSite: z.string().nullable(),
-      industry: z.string().nullable(),
-      taxCountry: z.string().nullable(),
-      tradingCountry: z.string().nullable(),
-      contactEmailAddress: z.string().nullable(),
-    }),
+    businessProfile,
     publicKey: z.string(),
     bankAccounts: z.array(
       z.strictObject({
