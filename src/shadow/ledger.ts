@@ -4,6 +4,9 @@
  */
 import { generalise, type Difference } from './diff.js';
 import { NoiseRules, type IgnoreRule, type LearnedNoise, type NoiseReason } from './noise.js';
+import { answeredBy, breakdown, stateOf, verdictOf, type Breakdown, type RouteState } from './verdict.js';
+
+export type { Breakdown, RouteState } from './verdict.js';
 
 /**
  * How a comparison was made: the same read through both; a write's state, effect and answer checked
@@ -11,13 +14,6 @@ import { NoiseRules, type IgnoreRule, type LearnedNoise, type NoiseReason } from
  * candidate; or the translator's refusal.
  */
 export type CompareMethod = 'compare' | 'write' | 'readback' | 'validate' | 'send' | 'translate';
-
-/**
- * A route's verdict: not enough comparisons of answers yet, an unexplained mismatch among the last N,
- * ready (N comparisons of answers, none mismatched among the last N), or validated only (translations
- * checked against the current API's schema, no answer compared: never ready).
- */
-export type RouteState = 'collecting' | 'mismatch' | 'ready' | 'validated';
 
 export interface ComparisonRecord {
   type: 'comparison';
@@ -106,11 +102,6 @@ export interface RouteReport {
   instances: Record<string, string[]>;
 }
 
-export interface Breakdown {
-  compared: number;
-  matched: number;
-  state: RouteState;
-}
 
 export interface ShadowReport {
   generatedAt: string;
@@ -142,36 +133,6 @@ function compact(record: ComparisonRecord): Kept {
     return out;
   });
   return { time, route, requestId, mode, method, primary, candidate, differences, tracers, merchant, client, instance };
-}
-
-/**
- * The verdict of a run of comparisons (oldest first; `unexplained` true where a difference is not
- * explained, `answered` true where answers were compared, not only a translation validated): a
- * mismatch among the last n, ready after n comparisons of answers, validated only, or too few.
- */
-function stateOf(unexplained: readonly boolean[], answered: readonly boolean[], n: number, folded = 0): RouteState {
-  if (unexplained.slice(-n).some(Boolean)) return 'mismatch';
-  const compared = folded + answered.filter(Boolean).length;
-  if (compared >= n) return 'ready';
-  return compared === 0 && answered.length > 0 ? 'validated' : 'collecting';
-}
-
-/** Whether a comparison compared answers (a read, a readback, a send, a translation refused) rather than only validating a translation. */
-const answeredBy = (method: CompareMethod) => method !== 'validate';
-
-/** The verdict per value of `key` (a merchant, a kind of client) over the kept comparisons. */
-function breakdown(kept: readonly Kept[], flags: readonly boolean[], key: (c: Kept) => string | undefined, n: number): Record<string, Breakdown> {
-  const groups = new Map<string, [boolean, boolean][]>();
-  kept.forEach((c, i) => {
-    const k = key(c);
-    if (k === undefined) return;
-    const list = groups.get(k) ?? [];
-    list.push([flags[i]!, answeredBy(c.method)]);
-    groups.set(k, list);
-  });
-  return Object.fromEntries(
-    [...groups].map(([k, list]) => [k, { compared: list.length, matched: list.filter(([f]) => !f).length, state: stateOf(list.map(([f]) => f), list.map(([, a]) => a), n) }]),
-  );
 }
 
 interface RouteRecords {
@@ -292,16 +253,7 @@ export class ShadowLedger {
       const answeredCount = s.foldedCompared + answered.filter(Boolean).length;
       // a write read back only compared the resource, not the write's own answer and effect: said so
       const readBackOnly = (methods.readback ?? 0) > 0 && !methods.write && !methods.send;
-      const verdict =
-        state === 'ready'
-          ? readBackOnly
-            ? `ready, read back only: the last ${n} read-backs of the resource match; the write's own answer and effect were not compared`
-            : `ready: the last ${n} comparisons match`
-          : state === 'validated'
-            ? `validated, not compared: ${validatedOnly} translations checked against the current API's schema, no answer compared`
-            : state === 'collecting'
-              ? `collecting: ${n - answeredCount} more comparisons of answers needed, none mismatched${validatedOnly > 0 ? ` (${validatedOnly} validated only, not counted)` : ''}`
-              : `mismatch: ${recentMismatches} unexplained in the last ${Math.min(n, lastN.length)}`;
+      const verdict = verdictOf(state, n, { validatedOnly, answered: answeredCount, recentMismatches, lastN: lastN.length, readBackOnly });
       primaryLatency.sort((a, b) => a - b);
       candidateLatency.sort((a, b) => a - b);
       routes.push({
