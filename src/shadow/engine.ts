@@ -21,7 +21,7 @@ import { builtinNoise, RESOURCE_IDS, sameKindIds } from './noise.js';
 import { LRUCache } from 'lru-cache';
 import { createComparisonQueue } from './queue.js';
 import { createRecorder } from './recorder.js';
-import { comparisonRecord, noiseRecord, skippedRecord } from './records.js';
+import { comparisonRecord, noiseRecord, skippedRecord, withHeaders } from './records.js';
 import { createSides, type SidesDeps } from './sides.js';
 import { validateCurrentRequest } from './validate.js';
 
@@ -93,9 +93,10 @@ export function createShadow(deps: ShadowDeps) {
 
   function comparison(ex: Exchange, method: CompareMethod, primary: Answer, candidate: Answer | null, differences: Difference[], note?: string) {
     const record = comparisonRecord(ex, method, primary, candidate, differences, note);
-    emit(record);
+    const matched = ledger.matches(record);
+    emit(matched ? record : withHeaders(record, ex));
     // a validation is no evidence of answers matching: counted apart, so Prometheus's verdict is the report's
-    compared.inc({ route: ex.route, outcome: !ledger.matches(record) ? 'mismatch' : method === 'validate' ? 'validated' : 'match' });
+    compared.inc({ route: ex.route, outcome: !matched ? 'mismatch' : method === 'validate' ? 'validated' : 'match' });
   }
 
   function skip(ex: Pick<Exchange, 'route' | 'requestId'>, reason: string): void {

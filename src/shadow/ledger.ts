@@ -26,8 +26,8 @@ export interface ComparisonRecord {
   primary: { status: number; latencyMs: number };
   candidate: { status: number; latencyMs: number } | null;
   differences: Difference[];
-  /** The redacted legacy request. */
-  request: { method: string; path: string; headers: Record<string, unknown>; body?: unknown };
+  /** The redacted legacy request; its headers only in a comparison that did not match. */
+  request: { method: string; path: string; headers?: Record<string, unknown> | undefined; body?: unknown };
   /** The upstreams' own tracers (from error answers), which a customer may quote: searchable like requestId. */
   tracers?: { primary?: string; candidate?: string };
   note?: string;

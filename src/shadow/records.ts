@@ -42,10 +42,11 @@ export function comparisonRecord(
       if (noise) out.noise = noise;
       return out;
     }),
+    // the headers are added to a record that did not match (withHeaders): what a match needs is the request line
     request: {
       method: ex.request.method,
       path: scrub(ex.request.path),
-      headers: redactValue(ex.request.headers) as Record<string, unknown>,
+      headers: undefined,
       body: ex.request.body !== undefined ? redactValue(parseJson(ex.request.body)) : undefined,
     },
     tracers: tracers.primary === undefined && tracers.candidate === undefined ? undefined : tracers,
@@ -53,6 +54,12 @@ export function comparisonRecord(
     merchant: ex.merchant,
     client: ex.client,
   };
+}
+
+/** The record with the exchange's request headers, redacted: kept where there is something to look into. */
+export function withHeaders(record: ComparisonRecord, ex: Pick<Exchange, 'request'>): ComparisonRecord {
+  record.request.headers = redactValue(ex.request.headers) as Record<string, unknown>;
+  return record;
 }
 
 export const skippedRecord = (ex: Pick<Exchange, 'route' | 'requestId'>, reason: string): SkippedRecord => ({

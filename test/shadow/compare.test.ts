@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { createGateway } from '../../src/gateway/server.js';
 import { createTranslator } from '../../src/translate/index.js';
 import { mappingsWithBrokenL6Fee } from '../helpers/broken-mapping.js';
 import { client } from '../helpers/http.js';
-import { logStream } from '../helpers/logs.js';
+import { logPath, logStream } from '../helpers/logs.js';
 import { jwt, KEYS, legacyOrder, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -47,6 +48,29 @@ describe('shadow comparisons', () => {
       expect(l6.topDiffs).toEqual([{ path: 'fee', count: 1, example: { requestId: expect.any(String), primary: 226, candidate: 30 } }]);
     } finally {
       await gw.close();
+    }
+  });
+
+  it('writes the request headers, redacted, into the record of a mismatch, and only the request line into a match', async () => {
+    const files = { mismatch: logPath('shadow-headers-mismatch', 'jsonl'), match: logPath('shadow-headers-match', 'jsonl') };
+    const broken = await shadowGateway({ shadow: { log: files.mismatch } }, createTranslator({ mappings: mappingsWithBrokenL6Fee() }));
+    const plain = await shadowGateway({ shadow: { log: files.match } });
+    try {
+      const tx = await paidCardTransaction(sb.current(KEYS.soloSk));
+      for (const gw of [broken, plain]) {
+        expect((await client(gw.url, { ...SOLO, 'user-agent': 'WordPress/6.4; https://shop.example' }).get(`/transactions/${tx}`)).status).toBe(200);
+        await gw.gateway.shadow.idle();
+      }
+      const [mismatch, match] = [files.mismatch, files.match].map((file) => JSON.parse(readFileSync(file, 'utf8').trim()));
+      expect(mismatch.differences.map((d: { path: string }) => d.path)).toEqual(['fee']);
+      expect(mismatch.request.headers).toMatchObject({ 'limepay-secretkey': '[redacted]', 'user-agent': 'WordPress/6.4; https://shop.example' });
+      expect(JSON.stringify(mismatch)).not.toContain(KEYS.soloSk);
+      expect(match.differences).toEqual([]);
+      expect(match.request).toEqual({ method: 'GET', path: `/transactions/${tx}` });
+      expect(match.client).toBe('wordpress');
+    } finally {
+      await broken.close();
+      await plain.close();
     }
   });
 
