@@ -121,6 +121,11 @@ export const configSchema = z.strictObject({
       ignore: z.array(z.strictObject({ route: routeKey, path: z.string().min(1) })).default([]),
       /** Share of compared reads also sent twice to the primary, to learn which paths are noise. */
       learnSample: z.number().min(0).max(1).default(0.1),
+      /**
+       * Re-reads a route gets at most in this gateway's life: learning is a warm-up (each is one more call
+       * to the legacy upstream and its comparison's dearest part), so past them a comparison makes one call.
+       */
+      learnReads: z.int().min(0).default(200),
       queueSize: z.int().min(1).max(1_000_000).default(1000),
       /** Bytes of request and answer bodies the queue may hold; what does not fit is dropped and counted. */
       queueBytes: z.int().min(1024).default(DEFAULTS.shadowQueueBytes),

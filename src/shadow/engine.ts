@@ -79,6 +79,15 @@ export function createShadow(deps: ShadowDeps) {
     }
   }
 
+  /** The primary re-reads made per route, for noise learning (at most settings.learnReads each). */
+  const reReads = new Map<string, number>();
+  const mayReRead = (route: string): boolean => {
+    const made = reReads.get(route) ?? 0;
+    if (made >= settings.learnReads || Math.random() >= settings.learnSample) return false;
+    reReads.set(route, made + 1);
+    return true;
+  };
+
   /** Past close(), a comparison still running finds its record already written (skipped at shutdown). */
   let closed = false;
 
@@ -108,7 +117,7 @@ export function createShadow(deps: ShadowDeps) {
     const request = asLegacyRequest(ex, 'candidate');
     const candidate = ex.mode === 'shadow' ? await sides.translated(request, current) : await sides.legacy(request);
     comparison(ex, 'compare', ex.primary, candidate, compareAnswers(ex.primary, candidate));
-    if (Math.random() < settings.learnSample) {
+    if (mayReRead(ex.route)) {
       const again = await sides.primary(ex)(asLegacyRequest(ex, 'noise'));
       const differences = compareAnswers(ex.primary, again).filter((d) => builtinNoise(d) === null);
       const time = isoTime();
