@@ -112,6 +112,25 @@ if (process.env.INCLUSIVE) {
   }
   for (const [name, us] of [...inclusive].sort((a, b) => b[1] - a[1])) console.log(`  inclusive ${name.padEnd(20)} ${perReq(us).padStart(6)} us/req`);
 }
+// PARENTS=name: who calls the function `name` or `name file:line` as printed (its self time by its three callers), e.g. PARENTS=nextTick
+if (process.env.PARENTS) {
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const callers = new Map();
+  for (const [id, us] of dt) {
+    const n = byId.get(id);
+    const f = n.callFrame;
+    if (f.functionName !== process.env.PARENTS && `${f.functionName || '(anon)'} ${f.url.replace(/^.*\/(node_modules\/)?/, '')}:${f.lineNumber}` !== process.env.PARENTS) continue;
+    const up = [];
+    for (let cur = parent.get(id); cur !== undefined && up.length < 3; cur = parent.get(cur)) {
+      const f = byId.get(cur).callFrame;
+      up.push(`${f.functionName || '(anon)'} ${f.url.replace(/^.*\/(node_modules\/)?/, '')}:${f.lineNumber}`);
+    }
+    const key = up.join(' <- ');
+    callers.set(key, (callers.get(key) ?? 0) + us);
+  }
+  for (const [k, us] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${process.env.PARENTS} from ${perReq(us).padStart(6)} us/req  ${k}`);
+}
 // PROFILE_OUT=file.json: us per request by function, to compare two runs (diff them with jq or a line of node)
 if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(Object.fromEntries([...self].map(([k, us]) => [k, us / (r.requests.total || 1)]))));
 for (const [k, us] of [...self].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`${(100 * us / total).toFixed(2).padStart(6)}%  ${perReq(us).padStart(5)} us  ${k}`);
