@@ -1,29 +1,27 @@
 /**
  * Shadow and canary comparisons, off the hot path. The client has its answer before a job is queued;
- * a full queue drops the comparison (counted), never the request. A write is never sent to the
- * other generation unless the route's write safety is `send` and the candidate is an isolated
- * sandbox: otherwise the affected order or transaction is read back through both generations, or the
- * translated request is only validated.
+ * a full queue drops the comparison (counted), never the request. A read is made again through the
+ * other generation and the answers compared; a write is compared as writes.ts says, never sent to the
+ * other generation unless the route's write safety is `send` and the candidate is an isolated sandbox.
+ * Every comparison leaves a record (records.ts) that the ledger reads into the report.
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Config } from '../config.js';
-import { legacyErrorBody, PaybridgeError } from '../errors.js';
+import { PaybridgeError } from '../errors.js';
 import { isoTime } from '../observability/clock.js';
 import type { Metrics } from '../observability/metrics.js';
-import { stringAt, type WriteCheck } from '../translate/define.js';
-import type { CurrentResponse, LegacyRequest, TranslatedRequest } from '../translate/index.js';
+import type { TranslatedRequest } from '../translate/index.js';
 import { compareAnswers, type Difference } from './diff.js';
-import { asLegacyRequest, credentialHeaders, credentialValue, parseJson, parsed, succeeded, type Answer, type Exchange, type QueuedExchange } from './exchange.js';
+import { asLegacyRequest, parsed, succeeded, type Answer, type Exchange, type QueuedExchange } from './exchange.js';
 import { createIsolation } from './isolation.js';
 import { parseRecordLine, ShadowLedger, type CompareMethod, type ShadowRecord } from './ledger.js';
-import { builtinNoise, RESOURCE_IDS, sameKindIds } from './noise.js';
-import { LRUCache } from 'lru-cache';
+import { builtinNoise } from './noise.js';
 import { createComparisonQueue } from './queue.js';
 import { createRecorder } from './recorder.js';
 import { comparisonRecord, noiseRecord, skippedRecord, withHeaders } from './records.js';
 import { createSides, type SidesDeps } from './sides.js';
-import { validateCurrentRequest } from './validate.js';
+import { createWriteComparisons } from './writes.js';
 
 export interface ShadowDeps extends SidesDeps {
   config: Config;
@@ -50,34 +48,6 @@ export function createShadow(deps: ShadowDeps) {
 
   const sides = createSides(deps);
   const isolation = createIsolation({ sides, gauge: (name, help, read) => metrics.gauge(name, help, read), log: deps.log });
-
-  const safetyOf = (route: string) => settings.writeSafety[route] ?? settings.writeSafety['*'] ?? 'readback';
-
-  /** Send mode: the isolated candidate's ids, by the primary's id each stands for (the creates that minted them). */
-  const candidateIds = new LRUCache<string, string>({ max: 10_000 });
-
-  /** The request with every primary id the candidate knows under its own replaced, in the path and the body. */
-  function withCandidateIds(request: LegacyRequest): LegacyRequest {
-    const swap = (text: string) => text.replace(RESOURCE_IDS, (id) => candidateIds.get(id) ?? id);
-    return Object.assign({}, request, { path: swap(request.path), body: typeof request.body === 'string' ? swap(request.body) : request.body });
-  }
-
-  /**
-   * A send's id differences: an id this exchange minted (absent from its request) pairs with the
-   * candidate's, as does an id already paired with that same candidate id; both are then the same
-   * resource (noise `id`). Any other id difference stays a mismatch.
-   */
-  function pairIds(ex: Exchange, differences: Difference[]): void {
-    const asked = `${ex.request.path} ${ex.request.body ?? ''}`;
-    for (const d of differences) {
-      if (!sameKindIds(d.primary, d.candidate)) continue;
-      const known = candidateIds.get(d.primary);
-      if (known === d.candidate || (known === undefined && !asked.includes(d.primary))) {
-        candidateIds.set(d.primary, d.candidate as string);
-        d.noise = 'id';
-      }
-    }
-  }
 
   /** The primary re-reads made per route, for noise learning (at most settings.learnReads each). */
   const reReads = new Map<string, number>();
@@ -113,6 +83,8 @@ export function createShadow(deps: ShadowDeps) {
     skipped.inc({ route: ex.route, reason });
   }
 
+  const writes = createWriteComparisons({ settings, translator, callCurrent: deps.callCurrent, sides, isolation, comparison, skip });
+
   async function compareRead(ex: Exchange, current: TranslatedRequest | undefined): Promise<void> {
     const request = asLegacyRequest(ex, 'candidate');
     const candidate = ex.mode === 'shadow' ? await sides.translated(request, current) : await sides.legacy(request);
@@ -125,115 +97,6 @@ export function createShadow(deps: ShadowDeps) {
         emit(noiseRecord(noise, time));
         deps.log.info({ route: ex.route, path: noise.path }, 'shadow learned a noisy path');
       }
-    }
-  }
-
-  /**
-   * A write the legacy upstream served, checked on the store both generations front: the state it
-   * left read through the current API, what the translated request asks of that state (the effect),
-   * and the answer the mapping gives for it against the answer the client got (ids compared as ids).
-   * Nothing is written: one current read at most.
-   */
-  async function checkWriteOutcome(ex: Exchange, check: WriteCheck, current: TranslatedRequest): Promise<void> {
-    const outcome = { params: ex.params, body: parseJson(ex.request.body), answer: ex.primary.body };
-    const answerFor = (view: CurrentResponse, before?: unknown): Answer => {
-      const context = Object.assign({}, current.context, { preflightAnswer: before });
-      const legacy = translator.toLegacy(view, context);
-      return { status: legacy.status, body: legacy.body, latencyMs: 0 };
-    };
-    if (!succeeded(ex.primary)) {
-      // the write failed where it was served: the same error through the mapping, as a client would get it after cut-over
-      const candidate = answerFor({ status: ex.primary.status, body: ex.primary.body });
-      return comparison(ex, 'write', ex.primary, candidate, compareAnswers(ex.primary, candidate), 'the legacy error through the mapping');
-    }
-    const path = check.state(outcome);
-    let state: unknown;
-    let latencyMs = 0;
-    if (path) {
-      const start = performance.now();
-      const { 'content-type': _type, ...headers } = current.headers;
-      const read = await deps.callCurrent({ method: 'GET', path, headers }, `${ex.requestId}:state`);
-      latencyMs = performance.now() - start;
-      if (check.removes) {
-        // the write removed the resource: the current API must no longer show it
-        if (read.status !== 404)
-          return comparison(ex, 'write', ex.primary, null, [{ path: '$effect.removed', primary: 'removed by the legacy write', candidate: `GET ${path}: ${read.status}` }], `state ${path}`);
-      } else if (read.status >= 300)
-        return comparison(ex, 'write', ex.primary, null, [{ path: '$state', primary: 'the write succeeded', candidate: `GET ${path}: ${read.status}` }], `state ${path}`);
-      else {
-        state = read.body;
-        if (check.raced(state as never, outcome)) return skip(ex, 'raced: the state shows a later write of the same resource');
-      }
-    }
-    const view = check.answer(state as never, outcome);
-    const candidate = { ...answerFor(view, view.before), latencyMs };
-    const differences = compareAnswers(ex.primary, candidate);
-    if (state !== undefined)
-      for (const m of check.effect((current.context.bodyFields ?? {}) as never, state as never, outcome))
-        differences.push({ path: `$effect.${m.field}`, primary: m.found, candidate: m.asked });
-    // what a preflight would have added (L27's transfer) before the request is checked against the current schema
-    const completion = state !== undefined ? check.completes?.(state as never, outcome) : undefined;
-    if (completion && current.context.bodyFields) Object.assign(current.context.bodyFields, completion);
-    const problem = validateCurrentRequest(ex.compiled.mapping.current, current);
-    if (problem) differences.push({ path: '$validation', candidate: problem });
-    return comparison(ex, 'write', ex.primary, candidate, differences, path ? `state ${path}` : 'no current state yet: the answer compared alone');
-  }
-
-  async function compareWrite(ex: Exchange, current: TranslatedRequest | undefined): Promise<void> {
-    const { mapping } = ex.compiled;
-    const safety = safetyOf(ex.route);
-    if (ex.mode === 'shadow' && safety === 'readback' && mapping.writeCheck && current) return checkWriteOutcome(ex, mapping.writeCheck, current);
-    if (!succeeded(ex.primary)) {
-      // The write failed where it was served. It is never repeated; a translation that refuses the
-      // same request is still a comparison of the two error answers.
-      if (ex.mode === 'canary') return skip(ex, 'primary write failed');
-      try {
-        await translator.toCurrent(asLegacyRequest(ex, 'validate'));
-        return skip(ex, 'primary write failed');
-      } catch (err) {
-        if (!(err instanceof PaybridgeError)) throw err;
-        const candidate = { status: err.status, body: legacyErrorBody(err.code, err.detail, ex.requestId), latencyMs: 0 };
-        return comparison(ex, 'validate', ex.primary, candidate, compareAnswers(ex.primary, candidate));
-      }
-    }
-    let note: string | undefined;
-    if (safety === 'send') {
-      if (!settings.candidateIsolated || !credentialValue(ex.request.headers).startsWith('sandbox_'))
-        note = 'send refused: only sandbox_ credentials are sent to an isolated candidate';
-      else if ((await isolation.check(ex)) === 'proven') {
-        const candidate = await sides.candidate(ex)(withCandidateIds(asLegacyRequest(ex, 'candidate')));
-        const differences = compareAnswers(ex.primary, candidate);
-        pairIds(ex, differences);
-        return comparison(ex, 'send', ex.primary, candidate, differences);
-      } else note = isolation.state === 'stopped' ? 'send stopped: the candidate shares the primary\'s store' : 'send waits: the candidate\'s isolation is not proven yet';
-    }
-    const path =
-      safety === 'validate' ? undefined : mapping.readback?.({ params: ex.params, body: parseJson(ex.request.body), answer: ex.primary.body });
-    if (path) {
-      const read = { method: 'GET', path, headers: credentialHeaders(ex.request.headers) };
-      const [primary, candidate] = await Promise.all([
-        sides.primary(ex)(asLegacyRequest(ex, 'readback-primary', read)),
-        sides.candidate(ex)(asLegacyRequest(ex, 'readback-candidate', read)),
-      ]);
-      // a read that shows a later write than the one compared (the client's next call) is timing, not a mismatch
-      const written = updatedAt(ex.primary.body);
-      const seen = [updatedAt(primary.body), updatedAt(candidate.body)];
-      if ((written && seen.some((t) => t !== undefined && t > written)) || (seen[0] && seen[1] && seen[0] !== seen[1]))
-        return skip(ex, 'raced: the read back shows a later write of the same resource');
-      // the write itself is also checked against the current API's request schema, as `validate` does
-      const problem = current ? validateCurrentRequest(mapping.current, current) : null;
-      const differences = compareAnswers(primary, candidate);
-      if (problem) differences.push({ path: '$validation', candidate: problem });
-      return comparison(ex, 'readback', primary, candidate, differences, note ?? `read back ${path}`);
-    }
-    if (ex.mode === 'canary') return skip(ex, 'no readback for this write');
-    try {
-      const current = await translator.toCurrent(asLegacyRequest(ex, 'validate'));
-      const problem = validateCurrentRequest(mapping.current, current);
-      return comparison(ex, 'validate', ex.primary, null, problem ? [{ path: '$validation', candidate: problem }] : [], note);
-    } catch (err) {
-      if (!(err instanceof PaybridgeError)) throw err;
-      return comparison(ex, 'validate', ex.primary, null, [{ path: '$translation', candidate: `${err.code}: ${err.detail}` }], note);
     }
   }
 
@@ -270,7 +133,7 @@ export function createShadow(deps: ShadowDeps) {
     const mismatch = translationMismatch(ex, verdict);
     if (mismatch) return comparison(ex, 'translate', ex.primary, null, [mismatch]);
     const write = !mapping.legacy.startsWith('GET ') && mapping.readOnly !== true;
-    if (write) await compareWrite(ex, verdict.current);
+    if (write) await writes.compareWrite(ex, verdict.current);
     else await compareRead(ex, verdict.current);
   }
 
@@ -327,11 +190,6 @@ export function createShadow(deps: ShadowDeps) {
 }
 
 export type Shadow = ReturnType<typeof createShadow>;
-
-/** The `updatedAt` of a legacy answer (an order, a transaction, or one wrapped under `order`). */
-function updatedAt(body: unknown): string | undefined {
-  return stringAt(body, 'updatedAt') ?? stringAt(body, 'order.updatedAt');
-}
 
 /** The most a restarted gateway reads back of its record file (its end: the latest records). */
 const READ_BACK_BYTES = 64 * 1024 * 1024;
