@@ -142,3 +142,6 @@ export const legacyPayPlanVariant = z.union([
 
 /** The variant's name from either form of a legacy pay plan variant. */
 export const legacyVariantName = (variant: string | Record<string, unknown>): string => (typeof variant === 'string' ? variant : Object.keys(variant)[0]!);
+
+/** A calendar date, `YYYY-MM-DD`. */
+export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
