@@ -6,7 +6,8 @@
 // Each shadow run lasts until its comparison queue is empty; the share of requests it compared is
 // printed (a ratio bought by dropping comparisons would show there).
 // BENCH_BASE_DIST=/path/to/dist adds a shadow 0.1 gateway of that build to every round, paired with
-// `legacy` mode the same way: two builds' costs measured in the same rounds.
+// `legacy` mode the same way: two builds' costs measured in the same rounds. BENCH_NODE_FLAGS: node
+// flags for every gateway of the run (a runtime setting timed: `--max-semi-space-size=32`).
 // Target (issue 43): the median ratio >= 0.8x `legacy` mode's req/s; exits 1 below it.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,9 +19,10 @@ const TARGET = 0.8;
 const sandbox = await spawnSandbox(0);
 const dir = mkdtempSync(join(tmpdir(), 'paybridge-bench-shadow-'));
 writeFileSync(join(dir, 'config.json'), JSON.stringify({ client: { maxRequestsPerSocket: 0 } }));
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const gateway = (bin, mode) =>
   spawnNode(
-    [bin, 'serve', '--config', join(dir, 'config.json'), '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, '--log-level', 'warn', '--mode', `*=${mode}`,
+    [...nodeFlags, bin, 'serve', '--config', join(dir, 'config.json'), '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, '--log-level', 'warn', '--mode', `*=${mode}`,
       ...(mode === 'shadow' ? ['--shadow-sample', '0.1', '--shadow-log', '/dev/null'] : [])],
     /listening on (http:\/\/\S+)/,
     { cpu: 1 },
