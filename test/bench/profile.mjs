@@ -77,6 +77,8 @@ await sandbox.stop();
 const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
 const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+/** A function as printed: name, file (past node_modules) and line. */
+const labelOf = (f) => `${f.functionName || '(anon)'} ${f.url.replace(/^.*\/(node_modules\/)?/, '')}:${f.lineNumber}`;
 const self = new Map();
 const dt = new Map();
 profile.samples.forEach((id, i) => dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
@@ -88,7 +90,7 @@ for (const [id, us] of dt) {
   const f = n.callFrame;
   if (f.functionName === '(idle)') continue;
   total += us;
-  const key = `${f.functionName || '(anon)'} ${f.url.replace(/^.*\/(node_modules\/)?/, '')}:${f.lineNumber}`;
+  const key = labelOf(f);
   self.set(key, (self.get(key) ?? 0) + us);
   const a = f.functionName === '(garbage collector)' ? 'gc' : f.functionName === '(program)' ? 'program' : area(f.url);
   areas.set(a, (areas.get(a) ?? 0) + us);
@@ -120,11 +122,10 @@ if (process.env.PARENTS) {
   for (const [id, us] of dt) {
     const n = byId.get(id);
     const f = n.callFrame;
-    if (f.functionName !== process.env.PARENTS && `${f.functionName || '(anon)'} ${f.url.replace(/^.*\/(node_modules\/)?/, '')}:${f.lineNumber}` !== process.env.PARENTS) continue;
+    if (f.functionName !== process.env.PARENTS && labelOf(f) !== process.env.PARENTS) continue;
     const up = [];
     for (let cur = parent.get(id); cur !== undefined && up.length < 3; cur = parent.get(cur)) {
-      const f = byId.get(cur).callFrame;
-      up.push(`${f.functionName || '(anon)'} ${f.url.replace(/^.*\/(node_modules\/)?/, '')}:${f.lineNumber}`);
+      up.push(labelOf(byId.get(cur).callFrame));
     }
     const key = up.join(' <- ');
     callers.set(key, (callers.get(key) ?? 0) + us);
