@@ -9,7 +9,7 @@ import { stringifyJson } from '../contract/json.js';
 import { currentErrorBody, fromUpstreamError, legacyErrorBody, PaybridgeError } from '../errors.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Tracing } from '../observability/tracing.js';
-import type { LegacyResponse } from '../translate/engine.js';
+import type { LegacyResponse } from '../translate/messages.js';
 import { traceIdOf } from '../translate/trace-context.js';
 import type { AccessFields } from './logging.js';
 import type { Decision } from './requests.js';

@@ -10,7 +10,7 @@ import { stringifyJson } from '../contract/json.js';
 import { fromUpstreamError, PaybridgeError } from '../errors.js';
 import { answerBody } from '../translate/answers.js';
 import { endToEnd, headerList } from './headers.js';
-import type { CurrentRequest, CurrentResponse } from '../translate/engine.js';
+import type { CurrentRequest, CurrentResponse } from '../translate/messages.js';
 
 export interface UpstreamOptions {
   connectMs: number;

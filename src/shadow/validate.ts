@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { CURRENT_ROUTES } from '../contract/current-routes.js';
 import { describeIssues } from '../contract/zod-helpers.js';
-import type { CurrentRequest } from '../translate/engine.js';
+import type { CurrentRequest } from '../translate/messages.js';
 
 /** Current call (method + path template, as mappings name it) -> request body schema. */
 const SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map(CURRENT_ROUTES.flatMap((r) => (r.body ? [[`${r.method} ${r.path}`, r.body] as const] : [])));

@@ -1,7 +1,7 @@
 /** Current answers as legacy answers: the body as read, and every error in the legacy shape. */
 import { parseJsonValue } from '../contract/json.js';
 import { errorTypeDescription, legacyErrorBody, PaybridgeError, type LegacyErrorBody } from '../errors.js';
-import type { CurrentResponse, LegacyResponse } from './engine.js';
+import type { CurrentResponse, LegacyResponse } from './messages.js';
 import { isObj } from './shape.js';
 
 /** An upstream answer body: parsed when declared and well-formed JSON, else the text; undefined when empty. */

@@ -13,59 +13,9 @@ import { isObj, type Obj } from './shape.js';
 import { unknownFields } from './unknown-fields.js';
 import { errorResponse, legacyError } from './answers.js';
 import { lowerCaseName } from './headers.js';
+import type { CurrentResponse, LegacyRequest, LegacyResponse, TranslatedRequest, TranslationContext } from './messages.js';
 import { traceContext } from './trace-context.js';
 import { toCurrentKey } from './vocabulary.js';
-
-/** A legacy call: header names in any case, `path` with its query string, `body` parsed JSON or a JSON string. */
-export interface LegacyRequest {
-  method: string;
-  path: string;
-  headers: Headers;
-  body?: unknown;
-  /** Used as `tracer` in the errors the translation itself produces. */
-  requestId?: string;
-}
-
-export interface CurrentRequest {
-  method: string;
-  /** With its query string. */
-  path: string;
-  /** Lower-case names. */
-  headers: Record<string, string>;
-  body?: unknown;
-}
-
-export interface CurrentResponse {
-  status: number;
-  /** Parsed JSON; a string when the body was not JSON; undefined when empty. */
-  body?: unknown;
-}
-
-export interface LegacyResponse {
-  status: number;
-  /** JSON value to send; undefined for no body (204). */
-  body?: unknown;
-}
-
-/** What toLegacy needs to know about the call it answers. */
-export interface TranslationContext {
-  readonly routeId: string;
-  readonly compiled: CompiledMapping;
-  readonly legacyBody: unknown;
-  readonly requestId: string;
-  /** Legacy fields dropped because the legacy contract does not know them. */
-  readonly droppedFields: readonly string[];
-  /** A read to make, and check, before the call is sent (e.g. a refund's currency). */
-  readonly preflight?: CurrentRequest;
-  /** The preflight read's answer once checked (the state before the call). */
-  preflightAnswer?: unknown;
-  /** The current body's fields inside its action wrapper: a preflight check may complete them (L27's transfer id). */
-  readonly bodyFields?: Obj;
-}
-
-export interface TranslatedRequest extends CurrentRequest {
-  context: TranslationContext;
-}
 
 export interface EngineOptions {
   router: Router;

@@ -7,10 +7,8 @@ import { newRequestId } from '../contract/ids.js';
 import { PaybridgeError } from '../errors.js';
 import { MerchantKeyResolver } from './credentials.js';
 import type { Mapping } from './define.js';
-import {
-  createEngine, type CurrentRequest, type CurrentResponse, type LegacyRequest, type LegacyResponse,
-  type TranslatedRequest, type TranslationContext,
-} from './engine.js';
+import { createEngine } from './engine.js';
+import type { CurrentRequest, CurrentResponse, LegacyRequest, LegacyResponse, TranslatedRequest, TranslationContext } from './messages.js';
 import { errorResponse } from './answers.js';
 import { merchantKeyLookup } from './merchant-lookup.js';
 import { compileRouter, type RouteMatch } from './router.js';

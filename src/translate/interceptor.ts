@@ -9,7 +9,7 @@ import { fromUpstreamError, PaybridgeError } from '../errors.js';
 import { isLegacyRequest, type Headers } from './credentials.js';
 import { answerBody, errorResponse } from './answers.js';
 import { headerRecord } from './headers.js';
-import type { CurrentRequest, CurrentResponse, LegacyResponse } from './engine.js';
+import type { CurrentRequest, CurrentResponse, LegacyResponse } from './messages.js';
 import { createTranslator, type Translator, type TranslatorOptions } from './index.js';
 
 export interface BridgeOptions extends TranslatorOptions {

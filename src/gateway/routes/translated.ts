@@ -7,7 +7,7 @@ import type { Config } from '../../config.js';
 import { stringifyJson } from '../../contract/json.js';
 import { PaybridgeError } from '../../errors.js';
 import type { Tracing } from '../../observability/tracing.js';
-import type { CurrentRequest, CurrentResponse, LegacyResponse } from '../../translate/engine.js';
+import type { CurrentRequest, CurrentResponse, LegacyResponse } from '../../translate/messages.js';
 import type { Translator } from '../../translate/index.js';
 import type { Answers, Exchange } from '../answers.js';
 import { hasBody, readBody } from '../body.js';

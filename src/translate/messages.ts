@@ -1,0 +1,58 @@
+/**
+ * What the translator takes and gives: a legacy call and its answer, a current call and its answer,
+ * and the context a translated call carries to the mapping of its answer.
+ */
+import type { Headers } from './credentials.js';
+import type { CompiledMapping } from './router.js';
+import type { Obj } from './shape.js';
+
+/** A legacy call: header names in any case, `path` with its query string, `body` parsed JSON or a JSON string. */
+export interface LegacyRequest {
+  method: string;
+  path: string;
+  headers: Headers;
+  body?: unknown;
+  /** Used as `tracer` in the errors the translation itself produces. */
+  requestId?: string;
+}
+
+export interface CurrentRequest {
+  method: string;
+  /** With its query string. */
+  path: string;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export interface CurrentResponse {
+  status: number;
+  /** Parsed JSON; a string when the body was not JSON; undefined when empty. */
+  body?: unknown;
+}
+
+export interface LegacyResponse {
+  status: number;
+  /** JSON value to send; undefined for no body (204). */
+  body?: unknown;
+}
+
+/** What toLegacy needs to know about the call it answers. */
+export interface TranslationContext {
+  readonly routeId: string;
+  readonly compiled: CompiledMapping;
+  readonly legacyBody: unknown;
+  readonly requestId: string;
+  /** Legacy fields dropped because the legacy contract does not know them. */
+  readonly droppedFields: readonly string[];
+  /** A read to make, and check, before the call is sent (e.g. a refund's currency). */
+  readonly preflight?: CurrentRequest;
+  /** The preflight read's answer once checked (the state before the call). */
+  preflightAnswer?: unknown;
+  /** The current body's fields inside its action wrapper: a preflight check may complete them (L27's transfer id). */
+  readonly bodyFields?: Obj;
+}
+
+export interface TranslatedRequest extends CurrentRequest {
+  context: TranslationContext;
+}
