@@ -6,8 +6,9 @@ import {
 import { parseWith, pathId } from '../http.js';
 import {
   calculateSurcharge, createBeneficialOwner, deleteBeneficialOwner, getBeneficialOwner, INDUSTRIES, listBeneficialOwners,
-  queryMerchants, queryPayoutSummaries, replaceBeneficialOwner, reportSettlementEntries, uploadMerchantFile,
+  queryMerchants, replaceBeneficialOwner, uploadMerchantFile,
 } from '../ops/business.js';
+import { queryPayoutSummaries, reportSettlementEntries } from '../ops/settlement.js';
 import type { Store } from '../store.js';
 import { authorise } from './context.js';
 import { merchantBody } from './render.js';
