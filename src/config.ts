@@ -123,7 +123,7 @@ export const configSchema = z.strictObject({
       learnSample: z.number().min(0).max(1).default(0.1),
       /**
        * Re-reads a route gets at most in this gateway's life: learning is a warm-up (each is one more call
-       * to the legacy upstream and its comparison's dearest part), so past them a comparison makes one call.
+       * to the legacy upstream, as dear as the candidate's call), so past them a comparison makes one call.
        */
       learnReads: z.int().min(0).default(200),
       queueSize: z.int().min(1).max(1_000_000).default(1000),
