@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ORDER_CURRENT, ORDER_LEGACY } from './orders.mjs';
-import { CONNECTIONS, DURATION, json, median, metricSum, paidTransaction, pinnedLoad, rssMb, shadowDrained, spawnBin, spawnNode, spawnSandbox, TASKSET, withCpu } from './lib.mjs';
+import { CONNECTIONS, DURATION, json, lineVerdict, median, metricSum, paidTransaction, pinnedLoad, rssMb, shadowDrained, spawnBin, spawnNode, spawnSandbox, TASKSET, withCpu } from './lib.mjs';
 
 const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS ?? 3));
 const LOAD_CPU = 0;
@@ -185,6 +185,9 @@ try {
   // the pairs behind each median: their spread is how far this machine's noise reaches in this run
   console.log('\n  per-round ratios, req/s x | CPU x (in round order):');
   for (const line of spread) console.log(line);
+  // issue 43's cost line, judged on what these rounds can tell (three give a 75% interval at best)
+  const shadowLine = lineVerdict(rounds.map((r, k) => r['gateway, shadow 0.1 (L6)'].rps / baselines[k]['gateway, shadow 0.1 (L6)'].rps), 0.8);
+  console.log(`  shadow 0.1 against issue 43's 0.8x of legacy mode's req/s: ${shadowLine.verdict}, the median's ${Math.floor(shadowLine.coverage * 100)}% interval ${shadowLine.low.toFixed(2)}-${shadowLine.high.toFixed(2)}x (npm run bench -- shadow runs the rounds that decide it)`);
   // none of our code runs in these two: a round where they move is a round the machine disturbed
   const byRound = (name, key) => rounds.map((r) => r[name][key].toFixed(0)).join(' ');
   console.log(`  baselines per round: the sandbox alone ${byRound('direct to the sandbox (GET transaction)', 'rps')} req/s; the minimal proxy ${byRound('minimal proxy, GET transaction', 'cpuUs')} us of CPU a request`);

@@ -134,6 +134,40 @@ export const median = (list) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
+/**
+ * Where the median of the distribution the rounds were drawn from lies, assuming nothing of its shape:
+ * the k-th smallest and k-th largest of the n values hold it with probability 1 - 2 P(Bin(n, 1/2) < k)
+ * (order statistics). The widest k whose coverage is at least `confidence` is taken; with too few
+ * values even the smallest and largest cover less, and `coverage` says how much.
+ */
+export function medianInterval(list, confidence = 0.9) {
+  const sorted = [...list].sort((x, y) => x - y);
+  const n = sorted.length;
+  let below = 0; // P(Bin(n, 1/2) < k), k = 1 first
+  let term = 2 ** -n; // P(Bin(n, 1/2) = k - 1)
+  let k = 1;
+  let coverage = 1 - 2 * term;
+  for (let next = 2; next <= (n + 1) / 2; next++) {
+    below += term;
+    term *= (n - next + 2) / (next - 1);
+    const c = 1 - 2 * (below + term);
+    if (c < confidence) break;
+    k = next;
+    coverage = c;
+  }
+  return { low: sorted[k - 1], high: sorted[n - k], coverage };
+}
+
+/**
+ * A target line judged on the rounds: `meets` when the median's interval lies at or above it, `misses`
+ * when it lies below, `cannot tell` when it holds the line (more rounds narrow it).
+ */
+export function lineVerdict(list, target, confidence = 0.9) {
+  const interval = medianInterval(list, confidence);
+  const verdict = interval.low >= target ? 'meets' : interval.high < target ? 'misses' : 'cannot tell';
+  return { verdict, ...interval };
+}
+
 /** CPU seconds a process has used in user space and in the kernel, from /proc/<pid>/stat (USER_HZ = 100). */
 function cpuTimes(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
