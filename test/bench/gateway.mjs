@@ -185,7 +185,8 @@ try {
   // the pairs behind each median: their spread is how far this machine's noise reaches in this run
   console.log('\n  per-round ratios, req/s x | CPU x (in round order):');
   for (const line of spread) console.log(line);
-  // issue 43's cost line, judged on what these rounds can tell (three give a 75% interval at best)
+  // issue 43's cost line, judged on what these rounds can tell: three give a 75% interval at best, so
+  // `cannot tell` (BENCH_ROUNDS=5 or more can decide it, the shadow benchmark is the cheaper way)
   const shadowLine = lineVerdict(rounds.map((r, k) => r['gateway, shadow 0.1 (L6)'].rps / baselines[k]['gateway, shadow 0.1 (L6)'].rps), 0.8);
   console.log(`  shadow 0.1 against issue 43's 0.8x of legacy mode's req/s: ${shadowLine.verdict}, the median's ${Math.floor(shadowLine.coverage * 100)}% interval ${shadowLine.low.toFixed(2)}-${shadowLine.high.toFixed(2)}x (npm run bench -- shadow runs the rounds that decide it)`);
   // none of our code runs in these two: a round where they move is a round the machine disturbed

@@ -66,4 +66,11 @@ describe('lineVerdict', () => {
     const run = [0.75, 0.75, 0.74, 0.8, 0.74, 0.8, 0.56, 0.91, 0.9, 0.94, 1.02, 0.79, 0.85, 1.03, 1.03, 0.72];
     expect(lineVerdict(run, 0.8)).toMatchObject({ verdict: 'cannot tell', low: 0.75, high: 0.91 });
   });
+
+  it('cannot tell from rounds too few for the confidence asked', () => {
+    // four rounds: even the smallest and largest hold the median with 1 - 2/16 = 0.875 only
+    expect(lineVerdict([0.85, 0.9, 0.95, 1], 0.8)).toMatchObject({ verdict: 'cannot tell', coverage: 0.875 });
+    expect(lineVerdict([0.6, 0.65, 0.7, 0.75], 0.8).verdict).toBe('cannot tell');
+    expect(lineVerdict([0.85, 0.9, 0.95, 1, 1.05], 0.8)).toMatchObject({ verdict: 'meets', coverage: 0.9375 });
+  });
 });

@@ -160,11 +160,13 @@ export function medianInterval(list, confidence = 0.9) {
 
 /**
  * A target line judged on the rounds: `meets` when the median's interval lies at or above it, `misses`
- * when it lies below, `cannot tell` when it holds the line (more rounds narrow it).
+ * when it lies below, `cannot tell` when it holds the line (more rounds narrow it) or when the rounds
+ * are too few for an interval of that confidence (fewer than 5 at 90%).
  */
 export function lineVerdict(list, target, confidence = 0.9) {
   const interval = medianInterval(list, confidence);
-  const verdict = interval.low >= target ? 'meets' : interval.high < target ? 'misses' : 'cannot tell';
+  const decided = interval.coverage >= confidence;
+  const verdict = decided && interval.low >= target ? 'meets' : decided && interval.high < target ? 'misses' : 'cannot tell';
   return { verdict, ...interval };
 }
 

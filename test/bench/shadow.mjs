@@ -1,22 +1,24 @@
 // What shadow mode at sample 0.1 costs a gateway at saturation, with the rounds the full gateway
 // benchmark cannot afford: `legacy` mode against shadow 0.1 on L6 (GET transaction), pinned as in
 // gateway.mjs (sandbox and load on core 0, the gateway alone on core 1), in pairs run right beside each
-// other, the order alternating, over BENCH_ROUNDS rounds (default 8). Here a single round's ratio
+// other, the order alternating, over BENCH_ROUNDS rounds (default 24). Here a single round's ratio
 // moves by 0.1 either way, so the 3 rounds of the gateway benchmark cannot tell 0.79 from 0.82.
 // Each shadow run lasts until its comparison queue is empty; the share of requests it compared is
 // printed (a ratio bought by dropping comparisons would show there).
 // BENCH_BASE_DIST=/path/to/dist adds a shadow 0.1 gateway of that build to every round, paired with
 // `legacy` mode the same way: two builds' costs measured in the same rounds. BENCH_NODE_FLAGS: node
 // flags for every gateway of the run (a runtime setting timed: `--max-semi-space-size=32`).
-// Target (issue 43): the median ratio >= 0.8x `legacy` mode's req/s; exits 1 below it. The verdict also
-// says whether the rounds decide it: the median's 90% interval (order statistics, lib.mjs medianInterval)
-// above the line `meets`, below it `misses`, holding it `cannot tell` (more rounds narrow it).
+// Target (issue 43): shadow 0.1 at 0.8x `legacy` mode's req/s or more, judged on the rounds: the median's
+// 90% interval (order statistics, lib.mjs medianInterval) above the line `meets`, below it `misses`,
+// holding it `cannot tell` (more rounds narrow it). Exits 1 unless it meets: a median above the line
+// whose interval holds it is not shown to meet it. 24 rounds by default: about 10 minutes of 10 s runs
+// (BENCH_DURATION=6: about 5).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, lineVerdict, median, metricSum, paidTransaction, pinnedLoad, shadowDrained, spawnNode, spawnSandbox, TASKSET, withCpu } from './lib.mjs';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 24);
 const TARGET = 0.8;
 const sandbox = await spawnSandbox(0);
 const dir = mkdtempSync(join(tmpdir(), 'paybridge-bench-shadow-'));
@@ -64,8 +66,8 @@ console.log(`\nshadow benchmark: L6 at saturation, 50 connections, ${process.env
 let missed = false;
 for (const [shadow, rounds] of results) {
   const ratio = median(rounds.map((r) => r.rps));
-  if (ratio < TARGET && shadow === shadows[0]) missed = true;
   const line = lineVerdict(rounds.map((r) => r.rps), TARGET);
+  if (line.verdict !== 'meets' && shadow === shadows[0]) missed = true;
   const interval = `the median's ${Math.floor(line.coverage * 100)}% interval ${line.low.toFixed(2)}-${line.high.toFixed(2)}x`;
   const judged = line.verdict === 'meets' ? `meets: ${interval}, above ${TARGET}x` : line.verdict === 'misses' ? `MISSES: ${interval}, below ${TARGET}x` : `cannot tell: ${interval} holds ${TARGET}x (more rounds narrow it)`;
   console.log(`  ${shadow.name}: ${ratio.toFixed(2)}x legacy mode's req/s, ${median(rounds.map((r) => r.cpu)).toFixed(2)}x its CPU a request; ${(median(rounds.map((r) => r.share)) * 100).toFixed(1)}% of requests compared`);
