@@ -16,7 +16,7 @@ import { spawnBin } from '../helpers/spawn.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
-const pkg = JSON.parse(read('package.json')) as { engines: { node: string } };
+const pkg = JSON.parse(read('package.json')) as { engines: { node: string }; scripts: { test: string } };
 const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { dev?: boolean; engines?: { node?: string } | string[] }> };
 const CI = read('.ci/run');
 const ciMajor = (name: string) => Number(new RegExp(`^${name}=(\\d+)$`, 'm').exec(CI)![1]);
@@ -83,6 +83,8 @@ describe('the Node paybridge runs on', () => {
     expect(CI).toMatch(/^on\(\) \{ npx -y -p "node@\$1" "\$\{@:2\}"; \}$/m);
     expect(CI).toMatch(/^for node in "\$FLOOR" "\$LTS"; do$/m);
     expect(CI).toMatch(/^ {2}on "\$node" npm test$/m);
+    // each pass starts from an empty .test-logs/, so its secrets scan reads only the logs that pass wrote
+    expect(pkg.scripts.test).toMatch(/^node test\/clear-logs\.mjs && vitest run --project suite && vitest run --project secrets$/);
     const froms = INSTRUCTIONS.filter((l) => l.startsWith('FROM '));
     expect(froms.length).toBeGreaterThan(0);
     for (const from of froms) expect(from).toMatch(new RegExp(`^FROM node:${ciMajor('LTS')}\\.\\d+\\.\\d+-trixie-slim@sha256:[0-9a-f]{64}( AS \\w+)?$`));
