@@ -4,6 +4,7 @@
  * schema's shape.
  */
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 
 /** A configuration problem, naming the setting (`timeouts.headersMs`, `PAYBRIDGE_PORT`, `--port`). */
 export class ConfigError extends Error {
@@ -14,6 +15,9 @@ export class ConfigError extends Error {
 }
 
 type Json = Record<string, unknown>;
+
+/** Where the gateway listens unless a setting says otherwise (the schema's defaults; the healthcheck's too). */
+export const LISTEN_DEFAULTS = { host: '127.0.0.1', port: 8080 } as const;
 
 /** Sets a dotted path of a plain object, creating the objects on the way. */
 function setPath(target: Json, path: string, value: unknown): void {
@@ -63,8 +67,8 @@ interface Setting {
 }
 
 export const SETTINGS: readonly Setting[] = [
-  { flag: 'host', env: 'PAYBRIDGE_HOST', path: 'listen.host', kind: 'string', describe: 'address to listen on', default: '127.0.0.1' },
-  { flag: 'port', env: 'PAYBRIDGE_PORT', path: 'listen.port', kind: 'int', describe: 'port to listen on (0: any free one)', default: '8080' },
+  { flag: 'host', env: 'PAYBRIDGE_HOST', path: 'listen.host', kind: 'string', describe: 'address to listen on', default: LISTEN_DEFAULTS.host },
+  { flag: 'port', env: 'PAYBRIDGE_PORT', path: 'listen.port', kind: 'int', describe: 'port to listen on (0: any free one)', default: String(LISTEN_DEFAULTS.port) },
   { flag: 'current-url', env: 'PAYBRIDGE_CURRENT_URL', path: 'upstreams.sandbox.current', kind: 'string', describe: 'current API base URL of the sandbox environment', default: 'the embedded sandbox' },
   { flag: 'legacy-url', env: 'PAYBRIDGE_LEGACY_URL', path: 'upstreams.sandbox.legacy', kind: 'string', describe: 'legacy API base URL of the sandbox environment', default: 'the embedded sandbox' },
   { flag: 'live-current-url', env: 'PAYBRIDGE_LIVE_CURRENT_URL', path: 'upstreams.live.current', kind: 'string', describe: 'current API base URL of the live environment', default: 'none' },
@@ -162,4 +166,19 @@ export function mergeSources(sources: ConfigSources): Json {
     apply(merged, setting, `--${flag}`, value);
   }
   return merged;
+}
+
+/**
+ * The sources of `paybridge serve [--config FILE] [flags]` (and of the healthcheck, which takes the
+ * same command line): the file named by --config or PAYBRIDGE_CONFIG, read now, the environment, the
+ * flags. An unknown or malformed flag is node:util's usage error, naming it.
+ */
+export function commandLineSources(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ConfigSources & { fileName?: string } {
+  const options = Object.fromEntries(
+    SETTINGS.map((s) => [s.flag, s.kind === 'modes' || s.kind === 'list' ? { type: 'string' as const, multiple: true } : { type: 'string' as const }]),
+  );
+  const { values } = parseArgs({ args: [...argv], options: { ...options, config: { type: 'string' } }, strict: true });
+  const { config: configFile, ...flags } = values as Record<string, string | string[] | undefined>;
+  const fileName = (configFile as string | undefined) ?? env.PAYBRIDGE_CONFIG;
+  return { ...(fileName ? { file: readJsonFile('--config', fileName), fileName } : {}), env, flags };
 }

@@ -4,13 +4,13 @@
  * unknown setting stops start-up with a message naming it.
  */
 import { z } from 'zod';
-import { ConfigError, mergeSources, type ConfigSources } from './config-sources.js';
+import { ConfigError, LISTEN_DEFAULTS, mergeSources, type ConfigSources } from './config-sources.js';
 import { describeIssues } from './contract/zod-helpers.js';
 import { LEGACY_ROUTES, ROUTE_IDS } from './translate/legacy-routes.js';
 
 export const DEFAULTS = {
-  host: '127.0.0.1',
-  port: 8080,
+  host: LISTEN_DEFAULTS.host,
+  port: LISTEN_DEFAULTS.port,
   connectTimeoutMs: 2_000,
   headersTimeoutMs: 15_000,
   bodyTimeoutMs: 15_000,
@@ -199,7 +199,7 @@ function longestRequestMs(config: { timeouts: { requestMs: number }; client: { r
 export type Config = Readonly<z.output<typeof configSchema>>;
 export type ConfigInput = z.input<typeof configSchema>;
 
-export { ConfigError, readJsonFile, SETTINGS, type ConfigSources } from './config-sources.js';
+export { commandLineSources, ConfigError, readJsonFile, SETTINGS, type ConfigSources } from './config-sources.js';
 
 /** The one configuration: file, then environment, then flags; validated by the schema and frozen. */
 export function loadConfig(sources: ConfigSources): Config {

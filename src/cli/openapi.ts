@@ -4,8 +4,9 @@ import { currentDocument, legacyDocument, packageVersion } from '../openapi/docu
 
 export const OPENAPI_USAGE = `paybridge openapi legacy|current
   Prints the OpenAPI 3.1 document of one generation, derived from the zod schemas: the legacy routes
-  the legacy routes (the route table of mappings/) as the gateway accepts them (each with its route id and description), or the current API as
-  the sandbox serves it. The gateway serves the same at GET /_paybridge/openapi/{legacy,current}.json.`;
+  (the route table of mappings/) as the gateway accepts them, each with its route id and description,
+  or the current API as the sandbox serves it. The gateway serves the same at
+  GET /_paybridge/openapi/{legacy,current}.json.`;
 
 export async function runOpenapi(argv: string[]): Promise<void> {
   const [which, ...rest] = argv;

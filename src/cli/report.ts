@@ -9,9 +9,10 @@ export const REPORT_USAGE = `paybridge report [--ready-after N] [--config FILE] 
   Merges the shadow records (JSON lines) of any number of gateway instances and prints per route:
   comparisons, match rate, top differing paths with an example, latency of each side, and a verdict:
   COLLECTING (fewer than N comparisons, none mismatched), MISMATCH (an unexplained mismatch among the
-  last N) or READY (N comparisons, none mismatched among the last N). --config reads the ignore rules
-  and readyAfter of a gateway config file. --find ID prints the comparisons whose gateway request id or
-  upstream tracer is ID.
+  last N), READY (N comparisons, none mismatched among the last N) or VALIDATED (writes whose
+  translations were only validated against the current API's schema, no answer compared: never
+  ready). --config reads the ignore rules and readyAfter of a gateway config file. --find ID prints the
+  comparisons whose gateway request id or upstream tracer is ID.
   --fail-on WHEN  mismatch (default): exit 3 when a route's verdict is MISMATCH; not-ready: exit 3
                   unless every route is READY; never: exit 0 whatever the verdicts.
   Exit codes: 0 the verdicts pass --fail-on; 3 they do not (the report is printed either way); 1 a

@@ -1,6 +1,5 @@
 import { unwatchFile, watchFile } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { ConfigError, configSchema, hasNoUpstream, loadConfig, readJsonFile, SETTINGS, type Config } from '../config.js';
+import { commandLineSources, ConfigError, configSchema, hasNoUpstream, loadConfig, SETTINGS, type Config } from '../config.js';
 import { createGateway } from '../gateway/server.js';
 import { createSandbox, type Fixtures } from '../sandbox/index.js';
 import { onShutdown } from './util.js';
@@ -59,14 +58,11 @@ export function exampleCurl(baseUrl: string, secretKey: string): string {
 }
 
 export async function runServe(argv: string[]): Promise<void> {
-  const options = Object.fromEntries(
-    SETTINGS.map((s) => [s.flag, s.kind === 'modes' || s.kind === 'list' ? { type: 'string' as const, multiple: true } : { type: 'string' as const }]),
-  );
-  const { values } = parseArgs({ args: argv, options: { ...options, config: { type: 'string' } }, strict: true });
-  const { config: configFile, ...flags } = values as Record<string, string | string[] | undefined>;
-  const fileName = (configFile as string | undefined) ?? process.env.PAYBRIDGE_CONFIG;
-  const read = () => loadConfig({ ...(fileName ? { file: readJsonFile('--config', fileName), fileName } : {}), env: process.env, flags });
-  let config = read();
+  // the file is read again on each reload
+  const first = commandLineSources(argv, process.env);
+  const { fileName } = first;
+  const read = (sources = commandLineSources(argv, process.env)) => loadConfig(sources);
+  let config = read(first);
 
   let sandbox: ReturnType<typeof createSandbox> | undefined;
   /** The embedded sandbox's upstreams laid over a configuration (none configured), or the configuration as it is. */

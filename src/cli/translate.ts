@@ -16,7 +16,7 @@ export const TRANSLATE_USAGE = `paybridge translate [--current-url URL --merchan
 export const ROUTES_USAGE = `paybridge routes [--json] [--gateway URL [--operator-token TOKEN]]
   Prints the legacy route table (legacy call, current call, mapping file) and a changelog generated
   from the mapping descriptions. With --gateway, a running gateway's live table instead: each route's
-  mode, sample rate and write safety (the token also from PAYBRIDGE_OPERATOR_TOKEN).`;
+  mode, sample rate and, for a write, its write safety (the token also from PAYBRIDGE_OPERATOR_TOKEN).`;
 
 const requestSchema = z.strictObject({
   method: z.string().min(1),
@@ -84,7 +84,7 @@ async function liveRoutes(gateway: string, token: string | undefined, json: bool
     throw new Error(`routes: ${gateway} could not be reached (${(err as Error).message})`);
   }
   const body = (await res.json().catch(() => undefined)) as
-    | { instance: string; version: number; changedAt: string; source: string; scope: string; routes: { route: string; legacy: string; mode: string; sample: number; writeSafety: string }[] }
+    | { instance: string; version: number; changedAt: string; source: string; scope: string; routes: { route: string; legacy: string; mode: string; sample: number; writeSafety?: string }[] }
     | { errorCode?: string; detail?: string }
     | undefined;
   if (!res.ok || !body || !('routes' in body)) throw new Error(`routes: ${gateway} answered ${res.status} ${body && 'detail' in body ? `${body.errorCode}: ${body.detail}` : ''}`.trim());
@@ -94,7 +94,8 @@ async function liveRoutes(gateway: string, token: string | undefined, json: bool
   }
   const width = Math.max(...body.routes.map((r) => r.legacy.length));
   const lines = [`Live route table of ${body.instance} (version ${body.version}, ${body.changedAt}, by ${body.source}); ${body.scope}`, ''];
-  for (const r of body.routes) lines.push(`${r.route.padEnd(4)} ${r.legacy.padEnd(width)}  ${r.mode.padEnd(8)} sample ${String(r.sample).padEnd(5)} writes: ${r.writeSafety}`);
+  // the gateway sends them by route id; a read has no write safety to show
+  for (const r of body.routes) lines.push(`${r.route.padEnd(4)} ${r.legacy.padEnd(width)}  ${r.mode.padEnd(8)} sample ${String(r.sample).padEnd(5)}${r.writeSafety ? ` writes: ${r.writeSafety}` : ''}`.trimEnd());
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

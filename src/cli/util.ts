@@ -9,12 +9,22 @@ export function intOption(flag: string, value: string): number {
   return Number(value);
 }
 
-/** Runs close() once on SIGTERM or SIGINT, then exits; a second signal exits at once. */
+/** How often a server run by an npm script looks whether npm is still there. */
+const PARENT_POLL_MS = 500;
+
+/**
+ * Runs close() once on SIGTERM or SIGINT, then exits; a second signal exits at once. Under an npm
+ * script (`npm start`, `npm run sandbox`) also when npm is gone: npm does not pass a signal on to its
+ * script, so `kill <npm's pid>` would leave the server holding its port. package.json's scripts
+ * `exec` the command, so the parent is npm itself; once it exits, the parent changes.
+ */
 export function onShutdown(close: () => Promise<void>): void {
   let closing = false;
-  const handler = (signal: NodeJS.Signals) => {
+  let watch: NodeJS.Timeout | undefined;
+  const handler = (signal: NodeJS.Signals | 'parent gone') => {
     if (closing) process.exit(1);
     closing = true;
+    clearInterval(watch);
     close().then(
       () => process.exit(0),
       (err: unknown) => {
@@ -25,4 +35,12 @@ export function onShutdown(close: () => Promise<void>): void {
   };
   process.on('SIGTERM', handler);
   process.on('SIGINT', handler);
+  const script = process.env.npm_lifecycle_event;
+  if (script === undefined) return;
+  const parent = process.ppid;
+  watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    process.stderr.write(`the parent process ${parent} (npm ${script}) is gone: stopping as on SIGTERM\n`);
+    handler('parent gone');
+  }, PARENT_POLL_MS).unref();
 }

@@ -39,7 +39,8 @@ export interface OperatorOptions {
   routes: RouteControl;
   /** The legacy route table: route id, legacy call, current call. */
   routeRows: () => { route: string; legacy: string; current: string }[];
-  writeSafety: (route: string) => string;
+  /** A write route's write safety; undefined for a read (left out of the table). */
+  writeSafety: (route: string) => string | undefined;
   instance: string;
 }
 
@@ -47,7 +48,7 @@ export interface OperatorOptions {
  * The operator's paths, behind a bearer token (`Authorization: Bearer <token>` or `?token=` for a
  * browser); without a configured token they are 404:
  * - `GET /_paybridge/report` (JSON, `?find=ID`) and `GET /_paybridge/` (HTML): the shadow report;
- * - `GET /_paybridge/routes`: the live route table, each route's mode, sample rate and write safety;
+ * - `GET /_paybridge/routes`: the live route table by route id, each route's mode, sample rate and (a write's) write safety;
  * - `PUT /_paybridge/routes/{route}` `{mode?, sample?}`: changes this replica's table at once;
  *   `{merchant, mode}` sets (`mode: null` removes) one merchant's mode of the route;
  * - `GET /_paybridge/config`: the configuration in force, secrets masked.

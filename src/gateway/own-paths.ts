@@ -9,7 +9,9 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
 import { currentDocument, legacyDocument, packageVersion } from '../openapi/documents.js';
 import type { Shadow } from '../shadow/engine.js';
+import { isWriteRoute } from '../translate/define.js';
 import type { Translator } from '../translate/index.js';
+import { routeNumber } from '../translate/legacy-routes.js';
 import { registerOperatorRoutes } from './operator.js';
 import type { RouteControl } from './route-control.js';
 
@@ -54,6 +56,7 @@ export function registerOwnPaths(app: FastifyInstance, deps: OwnPathDeps): void 
     return documents[which];
   });
 
+  const writeRoutes = new Set(translator.routes.mappings.filter(({ mapping }) => isWriteRoute(mapping)).map(({ mapping }) => mapping.route));
   const tokens: Record<string, string> = { ...deps.config.operatorTokens, ...(deps.config.operatorToken ? { operator: deps.config.operatorToken } : {}) };
   registerOperatorRoutes(app, {
     tokens,
@@ -61,8 +64,12 @@ export function registerOwnPaths(app: FastifyInstance, deps: OwnPathDeps): void 
     find: (id) => shadow.ledger.find(id),
     config: deps.config,
     routes: deps.routes,
-    routeRows: () => translator.routes.mappings.map(({ mapping }) => ({ route: mapping.route, legacy: mapping.legacy, current: mapping.current })),
-    writeSafety: (route) => deps.config.shadow.writeSafety[route] ?? deps.config.shadow.writeSafety['*'] ?? 'readback',
+    routeRows: () =>
+      translator.routes.mappings
+        .map(({ mapping }) => ({ route: mapping.route, legacy: mapping.legacy, current: mapping.current }))
+        .sort((a, b) => routeNumber(a.route) - routeNumber(b.route)),
+    // a read has no write safety: shadow compares it by reading through both generations
+    writeSafety: (route) => (writeRoutes.has(route) ? (deps.config.shadow.writeSafety[route] ?? deps.config.shadow.writeSafety['*'] ?? 'readback') : undefined),
     instance: shadow.instance,
   });
 }

@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import { PaybridgeError } from '../errors.js';
 import { isoTime } from '../observability/clock.js';
 import type { Metrics } from '../observability/metrics.js';
+import { isWriteRoute } from '../translate/define.js';
 import type { TranslatedRequest } from '../translate/index.js';
 import { compareAnswers, type Difference } from './diff.js';
 import { asLegacyRequest, parsed, succeeded, type Answer, type Exchange, type QueuedExchange } from './exchange.js';
@@ -132,8 +133,7 @@ export function createShadow(deps: ShadowDeps) {
     const verdict = await translation(ex);
     const mismatch = translationMismatch(ex, verdict);
     if (mismatch) return comparison(ex, 'translate', ex.primary, null, [mismatch]);
-    const write = !mapping.legacy.startsWith('GET ') && mapping.readOnly !== true;
-    if (write) await writes.compareWrite(ex, verdict.current);
+    if (isWriteRoute(mapping)) await writes.compareWrite(ex, verdict.current);
     else await compareRead(ex, verdict.current);
   }
 

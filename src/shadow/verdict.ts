@@ -9,7 +9,8 @@ import type { CompareMethod } from './ledger.js';
  * ready (N comparisons of answers, none mismatched among the last N), or validated only (translations
  * checked against the current API's schema, no answer compared: never ready).
  */
-export type RouteState = 'collecting' | 'mismatch' | 'ready' | 'validated';
+export const ROUTE_STATES = ['collecting', 'mismatch', 'ready', 'validated'] as const;
+export type RouteState = (typeof ROUTE_STATES)[number];
 
 export interface Breakdown {
   compared: number;

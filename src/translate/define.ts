@@ -228,6 +228,11 @@ export interface MappingDefinition {
   readonly byIdKind?: { readonly param: string; readonly kind: IdKind; readonly mapping: MappingDefinition };
 }
 
+/** Whether a route writes (shadow compares it as a write, the live route table shows its write safety): any method but GET, unless readOnly. */
+export function isWriteRoute(mapping: Pick<MappingDefinition, 'legacy' | 'readOnly'>): boolean {
+  return !mapping.legacy.startsWith('GET ') && mapping.readOnly !== true;
+}
+
 export interface Mapping extends MappingDefinition {
   /** The file that defined the mapping, for start-up errors and `paybridge routes`. */
   readonly source: string;

@@ -22,7 +22,8 @@ export interface LegacyRoute {
 /** What a route id looks like: L and a number (L1, L32). */
 export const ROUTE_ID = /^L(?!0)\d{1,4}$/;
 
-const routeNumber = (id: string) => Number(id.slice(1));
+/** A route id's number, to order routes by (L2 before L10). */
+export const routeNumber = (id: string) => Number(id.slice(1));
 
 /** The route table of a set of mappings, by route number. */
 export function routeTable(mappings: readonly Mapping[]): LegacyRoute[] {

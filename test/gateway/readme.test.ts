@@ -27,6 +27,9 @@ const RUN_ELSEWHERE: Record<string, string> = {
   'npm install && npm test': '.ci/run',
   'git clone <this repository> paybridge && (cd paybridge && npm install && npm pack)': 'test/translate/package.test.ts',
   'npm install ./paybridge/paybridge-0.1.0.tgz undici@7': 'test/translate/package.test.ts',
+  'npm init -y && npm pkg set type=module': 'test/translate/package.test.ts',
+  'npm install --save-dev typescript@5.9 @types/node@22': 'test/translate/package.test.ts',
+  'npx tsc && node app.js': 'test/translate/package.test.ts',
 };
 
 const asBin = (command: string) => command.replace(/\bnpx paybridge\b/g, `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`);

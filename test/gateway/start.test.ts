@@ -7,6 +7,7 @@ import { spawnGateway } from '../helpers/gateway.js';
 import { BIN } from '../helpers/spawn.js';
 
 const sh = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('npm start: the gateway with the embedded sandbox', () => {
   it('starts with no upstream configured and prints a curl command that works as printed', async () => {
@@ -31,10 +32,9 @@ describe('npm start: the gateway with the embedded sandbox', () => {
   });
 
   it("runs package.json's start command as written, its port and host taken from PAYBRIDGE_PORT and PAYBRIDGE_HOST like every setting", async () => {
-    const root = fileURLToPath(new URL('../..', import.meta.url));
-    const start = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
-    // README's `npm start`, without npm in between (its signal handling is npm's, not the gateway's)
-    const child = spawn('sh', ['-c', `exec ${start}`], { cwd: root, env: { ...process.env, PAYBRIDGE_PORT: '0', PAYBRIDGE_HOST: '127.0.0.1' } });
+    const start = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+    // the script as npm runs it (sh -c), without npm in between: the next test has npm
+    const child = spawn('sh', ['-c', start], { cwd: ROOT, env: { ...process.env, PAYBRIDGE_PORT: '0', PAYBRIDGE_HOST: '127.0.0.1' } });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.stdout.resume();
@@ -57,6 +57,49 @@ describe('npm start: the gateway with the embedded sandbox', () => {
       expect(await exited).toBe(0);
     }
   });
+
+  /** README's `npm start` (PATH's npm), on a free port: the gateway's address, its stderr, and when it has exited. */
+  async function npmStart() {
+    // its own process group, so that whatever a failed test leaves behind is ended with it
+    const npm = spawn('npm', ['start'], { cwd: ROOT, detached: true, env: { ...process.env, PAYBRIDGE_PORT: '0', PAYBRIDGE_HOST: '127.0.0.1' } });
+    let stderr = '';
+    npm.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    npm.stdout.resume();
+    // the gateway writes to the pipes npm handed it: they close when the gateway has exited, not npm
+    const closed = new Promise<boolean>((resolve) => npm.once('close', () => resolve(true)));
+    const gatewayGone = async () => {
+      const gone = await Promise.race([closed, new Promise<boolean>((resolve) => setTimeout(resolve, 10_000, false))]);
+      if (!gone) process.kill(-npm.pid!, 'SIGKILL');
+      return gone;
+    };
+    const npmExited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+    const url = await vi.waitFor(() => {
+      const m = /paybridge gateway listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+      if (!m) throw new Error(`npm start did not start the gateway: ${stderr}`);
+      return m[1]!;
+    }, { timeout: 20_000, interval: 100 });
+    return { npm, url, stderr: () => stderr, gatewayGone, npmExited };
+  }
+
+  it('`npm start` itself runs the gateway on the Node that runs npm, and a SIGTERM to npm stops it (the script execs node: no shell in between to swallow it)', async () => {
+    const { npm, url, stderr, gatewayGone, npmExited } = await npmStart();
+    // the `node` npm's script found on PATH is the one running this test (CI runs npm test under Node 22, then 26)
+    expect(await (await fetch(`${url}/metrics`)).text()).toContain(`nodejs_version_info{version="${process.version}"`);
+    npm.kill('SIGTERM');
+    expect(await gatewayGone(), 'the gateway still runs 10 s after npm was signalled').toBe(true);
+    expect(stderr()).toMatch(/^paybridge gateway stopped after \d+ ms$/m);
+    expect(await npmExited).toBe(0);
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  }, 40_000);
+
+  it('`npm start` killed outright (SIGKILL, nothing forwarded): the gateway sees its parent gone and stops as on SIGTERM', async () => {
+    const { npm, url, stderr, gatewayGone } = await npmStart();
+    npm.kill('SIGKILL');
+    expect(await gatewayGone(), 'the gateway still runs 10 s after npm was killed').toBe(true);
+    expect(stderr()).toMatch(/the parent process \d+ \(npm start\) is gone: stopping as on SIGTERM/);
+    expect(stderr()).toMatch(/^paybridge gateway stopped after \d+ ms$/m);
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  }, 40_000);
 });
 
 describe('what a person sees on a terminal, and what a collector reads', () => {

@@ -2,6 +2,14 @@
 import { readFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
+import { OPENAPI_USAGE } from '../../src/cli/openapi.js';
+import { REPLAY_USAGE } from '../../src/cli/replay.js';
+import { REPORT_USAGE } from '../../src/cli/report.js';
+import { RULES_USAGE } from '../../src/cli/rules.js';
+import { SANDBOX_USAGE } from '../../src/cli/sandbox.js';
+import { SERVE_USAGE } from '../../src/cli/serve.js';
+import { ROUTES_USAGE, TRANSLATE_USAGE } from '../../src/cli/translate.js';
+import { ROUTE_STATES } from '../../src/shadow/verdict.js';
 import { tempJson } from '../helpers/gateway.js';
 import { BIN, spawnBin } from '../helpers/spawn.js';
 
@@ -31,6 +39,15 @@ describe('the paybridge program', () => {
     expect(help.stdout).toMatch(/--config FILE\s+a JSON config file: the settings below by their file names/);
     expect(help.stdout).toMatch(/--mode ROUTE=MODE\s+ROUTE=MODE, repeatable/);
     expect((await bin(['help', 'report'])).stdout).toContain('--find ID');
+  });
+
+  it("each command's help says each thing once, and report's names every verdict a route can have", async () => {
+    const usages = { OPENAPI_USAGE, REPLAY_USAGE, REPORT_USAGE, RULES_USAGE, SANDBOX_USAGE, SERVE_USAGE, ROUTES_USAGE, TRANSLATE_USAGE };
+    for (const [name, text] of Object.entries(usages))
+      // a run of three or more words said twice over ("the legacy routes the legacy routes")
+      expect(/\b([a-z]+(?:\s+[a-z]+){2,})\s+\1\b/i.exec(text)?.[0], name).toBeUndefined();
+    const report = (await bin(['help', 'report'])).stdout;
+    for (const state of ROUTE_STATES) expect(report).toContain(state.toUpperCase());
   });
 
   it('says what was wrong with an unknown command or flag, exit 2', async () => {

@@ -2,8 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isWriteRoute } from '../../src/translate/define.js';
+import { createTranslator } from '../../src/translate/index.js';
 import { LEGACY_ROUTES } from '../../src/translate/legacy-routes.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway } from '../helpers/gateway.js';
 import { BIN } from '../helpers/spawn.js';
 import { KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -79,5 +82,34 @@ describe('paybridge routes', () => {
     const json = JSON.parse((await run(['routes', '--json'])).stdout);
     expect(json.map((r: { id: string }) => r.id)).toEqual(LEGACY_ROUTES.map((r) => r.id));
     expect(json.every((r: { file: string }) => r.file.startsWith('mappings/'))).toBe(true);
+  });
+
+  it("--gateway prints a running gateway's live table by route id, write safety on writes only", async () => {
+    const token = 'operator-token-routes-0001';
+    const gw = await startGateway({ routes: { '*': 'current', L3: 'shadow' }, operatorToken: token, shadow: { writeSafety: { L7: 'validate' } } });
+    try {
+      const { code, stdout } = await run(['routes', '--gateway', gw.url, '--operator-token', token]);
+      expect(code).toBe(0);
+      const rows = stdout.split('\n').filter((l) => /^L\d+\s/.test(l));
+      expect(rows.map((l) => l.split(/\s+/)[0])).toEqual(LEGACY_ROUTES.map((r) => r.id));
+      // what shadow compares as a write: every method but GET, unless the mapping declares it read-only
+      const writes = new Set(createTranslator().routes.mappings.filter(({ mapping }) => isWriteRoute(mapping)).map(({ mapping }) => mapping.route));
+      expect(writes.size).toBeGreaterThan(5);
+      for (const row of rows) {
+        const id = row.split(/\s+/)[0]!;
+        if (writes.has(id)) expect(row, id).toMatch(/ writes: (readback|validate)$/);
+        else expect(row, id).not.toContain('writes:');
+      }
+      expect(rows.find((l) => l.startsWith('L7 '))).toMatch(/ writes: validate$/);
+      expect(rows.find((l) => l.startsWith('L3 '))).toMatch(/^L3\s+GET \/orders\/\{merchantOrderId\}\s+shadow\s+sample 1$/);
+      // the table as the gateway serves it: by route id, a read with no write safety
+      const table = (await (await fetch(`${gw.url}/_paybridge/routes`, { headers: { authorization: `Bearer ${token}` } })).json()) as { routes: { route: string; writeSafety?: string }[] };
+      expect(table.routes.map((r) => r.route)).toEqual(LEGACY_ROUTES.map((r) => r.id));
+      expect(table.routes.filter((r) => 'writeSafety' in r).map((r) => r.route)).toEqual(LEGACY_ROUTES.map((r) => r.id).filter((id) => writes.has(id)));
+      // the read-only POST (a calculation) shows none either
+      expect(rows.find((l) => l.startsWith(`${[...LEGACY_ROUTES].find((r) => r.method === 'POST' && !writes.has(r.id))!.id} `))).not.toContain('writes:');
+    } finally {
+      await gw.close();
+    }
   });
 });
