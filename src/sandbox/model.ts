@@ -221,6 +221,10 @@ export interface Transfer {
   status: 'completed' | 'reversed';
   createdAt: string;
   reversedAt: string | null;
+  /** The platform fee charged to the destination (TransferFunds.surchargeFee). */
+  surchargeFee: boolean;
+  /** Deducted from what the destination receives, minor units (TransferFunds.levy). */
+  levy: number | null;
 }
 
 export interface ServiceFees {
