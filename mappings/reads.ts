@@ -41,6 +41,18 @@ export type TransactionRead = z.output<typeof transactionRead>;
 
 export const transactionListRead = z.array(transactionRead);
 
+/** What a refund's answer is read for: the refund ids (the new one is the refund's) and their amounts. */
+export const refundRead = z.looseObject({
+  purchaseDetails: z.looseObject({ refundIds: z.array(z.string()) }),
+  timelines: transactionRead.shape.timelines,
+});
+
+/** What a transfer's answer is read for (L26, L27): the transaction's figures and its transfers. */
+export const transferRead = z.looseObject({
+  purchaseDetails: z.looseObject({ transactionId: z.string(), merchantId: z.string(), amount: moneyRead }),
+  transfers: transactionRead.shape.transfers,
+});
+
 /** Figures of a payment, wherever a form puts them. */
 const payFigures = {
   transactionStatus: z.string().optional(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idOf } from '../src/contract/zod-helpers.js';
 import { transactionDetail } from '../src/contract/current-responses.js';
 import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, unlike, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
-import { transactionRead } from './reads.js';
+import { refundRead } from './reads.js';
 import { amountOnly } from '../src/translate/shape.js';
 import { legacyMoney, sameCurrency } from './shapes.js';
 import { ok } from './answers.js';
@@ -17,7 +17,7 @@ type Detail = z.output<typeof transactionDetail>;
  * transaction; should another writer still slip in, the new ids are told apart by amount, and an id
  * that cannot be told apart is never guessed (null, logged by the caller's answer).
  */
-const createdRefund = readAnswer([transactionRead], (detail, legacy: z.output<typeof refundBody>, before: Detail | undefined) => {
+const createdRefund = readAnswer([refundRead], (detail, legacy: z.output<typeof refundBody>, before: Detail | undefined) => {
   const known = new Set(before?.purchaseDetails.refundIds ?? []);
   const fresh = detail.purchaseDetails.refundIds.filter((id) => !known.has(id));
   if (fresh.length === 1) return { refundId: fresh[0] };

@@ -5,7 +5,7 @@ import { amountInt, idOf } from '../src/contract/zod-helpers.js';
 import { PaybridgeError } from '../src/errors.js';
 import { checkWrite, defineMapping, readAnswer, readFirst, toPath, toQuery, unlike, type Completion, type WriteOutcome } from '../src/translate/define.js';
 import { amountOnly, compileShape, moved, rename, type Obj } from '../src/translate/shape.js';
-import { transactionListRead, transactionRead, type TransactionRead } from './reads.js';
+import { transactionListRead, transactionRead, transferRead, type TransactionRead } from './reads.js';
 import { LEGACY_TRANSACTION, legacyMoney, sameCurrency } from './shapes.js';
 import { ok, TRANSACTION_ANSWER, TRANSFER_ANSWER } from './answers.js';
 
@@ -111,7 +111,7 @@ export const queryTransactions = defineMapping({
 });
 
 /** The L26/L27 answer from the current transaction detail after the action (legacy-api.md section 4). */
-const transferAnswer = readAnswer([transactionRead], ({ purchaseDetails: p, transfers }) =>
+const transferAnswer = readAnswer([transferRead], ({ purchaseDetails: p, transfers }) =>
   legacyTransferAnswer({ transactionId: p.transactionId, merchantId: p.merchantId, amount: p.amount.minorCurrencyUnits, currency: p.amount.currency, transfers }),
 );
 

@@ -18,6 +18,12 @@ export interface CurrentRoute {
   /** Answer schemas (HTTP 200 unless `noContent`), several when the action decides. */
   answers?: z.ZodType[];
   noContent?: true;
+  /**
+   * The reference's security list leaves out merchant keys (Query Customers: no merchant secret key; Get
+   * Payment Source: only a marketplace API key or a customer's credential): the sandbox refuses them, and
+   * the gateway makes such a call with the operator's marketplace key (current-api-decisions.md).
+   */
+  refusesMerchantKeys?: true;
 }
 
 export const CURRENT_ROUTES: readonly CurrentRoute[] = [
@@ -35,7 +41,7 @@ export const CURRENT_ROUTES: readonly CurrentRoute[] = [
   { method: 'POST', path: '/surcharges', summary: 'Calculate a surcharge', body: req.surchargeRequest, answers: [res.surchargeResponse] },
   { method: 'POST', path: '/sources', summary: 'Save a payment source', body: req.createSourceRequest, answers: [res.paymentSource] },
   { method: 'GET', path: '/sources', summary: 'List payment sources', query: req.sourceQuery, answers: [res.paymentSourceList] },
-  { method: 'GET', path: '/sources/{sourceId}', summary: 'Get a payment source', answers: [res.savedSource] },
+  { method: 'GET', path: '/sources/{sourceId}', summary: 'Get a payment source', answers: [res.savedSource], refusesMerchantKeys: true },
   { method: 'DELETE', path: '/sources/{sourceId}', summary: 'Delete a payment source', noContent: true },
   { method: 'GET', path: '/sources/blockedcards', summary: 'List blocked cards', query: req.pageQuery, answers: [res.blockedCardList] },
   { method: 'PATCH', path: '/sources/blockedcards/{cardBlockId}', summary: 'Unblock a card', body: req.blockedCardUpdateRequest, answers: [res.blockedCard] },
@@ -43,7 +49,7 @@ export const CURRENT_ROUTES: readonly CurrentRoute[] = [
   { method: 'POST', path: '/customers/kyc', operationId: 'kycCustomer', summary: 'KYC a customer (the customer in the body or Customer-Id)', body: req.customerActionRequest, answers: [res.kycResponse] },
   { method: 'PATCH', path: '/customers/{customerId}', operationId: 'updateCustomer', summary: 'KYC a customer (the earlier path, an alias)', body: req.customerActionRequest, answers: [res.kycResponse] },
   { method: 'POST', path: '/auth/signin', operationId: 'signInCustomer', summary: 'Sign a customer (or an organisation delegate) in: a checkout auth token', body: req.signInRequest, answers: [res.signedIn] },
-  { method: 'GET', path: '/customers', summary: 'Query customers', query: req.customerQuery, answers: [res.customerList] },
+  { method: 'GET', path: '/customers', summary: 'Query customers', query: req.customerQuery, answers: [res.customerList], refusesMerchantKeys: true },
   { method: 'POST', path: '/payplans/offer', summary: 'Offer a pay plan', body: req.payPlanOfferRequest, answers: [res.payPlan] },
   { method: 'GET', path: '/payplans', summary: 'List pay plans', query: req.payPlanQuery, answers: [res.payPlanList] },
   { method: 'POST', path: '/payplans/max', summary: 'Calculate the pay plan maximum loan', body: req.payPlanMaxRequest, answers: [res.payPlanMaxResponse] },

@@ -18,6 +18,8 @@ export interface Marketplace {
   marketplaceId: string;
   apiKey: string;
   name: string;
+  /** The gateway operator's: its key acts for every merchant (the embedded gateway's service key). */
+  operator: boolean;
 }
 
 export interface BankAccount {

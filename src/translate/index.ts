@@ -11,6 +11,7 @@ import { createEngine } from './engine.js';
 import type { CurrentRequest, CurrentResponse, LegacyRequest, LegacyResponse, TranslatedRequest, TranslationContext } from './messages.js';
 import { errorResponse } from './answers.js';
 import { merchantKeyLookup } from './merchant-lookup.js';
+import { createServiceScope } from './service-key.js';
 import { compileRouter, type RouteMatch } from './router.js';
 
 export interface Logger {
@@ -57,6 +58,11 @@ export interface Translator {
    */
   droppedFields(): Record<string, Record<string, number>>;
   readonly merchantKeys: MerchantKeyResolver | undefined;
+  /**
+   * A send that makes each call the current API refuses to a merchant key (Query Customers, Get Payment
+   * Source) with the operator's marketplace key, scoped to the caller's own merchant (service-key.ts).
+   */
+  sendScoped(send: (current: CurrentRequest) => Promise<CurrentResponse>): (current: CurrentRequest) => Promise<CurrentResponse>;
 }
 
 /** Distinct dropped-field paths counted per route (droppedFields). */
@@ -81,6 +87,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
       ? new MerchantKeyResolver({ tokens: options.merchantTokens, lookup, ...options.merchantKeyCache })
       : undefined;
   const dropped = new Map<string, Map<string, number>>();
+  const service = createServiceScope({ serviceKey: options.serviceKey });
   const engine = createEngine({
     router: routes,
     ...(merchantKeys ? { merchantKeys } : {}),
@@ -159,8 +166,9 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
 
   // Without a preflight (every read, most writes) one promise chain, not a chain of async functions:
   // each await costs a promise and a microtask per request on the gateway's hot path.
-  function complete(translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse> {
+  function complete(translated: TranslatedRequest, sendAsCalled: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse> {
     const { context } = translated;
+    const send = service.sendScoped(sendAsCalled);
     if (context.preflight) return completeWithPreflight(translated, send);
     let sent: Promise<CurrentResponse>;
     try {
@@ -194,6 +202,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
     checkPreflight: engine.checkPreflight,
     routes,
     merchantKeys,
+    sendScoped: service.sendScoped,
     droppedFields: () =>
       Object.fromEntries([...dropped].map(([route, counts]) => [route, Object.fromEntries(counts)])),
     execute(request, send, matched) {
