@@ -11,42 +11,12 @@ import { expect } from 'vitest';
 import { CARDS, KEYS } from '../helpers/sandbox.js';
 import { Recorder, type Target } from './replay.js';
 import { float, phpJson } from './serializers.js';
-import type { WordPressTransport } from './woocommerce.js';
-import { hostOf, type WireRequest } from './wire.js';
+import { wordPressRequest, type WordPressTransport } from './woocommerce.js';
+import type { WireRequest } from './wire.js';
 
-function request(target: Target, transport: WordPressTransport, method: 'POST' | 'PATCH', path: string, data: unknown): WireRequest {
-  const body = phpJson(data);
-  const length = String(Buffer.byteLength(body));
-  const plugin: [string, string][] = [
-    ['0', 'Content-Type: application/json'],
-    ['1', `Content-Length: ${length}`],
-    ['Authorization', `Bearer ${KEYS.soloSk}`],
-  ];
-  // header lines in the order WordPress 6.1's Requests writes them (as for the legacy plugin on the same stack)
-  const headers: [string, string][] =
-    transport === 'curl'
-      ? [
-          ['Host', hostOf(target.base)],
-          ['User-Agent', 'WordPress/6.1.9; https://shop.example'],
-          ['Accept', '*/*'],
-          ['Accept-Encoding', 'deflate, gzip, br, zstd'],
-          ['Referer', `${target.base}/${path}`],
-          ...plugin,
-          ['Connection', 'close'],
-          ['Content-Length', length],
-          ['Content-Type', 'application/x-www-form-urlencoded'],
-        ]
-      : [
-          ['Host', hostOf(target.base)],
-          ['User-Agent', 'WordPress/6.1.9; https://shop.example'],
-          ['Accept-Encoding', 'deflate;q=1.0, compress;q=0.5, gzip;q=0.5'],
-          ...plugin,
-          ['Content-Length', length],
-          ['Content-Type', 'application/x-www-form-urlencoded; charset=UTF-8'],
-          ['Connection', 'Close'],
-        ];
-  return { method, path: `/${path}`, headers, body };
-}
+/** April_API::request: the JSON of wp_json_encode, the header list with an `Authorization` key, on WordPress's HTTP API. */
+const request = (target: Target, transport: WordPressTransport, method: 'POST' | 'PATCH', path: string, data: unknown): WireRequest =>
+  wordPressRequest(target, transport, method, path, phpJson(data), ['Authorization', `Bearer ${KEYS.soloSk}`]);
 
 /** get_order_data(): amounts through round() (PHP floats), strings through strval(), the e-mail of a signed-in shopper. */
 export function aprilOrderData(orderId: number, totalCents: number, virtual: boolean) {
