@@ -5,7 +5,7 @@
 import { hasIdForm, ID_PREFIX } from '../contract/ids.js';
 import { parseJsonBody } from '../contract/json.js';
 import { describeIssues } from '../contract/zod-helpers.js';
-import { PaybridgeError } from '../errors.js';
+import { legacyErrorBody, PaybridgeError } from '../errors.js';
 import { legacyCredential, type Headers, type MerchantKeyResolver } from './credentials.js';
 import { AnswerIncomplete, LegacyAnswer, type ParamTarget } from './define.js';
 import type { CompiledMapping, RouteMatch, Router } from './router.js';
@@ -230,7 +230,7 @@ export function createEngine(options: EngineOptions) {
       // a 2xx to a money write: the money has moved, never a 5xx a client would retry; the translator
       // completes the answer with a read of the resource, and this 202 stands only if that fails too
       if (err instanceof AnswerIncomplete && context.compiled.mapping.completion)
-        return { status: 202, body: incompleteBody(context.routeId, err.missing, context.requestId), incomplete: err.missing };
+        return { status: 202, body: legacyErrorBody('answer_incomplete', `${context.routeId}: the answer has no ${err.missing}`, context.requestId), incomplete: err.missing };
       if (err instanceof AnswerIncomplete)
         return errorResponse(new PaybridgeError('upstream_error', `the current answer to ${context.routeId} could not be read: ${err.missing}`), context.requestId);
       return errorResponse(
@@ -244,21 +244,6 @@ export function createEngine(options: EngineOptions) {
   const toCurrent = async (input: LegacyRequest): Promise<TranslatedRequest> => translate(input);
 
   return { toCurrent, translate, toLegacy, checkPreflight };
-}
-
-/**
- * The answer to a money write the current API took (2xx) whose answer could not be read in full, even
- * after reading the resource: HTTP 202, a legacy-shaped body saying the call was taken, nothing to retry.
- */
-function incompleteBody(routeId: string, missing: string, requestId: string) {
-  return {
-    statusCode: 202,
-    errorCode: 'answer_incomplete',
-    message: `The payment service took the ${routeId} call, but its answer could not be read in full; do not repeat the call: read the resource`,
-    detail: missing,
-    tracer: requestId,
-    errorTypeDescription: 'The request was taken; its outcome must be read back.',
-  };
 }
 
 /** Header names in lower case (the same object when they already are); a name given twice in two spellings becomes a list. */
