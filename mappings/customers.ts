@@ -3,7 +3,7 @@ import { CONSUMER_REQUIRED, consumerFields, eitherName, ORGANISATION_REQUIRED, o
 import { blankable, email, idOf, legacyReference, phone, shortText } from '../src/contract/zod-helpers.js';
 import { customerCreated, customerList } from '../src/contract/current-responses.js';
 import { checkAnswer, checkWrite, defineMapping, readAnswer, stringAt, toQuery, unlike } from '../src/translate/define.js';
-import { alias, closed, rename } from '../src/translate/shape.js';
+import { alias, closed, moved, rename } from '../src/translate/shape.js';
 import { ok } from './answers.js';
 
 /** The earlier generation answered an upsert with a bare JSON string, the customer id (observed quirk). */
@@ -61,18 +61,20 @@ export const upsertOrganisation = defineMapping({
 
 export const findCustomers = defineMapping({
   route: 'L14',
-  description: "Find a merchant's customers by email: the path merchantId becomes the merchantId filter and email the emailAddress filter; answered {customers} in legacy names.",
+  description: "Find a merchant's customers by email: the path merchantId becomes the merchantId filter and email the emailAddress filter, every page read; Query Customers takes no merchant key, so a merchant key's call is made with the operator's marketplace key scoped to the caller's own merchant (a merchantId not the caller's: 403); answered {customers} in legacy names.",
   legacy: 'GET /merchants/{merchantId}/customers',
   current: 'GET /customers',
   params: { merchantId: toQuery('merchantId', 'merchant') },
   query: { schema: z.object({ email: z.string().max(320).optional() }) },
   response: { shape: closed({ customers: rename('items') }) },
+  // every page (a legacy list is never cut); the e-mail filter is the service's to match (it ignores case)
+  paged: { filters: {} },
   answers: ok(z.object({ customers: z.array(z.object({ customerId: z.string(), internalCustomerId: z.string().nullable().optional(), email: z.string(), phoneno: z.string().nullable().optional(), firstName: z.string().nullable().optional(), lastName: z.string().nullable().optional() })) })),
 });
 
 export const upsertPluginCustomer = defineMapping({
   route: 'L28',
-  description: 'Create or update a customer as the shop plugins do: a body already in current names (emailAddress, givenName, familyName, phoneNumber; internalCustomerId -> referenceCustomerId) becomes UpsertConsumerCustomer; answered {customerId}.',
+  description: "Create or update a customer as the shop plugins do: a body already in current names becomes RegisterPluginConsumerCustomer {referenceCustomerId: internalCustomerId, givenName, familyName, emailAddress}, the official current plugin's form of the same call (phoneNumber has no place in it: taken and not sent); answered {customerId}.",
   legacy: 'POST /customers/plugin',
   current: 'POST /customers',
   body: z.object({
@@ -82,10 +84,10 @@ export const upsertPluginCustomer = defineMapping({
     familyName: blankable(shortText),
     phoneNumber: blankable(phone),
   }),
-  request: { wrap: 'UpsertConsumerCustomer' },
+  request: { wrap: 'RegisterPluginConsumerCustomer', shape: { phoneNumber: moved() } },
   response: { shape: closed({ customerId: 'customerId' }) },
   answers: ok(z.object({ customerId: z.string().startsWith('cust_') })),
-  writeCheck: checkUpsert(CONSUMER_FIELDS),
+  writeCheck: checkUpsert(['referenceCustomerId', 'emailAddress', 'givenName', 'familyName']),
 });
 
 export const signInCustomer = defineMapping({

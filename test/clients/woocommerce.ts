@@ -14,15 +14,13 @@ import { hostOf, type WireRequest } from './wire.js';
 
 export type WordPressTransport = 'curl' | 'fsockopen';
 
-function request(target: Target, transport: WordPressTransport, path: string, data: unknown): WireRequest {
-  const body = phpJson(data);
+/**
+ * A plugin's call as WordPress 6.1's Requests writes it: the plugin's own header list (`0:`/`1:` lines
+ * included) inside the header lines of the transport, in the order captured from its two transports.
+ */
+export function wordPressRequest(target: Target, transport: WordPressTransport, method: string, path: string, body: string, credential: [string, string]): WireRequest {
   const length = String(Buffer.byteLength(body));
-  const plugin: [string, string][] = [
-    ['0', 'Content-Type: application/json'],
-    ['1', `Content-Length: ${length}`],
-    ['Limepay-SecretKey', KEYS.soloSk],
-  ];
-  // header lines in the order WordPress 6.1's Requests writes them (captured from its two transports)
+  const plugin: [string, string][] = [['0', 'Content-Type: application/json'], ['1', `Content-Length: ${length}`], credential];
   const headers: [string, string][] =
     transport === 'curl'
       ? [
@@ -45,8 +43,11 @@ function request(target: Target, transport: WordPressTransport, path: string, da
           ['Content-Type', 'application/x-www-form-urlencoded; charset=UTF-8'],
           ['Connection', 'Close'],
         ];
-  return { method: 'POST', path: `/${path}`, headers, body };
+  return { method, path: `/${path}`, headers, body };
 }
+
+const request = (target: Target, transport: WordPressTransport, path: string, data: unknown): WireRequest =>
+  wordPressRequest(target, transport, 'POST', path, phpJson(data), ['Limepay-SecretKey', KEYS.soloSk]);
 
 /** get_order_data(): every string through strval(), amounts through round() (PHP floats). */
 export function orderData(orderId: number, totalCents: number, virtual: boolean) {
