@@ -1,5 +1,6 @@
 /** What the gateway knows about one request: its headers, its generation, its route and mode. */
 import type { IncomingMessage } from 'node:http';
+import { isIPv6 } from 'node:net';
 import type { RouteMode } from '../config.js';
 import { newRequestId } from '../contract/ids.js';
 import { PaybridgeError } from '../errors.js';
@@ -116,13 +117,26 @@ function first(v: string | string[] | undefined): string | undefined {
   const comma = value.indexOf(',');
   return (comma < 0 ? value : value.slice(0, comma)).trim() || undefined;
 }
-const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+/**
+ * A host as a Host or X-Forwarded-Host value may name it: a host name of RFC 1123 labels (or an IPv4
+ * address), or a bracketed IPv6 address, and an optional port 1-65535. `..`, `-`, `evil.example:99999`
+ * and anything with a path or a user are not hosts.
+ */
+function isHost(value: string): boolean {
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]{1,253})(?::(\d{1,5}))?$/.exec(value);
+  if (!m) return false;
+  if (m[2] !== undefined && (Number(m[2]) < 1 || Number(m[2]) > 65_535)) return false;
+  const host = m[1]!;
+  if (host.startsWith('[')) return isIPv6(host.slice(1, -1));
+  return (host.endsWith('.') ? host.slice(0, -1) : host).split('.').every((label) => HOST_LABEL.test(label));
+}
+const HOST_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 /** The last host value checked and its verdict: a client sends the same Host on every request. */
 let lastHost = '';
 let lastHostValid = false;
 const validHost = (host: string): boolean => {
   if (host !== lastHost) {
-    lastHostValid = HOST.test(host);
+    lastHostValid = isHost(host);
     lastHost = host;
   }
   return lastHostValid;
@@ -130,8 +144,9 @@ const validHost = (host: string): boolean => {
 
 /**
  * How the client reached the gateway, for the URLs an upstream builds (a 3DS redirectURL must open
- * through the gateway's own address): a TLS terminator's X-Forwarded-Proto/-Host when present, else
- * the connection and Host. Values that are not a scheme or a host name are ignored.
+ * through the gateway's own address): a TLS terminator's X-Forwarded-Proto/-Host when present (the
+ * traffic handler has already dropped those of a peer that is not a trusted proxy), else the
+ * connection and Host. Values that are not a scheme or a host[:port] are ignored.
  */
 export function forwardedHeaders(headers: HeaderValues, req: IncomingMessage): Record<string, string> {
   const proto = first(headers['x-forwarded-proto'])?.toLowerCase();

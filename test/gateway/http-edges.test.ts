@@ -98,6 +98,8 @@ let current: Awaited<ReturnType<typeof origin>>;
 let legacy: Awaited<ReturnType<typeof origin>>;
 let gw: Awaited<ReturnType<typeof startGateway>>;
 let shadowGw: Awaited<ReturnType<typeof startGateway>>;
+/** Behind a trusted proxy: this machine's test client stands in for the TLS terminator. */
+let trustedGw: Awaited<ReturnType<typeof startGateway>>;
 const sink = logSink();
 const shadowSink = logSink();
 beforeAll(async () => {
@@ -106,10 +108,12 @@ beforeAll(async () => {
   const upstreams = { sandbox: { current: current.url, legacy: legacy.url } };
   gw = await startGateway({ upstreams, routes: { L1: 'legacy', L3: 'legacy', '*': 'current' } }, sink.stream);
   shadowGw = await startGateway({ upstreams, routes: { '*': 'shadow' }, shadow: { sample: { '*': 1 } } }, shadowSink.stream);
+  trustedGw = await startGateway({ upstreams, routes: { L3: 'legacy', L17: 'shadow', '*': 'current' }, trustedProxies: ['127.0.0.1', '::1'] });
 });
 afterAll(async () => {
   await gw.close();
   await shadowGw.close();
+  await trustedGw.close();
   await current.close();
   await legacy.close();
 });
@@ -176,6 +180,59 @@ describe('header names and values', () => {
       const reached = legacy.seen.find((s) => s.url === path);
       expect(valuesOf(reached, 'x-forwarded-host'), base).toEqual([new URL(base).host]);
       expect(valuesOf(reached, 'x-forwarded-proto'), base).toEqual(['http']);
+    }
+  });
+});
+
+describe('X-Forwarded-Host and -Proto: a trusted proxy\'s, and only when they parse (issue 56, item 4)', () => {
+  type Upstream = Awaited<ReturnType<typeof origin>>;
+  // legacy mode (L3), a shadow primary (L17) and a translated call (L6): each upstream builds URLs from them
+  const paths = [
+    ['legacy mode', (n: number) => `/orders/ordr_tp${n}`, () => legacy],
+    ['shadow', (n: number) => `/transactions?merchantOrderId=ordr_tp${n}`, () => legacy],
+    ['translated', (n: number) => `/transactions/tran_tp${n}`, () => current],
+  ] as const;
+  let n = 0;
+  /** One GET with the forwarded headers given; what reached the upstream (found by the request's own id in its URL). */
+  const reach = async (base: string, path: (n: number) => string, upstream: () => Upstream, forwarded: [string, string][]) => {
+    const id = `tp${++n}`;
+    const target = path(n);
+    const answer = await raw(base, target, 'GET', [['Limepay-SecretKey', KEYS.soloSk], ...forwarded]);
+    expect(answer.status, `${target}: ${answer.body}`).toBeLessThan(500);
+    const seen = upstream().seen.find((s) => new RegExp(`_${id}(?![0-9])`).test(s.url));
+    return { host: valuesOf(seen, 'x-forwarded-host'), proto: valuesOf(seen, 'x-forwarded-proto'), reached: seen !== undefined };
+  };
+
+  it('from a trusted proxy, a valid host[:port] and scheme reach the upstream on every path', async () => {
+    for (const [label, path, upstream] of paths)
+      for (const host of ['api.sandbox.limepay.example', 'api.sandbox.limepay.example:8443', '203.0.113.7:443', '[2001:db8::1]:8443']) {
+        const seen = await reach(trustedGw.url, path, upstream, [['X-Forwarded-Host', host], ['X-Forwarded-Proto', 'https']]);
+        expect(seen.reached, `${label} ${host}`).toBe(true);
+        expect([seen.host, seen.proto], `${label} ${host}`).toEqual([[host], ['https']]);
+      }
+  });
+
+  it('from a trusted proxy, a value that is not a host[:port] with a valid port is ignored: the gateway\'s own host stands', async () => {
+    const own = new URL(trustedGw.url).host;
+    const bad = ['..', '-', '.', 'evil.example:99999', 'evil.example:0', 'evil.example:', 'a..b', '-evil.example', 'evil-.example', 'evil.example/phish', 'user@evil.example', '[::1', '[not-ip]:80', `${'a'.repeat(64)}.example`];
+    for (const [label, path, upstream] of paths)
+      for (const host of bad) {
+        const seen = await reach(trustedGw.url, path, upstream, [['X-Forwarded-Host', host], ['X-Forwarded-Proto', 'gopher']]);
+        expect(seen.reached, `${label} ${host}`).toBe(true);
+        expect([seen.host, seen.proto], `${label} ${host}`).toEqual([[own], ['http']]);
+      }
+  });
+
+  it('from any other peer, even valid ones are ignored (the gateway trusts no proxy by default)', async () => {
+    const untrusted = [
+      ['legacy mode', gw.url, paths[0][1], () => legacy],
+      ['shadow', shadowGw.url, paths[0][1], () => legacy],
+      ['translated', gw.url, paths[2][1], () => current],
+    ] as const;
+    for (const [label, base, path, upstream] of untrusted) {
+      const seen = await reach(base, path, upstream, [['X-Forwarded-Host', 'api.sandbox.limepay.example'], ['X-Forwarded-Proto', 'https']]);
+      expect(seen.reached, label).toBe(true);
+      expect([seen.host, seen.proto], label).toEqual([[new URL(base).host], ['http']]);
     }
   });
 });
