@@ -280,6 +280,32 @@ describe('request targets', () => {
     }
   });
 
+  it('every request line gets an HTTP answer in the legacy shape: CONNECT, absolute forms (own paths too), unknown methods (issue 56, item 5)', async () => {
+    const before = current.seen.length + legacy.seen.length;
+    const lines: [string, string, number, RegExp][] = [
+      ['CONNECT', '/orders', 400, /^method: CONNECT/],
+      ['CONNECT', 'api.sandbox.limepay.example:443', 400, /^method: CONNECT/],
+      ['CONNECT', `127.0.0.1:${new URL(current.url).port}`, 400, /^method: CONNECT/],
+      ['GET', 'http://evil.example/_paybridge/routes', 400, /^path/],
+      ['GET', `http://127.0.0.1:${new URL(legacy.url).port}/orders/ordr_abs2`, 400, /^path/],
+      ['GET', '*', 400, /^path/],
+      ['FROB', '/orders', 400, /^method/],
+      ['PROPFIND', '/orders/ordr_m1', 404, /PROPFIND \/orders\/ordr_m1 is not a legacy route/],
+      ['QUERY', '/transactions', 404, /QUERY \/transactions is not a legacy route/],
+    ];
+    for (const [method, target, status, detail] of lines) {
+      const answer = await raw(gw.url, target, method, [['Limepay-SecretKey', KEYS.soloSk]]);
+      expect(answer.status, `${method} ${target}: ${answer.head}`).toBe(status);
+      const body = json(answer);
+      expect(body, `${method} ${target}`).toMatchObject({ statusCode: status, errorCode: expect.any(String), message: expect.any(String), detail: expect.stringMatching(detail), tracer: expect.any(String) });
+    }
+    expect(current.seen.length + legacy.seen.length, 'nothing was forwarded, no tunnel opened').toBe(before);
+    gw.gateway.flushLogs();
+    // each refusal's tracer is in the log, counted as a refusal
+    const connect = sink.records().filter((r) => r.msg === 'request refused by the HTTP parser' && String(r.detail).startsWith('method: CONNECT'));
+    expect(connect).toHaveLength(3);
+  });
+
   it('OPTIONS * is answered by the gateway with the methods it serves', async () => {
     const answer = await raw(gw.url, '*', 'OPTIONS', []);
     expect(answer.status).toBe(204);
