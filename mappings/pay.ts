@@ -89,7 +89,8 @@ const payAnswer = readAnswer(
       amount: paid.amount,
       currency: paid.currency,
       surchargeAmount: paid.surchargeAmount ?? 0,
-      type: legacyPayType(paid.payType),
+      // the .NET SDK reads type: an answer that names no pay type (the reference's form may not) is a card paid in full
+      type: legacyPayType(paid.payType ?? 'PayInFull'),
     };
   },
 );

@@ -132,7 +132,8 @@ export function createShadow(deps: ShadowDeps) {
     const verdict = await translation(ex);
     const mismatch = translationMismatch(ex, verdict);
     if (mismatch) return comparison(ex, 'translate', ex.primary, null, [mismatch]);
-    const write = !mapping.legacy.startsWith('GET ') && mapping.readOnly !== true;
+    // a legacy GET whose translation is declared not to be a read (unsafeGet) is a write here too
+    const write = (!mapping.legacy.startsWith('GET ') || mapping.unsafeGet !== undefined) && mapping.readOnly !== true;
     if (write) await writes.compareWrite(ex, verdict.current);
     else await compareRead(ex, verdict.current);
   }
