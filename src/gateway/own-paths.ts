@@ -4,6 +4,7 @@
  * come from the error table like every other answer.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseJsonBody } from '../contract/json.js';
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -59,6 +60,14 @@ export function registerOwnPaths(app: FastifyInstance, deps: OwnPathDeps): void 
     if (refusal) return sendOwnError(reply, refusal);
     request.log.error({ err }, 'request failed');
     return sendOwnError(reply, new PaybridgeError('internal_error', 'the gateway failed to handle the request'));
+  });
+  // an operator body is JSON read as every body the gateway reads (duplicate keys, __proto__, depth: a 400)
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
   });
   // a path of ours that does not exist: the error shape, the path named without its query (which may hold a token)
   app.setNotFoundHandler((request, reply) =>

@@ -237,6 +237,36 @@ describe('X-Forwarded-Host and -Proto: a trusted proxy\'s, and only when they pa
   });
 });
 
+describe('a key given twice in one JSON object (docs/decisions.md D-GW-2)', () => {
+  const twice = (amount: string) => `{"internalOrderId":"dup-1","paymentAmount":{"amount":100,"currency":"AUD","amount":${amount}},"description":"","billing":{"name":"Jo"}}`;
+
+  it('is a legacy 400 naming the key on a translated route, and nothing is sent', async () => {
+    const before = current.seen.length;
+    const body = '{"transactionId":"tran_dup1","refundAmount":{"amount":100,"currency":"AUD","amount":100000}}';
+    const answer = await raw(gw.url, '/refunds', 'POST', [['Limepay-SecretKey', KEYS.soloSk], ['Content-Type', 'application/json']], body);
+    expect(answer.status).toBe(400);
+    expect(json(answer)).toMatchObject({ errorCode: 'invalid_request', detail: 'body.refundAmount.amount: the key is given twice; send each field once' });
+    expect(current.seen.length).toBe(before);
+  });
+
+  it('goes to the legacy upstream as the client sent it in legacy mode: the legacy service decides', async () => {
+    const answer = await raw(gw.url, '/orders', 'POST', [['Limepay-SecretKey', KEYS.soloSk], ['Content-Type', 'application/json']], twice('100000'));
+    expect(answer.status).toBe(200);
+    expect(legacy.seen.at(-1)).toMatchObject({ method: 'POST', url: '/orders', body: twice('100000') });
+  });
+
+  it('in shadow mode: the legacy side answers the client, and the comparison records what each side understood', async () => {
+    const answer = await raw(shadowGw.url, '/orders', 'POST', [['Limepay-SecretKey', KEYS.soloSk], ['Content-Type', 'application/json']], twice('100001'));
+    expect(answer.status).toBe(200);
+    expect(legacy.seen.at(-1)).toMatchObject({ method: 'POST', url: '/orders', body: twice('100001') });
+    await shadowGw.gateway.shadow.idle();
+    const [record] = shadowGw.gateway.shadow.ledger.find(/^x-request-id: (.+)$/im.exec(answer.head)![1]!.trim()) as { differences: unknown[] }[];
+    expect(record?.differences).toEqual([
+      { path: '$translation', primary: 'accepted (200)', candidate: 'refused: invalid_request: body.paymentAmount.amount: the key is given twice; send each field once' },
+    ]);
+  });
+});
+
 describe('a body on a route that takes none', () => {
   const routes = [
     ['L10', 'DELETE', '/transactions/tran_nobody1/authorisation'],

@@ -114,7 +114,7 @@ describe('the operator API', () => {
     const before = logs.lines.length;
     const send = (authorization: string | undefined, body: string, type = 'application/json') =>
       fetch(`${gw.url}/_paybridge/routes/L4`, { method: 'PUT', headers: { 'content-type': type, ...(authorization ? { authorization } : {}) }, body });
-    for (const body of ['{bad', '[1,2', '{"mode":"legacy"', '{"__proto__":{"x":1}}', '']) {
+    for (const body of ['{bad', '[1,2', '{"mode":"legacy"', '{"__proto__":{"x":1}}', '', '{"mode":"legacy","mode":"current"}']) {
       const answer = await send(`Bearer ${ALICE}`, body);
       expect(answer.status, body).toBe(400);
       expect(await answer.json(), body).toMatchObject({ statusCode: 400, errorCode: 'invalid_request', detail: expect.stringMatching(/^body/), tracer: answer.headers.get('x-request-id') });
