@@ -79,7 +79,7 @@ function kindOfName(name: string): NameKind | undefined {
 
 /** The kind of a field or header name; names seen are remembered (log lines and answers repeat a few hundred names). */
 const nameCache = new Map<string, NameKind | null>();
-export function secretName(name: string): NameKind | undefined {
+function secretName(name: string): NameKind | undefined {
   let kind = nameCache.get(name);
   if (kind === undefined) {
     kind = kindOfName(name) ?? null;
@@ -107,7 +107,7 @@ const maskAddress = (address: string): string => {
 };
 
 /** The masks of logs, records and the report: `[redacted]`, keeping what tells a reader the kind (`sandbox_sk_[redacted]`, `a***@example.com`). */
-export const MASKS: Masks = {
+const MASKS: Masks = {
   shape(kind, secret) {
     switch (kind) {
       case 'key':
@@ -330,7 +330,7 @@ export function createRedactor(masks: Masks) {
   return { scrub, redactValue, redactAt };
 }
 
-export type Redactor = ReturnType<typeof createRedactor>;
+type Redactor = ReturnType<typeof createRedactor>;
 
 /** The redactor of logs, records and the report (MASKS). */
 const standard: Redactor = createRedactor(MASKS);

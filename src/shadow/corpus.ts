@@ -1,9 +1,10 @@
 /**
  * The replay corpus: for sampled translated exchanges, what `paybridge replay` needs to run them again
  * through another build of the translator, offline: the legacy request and the answer the client got,
- * and each current request sent with the answer it got. Every secret is replaced by a stable
- * placeholder of the same kind (one key, one placeholder, in every entry), so the corpus holds no
- * secret and a replayed request still passes the translator's checks. Bounded in bytes and rotated.
+ * and each current request sent with the answer it got. Every secret the one redaction rule set finds
+ * (observability/redact.ts, as for logs and records) is replaced by a stable placeholder of the same
+ * kind (one key, one placeholder, in every entry), so the corpus holds no secret and a replayed
+ * request still passes the translator's checks. Bounded in bytes and rotated.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, renameSync, statSync } from 'node:fs';
@@ -103,9 +104,7 @@ const corpusRedactor = createRedactor(CORPUS_MASKS);
 const withPlaceholders = (value: unknown): unknown => corpusRedactor.redactValue(value);
 
 /** Header values as placeholders: a credential's value (`Bearer <key>` too) by its kind, by the header's name or the value's shape. */
-function headersWithPlaceholders(headers: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return corpusRedactor.redactValue(headers) as Record<string, unknown>;
-}
+const headersWithPlaceholders = (headers: Readonly<Record<string, unknown>>) => withPlaceholders(headers) as Record<string, unknown>;
 
 /** Path and query: every value that holds a secret replaced (an e-mail in `?email=`, a key in `?api_key=`). */
 function pathWithPlaceholders(path: string): string {
