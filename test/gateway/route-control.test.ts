@@ -148,7 +148,7 @@ describe('the operator API', () => {
     });
     await vi.waitFor(() => {
       gw.gateway.flushLogs();
-      expect(logs.records().slice(before).some((r) => r.level === 30 && /client closed the connection/.test(String(r.msg)))).toBe(true);
+      expect(logs.records().slice(before).some((r) => r.level === 30 && r.msg === 'client closed the connection before the request was read' && r.path === '/_paybridge/routes/L1')).toBe(true);
     });
     expect(logs.records().slice(before).filter((r) => (r.level as number) >= 50)).toEqual([]);
     expect(logs.lines.slice(before).join('\n')).not.toContain(ALICE);
