@@ -5,7 +5,7 @@ import {
 import { orderResponse as currentOrder } from '../src/contract/current-responses.js';
 import { bareOrderRead, payByLinkRead, wrappedOrderRead } from './reads.js';
 import { checkWrite, defineMapping, readAnswer, stringAt, toHeader, toPath, unlike, type WriteOutcome } from '../src/translate/define.js';
-import { alias, compileShape, flatten, money, moved, rename, unwrap, verbatim, type ShapeSpec } from '../src/translate/shape.js';
+import { alias, compileShape, flatten, money, moved, rename, unwrap, verbatim, type Obj, type ShapeSpec } from '../src/translate/shape.js';
 import { BILLING, LEGACY_ORDER, legacyMoney, ORDER_ITEM, SHIPPING } from './shapes.js';
 import { ok, ORDER_ANSWER } from './answers.js';
 
@@ -79,7 +79,18 @@ export const ORDER_REQUEST: ShapeSpec = {
   orderType: moved(),
 };
 
-const legacyOrder = compileShape(LEGACY_ORDER);
+const compiledOrder = compileShape(LEGACY_ORDER);
+/** Legacy fields a current order may not carry: null in the legacy answer (legacy-api.md section 4), never missing. */
+const NULL_WHEN_ABSENT = ['platformId', 'marketplaceId', 'customerEmail', 'phoneNo', 'description', 'items', 'discount', 'shipping', 'billing', 'metadata'] as const;
+const legacyOrder = {
+  backward(order: Obj): Obj {
+    const legacy = compiledOrder.backward(order);
+    for (const key of NULL_WHEN_ABSENT) legacy[key] ??= null;
+    // an order that names no type is what CreateOnlineOrder makes (current-api.md has no orderType)
+    legacy.type ??= 'online';
+    return legacy;
+  },
+};
 /**
  * The legacy order from either form of a current order answer: wrapped in `OnlineOrder {order}`
  * (current-api.md; Get and Create) or bare (the reference's Update and Cancel); the gateway reads both.

@@ -84,14 +84,18 @@ export const flatPayRead = z.looseObject({ transactionId: z.string(), ...flatFig
 export const threeDSRead = z.looseObject({ ThreeDSAuthorisationRequired: z.looseObject({ threeDSAuthorisationId: z.string(), redirectUrl: z.string() }) });
 
 const text = z.string().nullish();
-/** An order: its id, merchant and amount needed; what else a form leaves out stays out of the legacy answer. */
+/**
+ * An order: what every published form carries (current-api.md's order fields, and the state the
+ * reference's and the decisions' orders have) is needed; what a form may leave out is null in the
+ * legacy answer (legacy-api.md section 4), never missing.
+ */
 const orderFields = z.looseObject({
   orderId: z.string(),
   merchantId: z.string(),
   marketplaceId: text,
-  referenceOrderId: z.string().optional(),
+  referenceOrderId: z.string(),
   amount: moneyRead,
-  status: z.string().optional(),
+  status: z.string(),
   orderType: text,
   description: text,
   customerEmailAddress: text,
@@ -101,8 +105,8 @@ const orderFields = z.looseObject({
   shipping: z.record(z.string(), z.unknown()).nullish(),
   billing: z.record(z.string(), z.unknown()).nullish(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
 });
 /** An order, wrapped in `OnlineOrder` (Get, Create) or bare (the reference's Update and Cancel). */
 export const wrappedOrderRead = z.looseObject({ OnlineOrder: z.looseObject({ order: orderFields }) });

@@ -94,6 +94,7 @@ export const SETTINGS: readonly Setting[] = [
   { flag: 'shadow-sample', env: 'PAYBRIDGE_SHADOW_SAMPLE', path: 'shadow.sample.*', kind: 'number', describe: 'share of requests compared in shadow and canary modes, 0-1', default: '1' },
   { flag: 'otlp-endpoint', env: 'PAYBRIDGE_OTLP_ENDPOINT', path: 'otlpEndpoint', kind: 'string', describe: 'OTLP/HTTP endpoint OpenTelemetry spans are exported to (http://collector:4318)', default: 'none: tracing off' },
   { flag: 'allowed-origins', env: 'PAYBRIDGE_ALLOWED_ORIGINS', path: 'sandbox.allowedOrigins', kind: 'list', describe: "shop page origins the embedded sandbox's checkout component serves (CORS, framing), comma-separated", default: '*' },
+  { flag: 'trusted-proxies', env: 'PAYBRIDGE_TRUSTED_PROXIES', path: 'trustedProxies', kind: 'list', describe: 'addresses or CIDR ranges of the proxies whose X-Forwarded-Host/-Proto are believed, comma-separated', default: 'none: ignored' },
   { flag: 'operator-token', env: 'PAYBRIDGE_OPERATOR_TOKEN', path: 'operatorToken', kind: 'string', describe: 'bearer token of /_paybridge/ (the shadow report), 16+ characters', default: 'none: report off' },
 ];
 

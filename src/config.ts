@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ConfigError, LISTEN_DEFAULTS, mergeSources, type ConfigSources } from './config-sources.js';
 import { describeIssues } from './contract/zod-helpers.js';
+import { isAddressOrRange } from './gateway/proxies.js';
 import { LEGACY_ROUTES, ROUTE_IDS } from './translate/legacy-routes.js';
 
 export const DEFAULTS = {
@@ -56,6 +57,12 @@ export const configSchema = z.strictObject({
     .prefault({}),
   /** Base URLs per environment; a credential's prefix (sandbox_ / live_) picks the environment. */
   upstreams: z.strictObject({ sandbox: upstreamPair.prefault({}), live: upstreamPair.prefault({}) }).prefault({}),
+  /**
+   * Addresses or CIDR ranges of the proxies (a TLS terminator) whose X-Forwarded-Host and
+   * X-Forwarded-Proto shape the URLs an upstream builds (a 3DS redirectURL); from any other peer they
+   * are ignored. None by default.
+   */
+  trustedProxies: z.array(z.string().refine(isAddressOrRange, { error: (issue) => `expected an IP address or a CIDR range (10.0.0.0/8), got ${JSON.stringify(issue.input)}` })).default([]),
   /** Environment of credentials without a sandbox_/live_ prefix (JWTs, checkout and merchant tokens). */
   defaultEnvironment: z.enum(['sandbox', 'live']).optional(),
   /** Mode per legacy route id, `*` for the rest; default current (translate). */

@@ -16,7 +16,7 @@ export const SERVE_USAGE = `paybridge serve [--config FILE] [flags]
 ${SETTINGS.map((s) => `  --${`${s.flag} ${s.kind === 'modes' ? 'ROUTE=MODE' : s.kind === 'file' ? 'FILE' : s.kind === 'list' ? 'A,B' : s.kind === 'string' ? 'VALUE' : 'N'}`.padEnd(36)}${s.describe} (default: ${s.default}; ${s.env}; file: ${s.path.replace('.*', '')})`).join('\n')}`;
 
 /** Settings a reload reads but cannot apply to a running gateway (sockets, pools, queues made at start). */
-const RESTART_SETTINGS = ['listen', 'upstreams', 'defaultEnvironment', 'unmappedRoutes', 'timeouts', 'client', 'bodyLimitBytes', 'merchantTokens', 'serviceKey', 'merchantKeyCache', 'logLevel', 'logFormat', 'otlpEndpoint', 'operatorToken', 'operatorTokens'] as const;
+const RESTART_SETTINGS = ['listen', 'upstreams', 'defaultEnvironment', 'unmappedRoutes', 'timeouts', 'client', 'bodyLimitBytes', 'merchantTokens', 'serviceKey', 'merchantKeyCache', 'logLevel', 'logFormat', 'otlpEndpoint', 'operatorToken', 'operatorTokens', 'trustedProxies'] as const;
 
 /**
  * Calls `changed` when the file at `path` is rewritten or replaced: polled (a Kubernetes ConfigMap

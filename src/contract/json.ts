@@ -1,6 +1,7 @@
 /**
- * Request bodies are parsed once, here: malformed JSON, `__proto__` / `constructor.prototype` keys and
- * nesting deeper than MAX_JSON_DEPTH are a 400 naming the body, before anything else looks at them.
+ * Request bodies are parsed once, here: malformed JSON, `__proto__` / `constructor.prototype` keys,
+ * a key given twice in one object and nesting deeper than MAX_JSON_DEPTH are a 400 naming the body,
+ * before anything else looks at them.
  */
 import { isSafeNumber, LosslessNumber, parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
 import sjson from 'secure-json-parse';
@@ -126,6 +127,78 @@ function bracketsAtMost(text: string, limit: number): boolean {
   return true;
 }
 
+/** How many keys a parsed JSON value holds, at every depth. */
+function keyCount(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(value)) for (const item of value) n += keyCount(item);
+  else for (const key in value) n += 1 + keyCount((value as Record<string, unknown>)[key]);
+  return n;
+}
+
+/** How many `":` a text holds: each key of a JSON text is one (a string value holding `\":` adds one more). */
+function keyMarks(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('":'); i >= 0; i = text.indexOf('":', i + 2)) n++;
+  return n;
+}
+
+/**
+ * The path of the first key a valid JSON text gives twice in one object (`paymentAmount.amount`), or
+ * undefined: one pass over the text, strings skipped, a set of keys per open object.
+ */
+export function duplicateKey(text: string): string | undefined {
+  interface Level {
+    keys?: Set<string>;
+    path: string;
+    key: string;
+    index: number;
+    expectKey: boolean;
+  }
+  const stack: Level[] = [];
+  const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
+  const pathOfValue = (top: Level | undefined) => (top === undefined ? '' : top.keys ? join(top.path, top.key) : `${top.path}[${top.index}]`);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      let j = i + 1;
+      let escaped = false;
+      for (let d = text.charCodeAt(j); d !== 34; d = text.charCodeAt(++j)) if (d === 92) (escaped = true), j++;
+      const top = stack[stack.length - 1];
+      if (top?.keys && top.expectKey) {
+        const key = escaped ? (JSON.parse(text.slice(i, j + 1)) as string) : text.slice(i + 1, j);
+        if (top.keys.has(key)) return join(top.path, key);
+        top.keys.add(key);
+        top.key = key;
+        top.expectKey = false;
+      }
+      i = j;
+    } else if (c === 123) stack.push({ keys: new Set(), path: pathOfValue(stack[stack.length - 1]), key: '', index: 0, expectKey: true });
+    else if (c === 91) stack.push({ path: pathOfValue(stack[stack.length - 1]), key: '', index: 0, expectKey: false });
+    else if (c === 125 || c === 93) stack.pop();
+    else if (c === 44) {
+      const top = stack[stack.length - 1];
+      if (top?.keys) top.expectKey = true;
+      else if (top) top.index++;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A key given twice in one object is refused (docs/decisions.md): parsers disagree on which one counts
+ * (JSON.parse takes the last, others the first or refuse), so the gateway cannot know what the sender
+ * meant, and an amount read one way here and another way by a service behind it is how money moves
+ * wrongly. Checked by counting first: a text holds a duplicate only if it marks more keys than the
+ * parsed value holds (or spaces a key from its colon), and only then is it scanned.
+ */
+function refuseDuplicateKeys(text: string, value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (keyMarks(text) <= keyCount(value) && !/"\s+:/.test(text)) return;
+  const key = duplicateKey(text);
+  if (key !== undefined) throw new PaybridgeError('invalid_request', `body.${key}: the key is given twice; send each field once`);
+}
+
 /** The parsed body, undefined for an empty one, or a PaybridgeError (400 invalid_request). */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
@@ -139,13 +212,15 @@ export function parseJsonBody(text: string): unknown {
       throw new PaybridgeError('invalid_request', `body: nested deeper than ${MAX_JSON_DEPTH} levels`);
     longNumber = scanned.longNumber;
   }
+  let value: unknown;
   try {
-    const value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
-    // valid and safe: parsed again, exactly, only when it holds a number a double may not
-    return longNumber ? exactParse(text) : value;
+    value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
     if (/prototype/i.test((err as Error).message))
       throw new PaybridgeError('invalid_request', 'body: keys __proto__ and constructor.prototype are not allowed');
     throw new PaybridgeError('invalid_request', 'body: malformed JSON');
   }
+  refuseDuplicateKeys(text, value);
+  // valid and safe: parsed again, exactly, only when it holds a number a double may not
+  return longNumber ? exactParse(text) : value;
 }

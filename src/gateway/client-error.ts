@@ -33,17 +33,26 @@ export interface ClientRefusal {
   detail: string;
 }
 
+/** Parser errors that mean the client went away mid-request (the connection closed or reset): nobody to answer. */
+const CLIENT_GONE = new Set(['HPE_INVALID_EOF_STATE', 'ECONNRESET', 'EPIPE']);
+
 /**
  * Fastify's clientErrorHandler: a request Node's parser refuses still gets a legacy-shaped error
  * (statusCode, errorCode, message, detail, tracer), then the connection is closed. `refused` hears
- * of each answer written, so that its tracer is in the log.
+ * of each answer written, so that its tracer is in the log; `gone` of a client that went away mid-request.
  */
-export function legacyClientError(err: Error & { code?: string }, socket: Socket, refused?: (refusal: ClientRefusal) => void): void {
-  if (!socket.writable) {
+export function legacyClientError(err: Error & { code?: string }, socket: Socket, refused?: (refusal: ClientRefusal) => void, gone?: (code: string) => void): void {
+  if (!socket.writable || CLIENT_GONE.has(err.code ?? '')) {
+    if (CLIENT_GONE.has(err.code ?? '')) gone?.(err.code!);
     socket.destroy();
     return;
   }
   const { status, code, detail } = describe(err);
+  refuseOnSocket(socket, status, code, detail, refused);
+}
+
+/** A legacy-shaped error written straight to a socket, which is then closed: for requests no handler may see. */
+function refuseOnSocket(socket: Socket, status: number, code: ErrorCode, detail: string, refused?: (refusal: ClientRefusal) => void): void {
   const tracer = randomUUID();
   refused?.({ tracer, status, code, detail });
   const body = JSON.stringify({ ...legacyErrorBody(code, detail, tracer), statusCode: status });
@@ -55,11 +64,21 @@ export function legacyClientError(err: Error & { code?: string }, socket: Socket
 }
 
 /**
+ * A `CONNECT` request (RFC 9110 section 9.3.6), which Node hands to no request handler: the gateway
+ * is no forward proxy, so it is a legacy 400 naming the method, and the connection is closed (a
+ * tunnel is never opened, whatever the target).
+ */
+export function refuseConnect(socket: Socket, refused?: (refusal: ClientRefusal) => void): void {
+  if (!socket.writable) return void socket.destroy();
+  refuseOnSocket(socket, 400, 'invalid_request', 'method: CONNECT is not served; the gateway is not a proxy', refused);
+}
+
+/**
  * What the gateway does with each request Node's parser refused: counted
  * (`paybridge_client_refusals_total{status,code}`) and logged at warn with the tracer the client got.
  */
 export function refusalRecorder(metrics: Metrics, warn: (obj: object, msg: string) => void): (refusal: ClientRefusal) => void {
-  const refusals = metrics.counter('paybridge_client_refusals_total', "Requests Node's HTTP parser refused (malformed HTTP, headers too large, a client too slow), by status and error code.", ['status', 'code']);
+  const refusals = metrics.counter('paybridge_client_refusals_total', "Requests Node's HTTP parser refused (malformed HTTP, headers too large, a client too slow, CONNECT), by status and error code.", ['status', 'code']);
   return ({ tracer, status, code, detail }) => {
     refusals.inc({ status: String(status), code });
     warn({ requestId: tracer, status, errorCode: code, detail }, 'request refused by the HTTP parser');

@@ -1,24 +1,30 @@
 /** The operator's paths: the shadow report (JSON and an HTML page), the live route table and the configuration in force, behind a bearer token. */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { PaybridgeError } from '../errors.js';
-import { REDACTED, redactValue } from '../observability/redact.js';
+import { REDACTED, redactValue, scrub } from '../observability/redact.js';
 import { renderReportHtml } from '../shadow/html.js';
 import type { ShadowReport } from '../shadow/ledger.js';
 import { modeOf, sampleOf, type RouteControl } from './route-control.js';
 
+/**
+ * The operator token of a request: the one `Authorization: Bearer` value, non-empty. Never the URL: a
+ * token in a query string lands in access logs, proxies and browser histories.
+ */
 function tokenOf(request: FastifyRequest): string | undefined {
   const auth = request.headers.authorization;
-  if (typeof auth === 'string' && /^Bearer\s+/i.test(auth)) return auth.replace(/^Bearer\s+/i, '').trim();
-  const query = (request.query as Record<string, unknown> | undefined)?.token;
-  return typeof query === 'string' ? query : undefined;
+  return typeof auth === 'string' ? /^\s*Bearer +(\S+)\s*$/i.exec(auth)?.[1] : undefined;
 }
 
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+/** A token as compared: its SHA-256, so every comparison is of 32 bytes whatever the lengths (timingSafeEqual needs equal ones). */
+const digestOf = (token: string): Buffer => createHash('sha256').update(token).digest();
+
+/** Why a login was refused, for the log line (never the token). */
+function refusalOf(request: FastifyRequest): string {
+  const auth = request.headers.authorization;
+  if (auth === undefined) return 'no Authorization header';
+  return /^\s*Bearer(?:\s|$)/i.test(auth) ? (tokenOf(request) === undefined ? 'an empty or malformed Bearer value' : 'an unknown token') : 'not the Bearer scheme';
 }
 
 /** The configuration as it runs, every secret masked: tokens, keys, merchant tokens, credentials in URLs. */
@@ -45,8 +51,9 @@ export interface OperatorOptions {
 }
 
 /**
- * The operator's paths, behind a bearer token (`Authorization: Bearer <token>` or `?token=` for a
- * browser); without a configured token they are 404:
+ * The operator's paths, behind a bearer token (`Authorization: Bearer <token>` only, compared in
+ * constant time; a refusal is logged with its tracer and source address); without a configured token
+ * they are 404:
  * - `GET /_paybridge/report` (JSON, `?find=ID`) and `GET /_paybridge/` (HTML): the shadow report;
  * - `GET /_paybridge/routes`: the live route table by route id, each route's mode, sample rate and (a write's) write safety;
  * - `PUT /_paybridge/routes/{route}` `{mode?, sample?}`: changes this replica's table at once;
@@ -54,24 +61,29 @@ export interface OperatorOptions {
  * - `GET /_paybridge/config`: the configuration in force, secrets masked.
  */
 export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOptions): void {
-  const named = Object.entries(options.tokens);
-  // refusals are thrown: the gateway's error handler answers them from the error table, with a tracer
+  const named = Object.entries(options.tokens).map(([name, token]) => [name, digestOf(token)] as const);
+  // refusals are thrown: the gateway's error handler answers them from the error table, with a tracer.
+  // The guard runs as the request arrives, before its body is read: a stranger's body is never parsed.
   const guard = async (request: FastifyRequest, reply: FastifyReply) => {
     if (named.length === 0) throw new PaybridgeError('not_found', 'the operator paths are off: no operator token is configured');
     const given = tokenOf(request);
-    const match = given === undefined ? undefined : named.find(([, token]) => same(given, token));
-    if (!match) {
+    // every configured token compared, whichever matches: the time taken tells nothing of which, or how near
+    const digest = digestOf(given ?? '');
+    let match: string | undefined;
+    for (const [name, token] of named) if (timingSafeEqual(digest, token) && given !== undefined && match === undefined) match = name;
+    if (match === undefined) {
+      request.log.warn({ source: request.socket.remoteAddress, method: request.method, path: request.url.split('?')[0], reason: refusalOf(request) }, 'operator login refused');
       reply.header('www-authenticate', 'Bearer');
       throw new PaybridgeError('unauthenticated', 'Authorization: the operator token is missing or wrong');
     }
-    (request as FastifyRequest & { operator?: string }).operator = match[0];
+    (request as FastifyRequest & { operator?: string }).operator = match;
   };
   // ?find=<id>: the comparisons of a gateway request id or an upstream tracer a customer quotes
-  app.get('/_paybridge/report', { preHandler: guard }, async (request) => {
+  app.get('/_paybridge/report', { onRequest: guard }, async (request) => {
     const find = (request.query as Record<string, unknown> | undefined)?.find;
-    return typeof find === 'string' && find !== '' ? { find, comparisons: options.find(find) } : options.report();
+    return typeof find === 'string' && find !== '' ? { find: scrub(find), comparisons: redactValue(options.find(find)) } : redactValue(options.report());
   });
-  app.get('/_paybridge/', { preHandler: guard }, async (_request, reply) =>
+  app.get('/_paybridge/', { onRequest: guard }, async (_request, reply) =>
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderReportHtml(options.report() as ShadowReport)),
   );
 
@@ -89,10 +101,8 @@ export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOp
       routes: options.routeRows().map((row) => ({ ...row, mode: modeOf(table, row.route), sample: sampleOf(table, row.route), writeSafety: options.writeSafety(row.route) })),
     };
   };
-  app.get('/_paybridge/routes', { preHandler: guard }, async () => routeTable());
-  app.put('/_paybridge/routes/:route', { preHandler: guard }, async (request) => {
-    // a change is made with the header only: a token in a URL ends up in histories and proxies' logs
-    if (typeof request.headers.authorization !== 'string') throw new PaybridgeError('unauthenticated', 'Authorization: a route change takes the operator token in the Authorization header');
+  app.get('/_paybridge/routes', { onRequest: guard }, async () => routeTable());
+  app.put('/_paybridge/routes/:route', { onRequest: guard }, async (request) => {
     const route = (request.params as { route: string }).route;
     const body = request.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new PaybridgeError('invalid_request', 'body: expected {mode?, sample?}');
@@ -102,5 +112,5 @@ export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOp
     options.routes.change([{ route, mode, sample, ...(merchant !== undefined ? { merchant } : {}) }], `operator ${(request as FastifyRequest & { operator?: string }).operator}`);
     return routeTable();
   });
-  app.get('/_paybridge/config', { preHandler: guard }, async () => ({ instance: options.instance, config: maskedConfig(options.config) }));
+  app.get('/_paybridge/config', { onRequest: guard }, async () => ({ instance: options.instance, config: maskedConfig(options.config) }));
 }

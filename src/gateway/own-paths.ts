@@ -3,10 +3,12 @@
  * metrics, the OpenAPI documents of both generations and the operator's shadow report. Their errors
  * come from the error table like every other answer.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseJsonBody } from '../contract/json.js';
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
+import { scrub } from '../observability/redact.js';
 import { currentDocument, legacyDocument, packageVersion } from '../openapi/documents.js';
 import type { Shadow } from '../shadow/engine.js';
 import { isWriteRoute } from '../translate/define.js';
@@ -30,13 +32,49 @@ export function sendOwnError(reply: FastifyReply, error: PaybridgeError): Fastif
   return reply.code(error.status).header('x-request-id', reply.request.id).type('application/json; charset=utf-8').send(legacyErrorBody(error.code, error.detail, String(reply.request.id)));
 }
 
+/**
+ * Fastify's own refusals of a request on these paths (its body parser, body limit, media type: a 4xx
+ * with a code) as the error table's; undefined for anything else.
+ */
+function ownRefusal(err: Error & { code?: unknown; statusCode?: unknown }): PaybridgeError | undefined {
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new PaybridgeError('payload_too_large', 'body: too large for an operator path');
+  if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.name === 'SyntaxError')
+    return new PaybridgeError('invalid_request', 'body: malformed JSON');
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new PaybridgeError('invalid_request', 'Content-Type: expected application/json');
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return new PaybridgeError('invalid_request', 'request: refused as malformed');
+  return undefined;
+}
+
+/** A client that went away mid-request (its body cut short, the connection reset): nothing to answer, and not the gateway's failure. */
+const clientAborted = (err: Error & { code?: unknown }, request: FastifyRequest): boolean =>
+  (err.code === 'ECONNRESET' && err.message === 'aborted') || request.raw.destroyed;
+
 export function registerOwnPaths(app: FastifyInstance, deps: OwnPathDeps): void {
   const { metrics, translator, shadow } = deps;
-  app.setErrorHandler((err, request, reply) => {
-    if (err instanceof PaybridgeError) return sendOwnError(reply, err);
+  app.setErrorHandler((thrown, request, reply) => {
+    if (thrown instanceof PaybridgeError) return sendOwnError(reply, thrown);
+    const err = thrown as Error & { code?: unknown; statusCode?: unknown };
+    if (clientAborted(err, request)) {
+      request.log.info({ path: request.url.split('?')[0] }, 'client closed the connection before the request was read');
+      return reply.hijack();
+    }
+    const refusal = ownRefusal(err);
+    if (refusal) return sendOwnError(reply, refusal);
     request.log.error({ err }, 'request failed');
     return sendOwnError(reply, new PaybridgeError('internal_error', 'the gateway failed to handle the request'));
   });
+  // an operator body is JSON read as every body the gateway reads (duplicate keys, __proto__, depth: a 400)
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+  // a path of ours that does not exist: the error shape, the path named without its query (which may hold a token)
+  app.setNotFoundHandler((request, reply) =>
+    sendOwnError(reply, new PaybridgeError('not_found', `${request.method} ${scrub(request.url.split('?')[0] ?? '')}: not one of the gateway's own paths`)),
+  );
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   // browsers ask for it when a person opens the 3DS page or the operator page through the gateway

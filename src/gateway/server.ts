@@ -5,6 +5,7 @@
  * pages, OpenAPI). Upstreams are chosen by the credential's environment prefix.
  */
 import { createServer } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import PinoPretty from 'pino-pretty';
 import type { Config } from '../config.js';
@@ -16,7 +17,7 @@ import { scrub } from '../observability/redact.js';
 import { createTracing } from '../observability/tracing.js';
 import { gatewayLogging } from './logging.js';
 import { requestIdOf } from './requests.js';
-import { legacyClientError, refusalRecorder } from './client-error.js';
+import { legacyClientError, refusalRecorder, refuseConnect } from './client-error.js';
 import { registerOwnPaths, sendOwnError } from './own-paths.js';
 import { createCorpus } from '../shadow/corpus.js';
 import { createRouteControl, type RouteControl } from './route-control.js';
@@ -73,7 +74,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: (req) => requestIdOf(req.headers),
     return503OnClosing: true,
-    clientErrorHandler: (err, socket) => legacyClientError(err, socket, clientRefused),
+    clientErrorHandler: (err, socket) => legacyClientError(err, socket, clientRefused, (code) => app.log.info({ code }, 'client closed the connection mid-request')),
     forceCloseConnections: 'idle',
     serverFactory: (ownPaths) => {
       const server = createServer(
@@ -87,6 +88,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       server.keepAliveTimeout = config.client.keepAliveMs;
       server.maxRequestsPerSocket = config.client.maxRequestsPerSocket;
       server.maxConnections = config.client.maxConnections;
+      // CONNECT reaches no request handler: without this, its connection would be dropped unanswered
+      server.on('connect', (_req, socket) => refuseConnect(socket as Socket, clientRefused));
       return server;
     },
     // fastify's own refusals on its paths in the legacy shape

@@ -18,6 +18,7 @@ import type { Translator } from '../translate/index.js';
 import { createAnswers, type AnswersDeps, type Exchange } from './answers.js';
 import { createClassifier } from './classify.js';
 import { createMerchants } from './merchants.js';
+import { trustedProxies } from './proxies.js';
 import { requestIdOf, soleCredential, type Decision } from './requests.js';
 import { hasMerchantModes, type RouteTable } from './route-control.js';
 import { createPassthrough } from './routes/passthrough.js';
@@ -51,6 +52,7 @@ export function createTraffic(deps: TrafficDeps) {
     primaryFailed: (route, requestId, error) => shadowRoute.shadow.primaryFailed(route, requestId, error),
   });
   const passthrough = createPassthrough({ config, upstream, tracing, answers });
+  const fromTrustedProxy = trustedProxies(config.trustedProxies);
 
   /** The node:http handler of all traffic. */
   function handle(req: IncomingMessage, res: ServerResponse): void {
@@ -60,6 +62,11 @@ export function createTraffic(deps: TrafficDeps) {
       headers = headerRecord(req.rawHeaders);
     } catch (err) {
       unreadable = err;
+    }
+    // a forwarded host or scheme is a trusted proxy's word, or no one's: the URLs built from it send shoppers there
+    if ((headers['x-forwarded-host'] !== undefined || headers['x-forwarded-proto'] !== undefined) && !fromTrustedProxy(req.socket.remoteAddress)) {
+      delete headers['x-forwarded-host'];
+      delete headers['x-forwarded-proto'];
     }
     const x: Exchange = { req, res, id: requestIdOf(headers), method: req.method ?? 'GET', url: req.url ?? '/', headers, started: performance.now() };
     if (x.url === '*' && x.method === 'OPTIONS') {

@@ -207,6 +207,9 @@ export function legacyDocument(router: Router, version: string): Json {
         answers[status] = schema === null
           ? { description: 'Done, no body.' }
           : { description: Number(status) === 403 ? 'A 3DS challenge: open redirectURL, then pay again with paymentActionRequired.' : 'The legacy answer (legacy-api.md section 4).', content: { 'application/json': { schema: answerSchema(schema) } } };
+      // a money write whose answer could not be read in full even by a read of the resource (never a 5xx)
+      if (mapping.completion)
+        answers['202'] = { description: 'Taken, but its answer could not be read in full (answer_incomplete): do not repeat the call; read the resource.', content: { 'application/json': { schema: { $ref: '#/components/schemas/LegacyError' } } } };
       (paths[path] ??= {})[method.toLowerCase()] = {
         summary: `${mapping.route}: ${mapping.description.split(/[:;.]/)[0]}`,
         description: `${mapping.description}\n\nTranslated to the current \`${mapping.current}\`.`,

@@ -1,16 +1,18 @@
 /**
  * The replay corpus: for sampled translated exchanges, what `paybridge replay` needs to run them again
  * through another build of the translator, offline: the legacy request and the answer the client got,
- * and each current request sent with the answer it got. Every secret is replaced by a stable
- * placeholder of the same kind (one key, one placeholder, in every entry), so the corpus holds no
- * secret and a replayed request still passes the translator's checks. Bounded in bytes and rotated.
+ * and each current request sent with the answer it got. Every secret the one redaction rule set finds
+ * (observability/redact.ts, as for logs and records) is replaced by a stable placeholder of the same
+ * kind (one key, one placeholder, in every entry), so the corpus holds no secret and a replayed
+ * request still passes the translator's checks. Bounded in bytes and rotated.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, renameSync, statSync } from 'node:fs';
+import { ID_PREFIX } from '../contract/ids.js';
 import { stringifyJson } from '../contract/json.js';
-import { peekJwtKind } from '../contract/jwt.js';
+import { looksLikeJwt, peekJwtKind } from '../contract/jwt.js';
 import { fileLines, type FileLines } from '../observability/lines.js';
-import { isCardNumber } from '../observability/redact.js';
+import { createRedactor, isCardNumber, REDACTED, secretQueryName, type Masks } from '../observability/redact.js';
 import type { CurrentRequest, CurrentResponse, LegacyRequest, LegacyResponse } from '../translate/index.js';
 
 /** One current call of an exchange: the request sent and the answer it got. */
@@ -32,7 +34,8 @@ const b64 = (value: string) => Buffer.from(value).toString('base64url');
 
 /** Test cards by outcome (docs/decisions.md D-PAY-2): a card number becomes the test card of its outcome. */
 const TEST_CARDS: Readonly<Record<string, string>> = { '4000000000000002': '4000000000000002', '4000000000003220': '4000000000003220' };
-const CVC_FIELD = /^(card)?(cvc|cvv|cvn|ccv|cvd|csc)\d?$|securitycode|verificationcode/i;
+/** The card verification code every CVC becomes: three digits, so a replayed pay passes the translator's checks. */
+const CORPUS_CVC = '123';
 
 /**
  * A secret as its placeholder of the same kind: keys keep their environment and kind
@@ -43,8 +46,10 @@ const CVC_FIELD = /^(card)?(cvc|cvv|cvn|ccv|cvd|csc)\d?$|securitycode|verificati
 export function placeholderOf(value: string): string {
   const key = /^(sandbox|live)_(pk|sk|api)_/.exec(value);
   if (key) return `${key[0]}corpus${digest(value)}`;
-  const kind = peekJwtKind(value);
-  if (kind) return `${b64('{"alg":"none","typ":"JWT"}')}.${b64(JSON.stringify({ sub: `corpus_${digest(value)}`, kind }))}.${b64('corpus')}`;
+  if (value.startsWith('eyJ') && looksLikeJwt(value)) {
+    const kind = peekJwtKind(value);
+    return `${b64('{"alg":"none","typ":"JWT"}')}.${b64(JSON.stringify({ sub: `corpus_${digest(value)}`, ...(kind ? { kind } : {}) }))}.${b64('corpus')}`;
+  }
   const token = /^(chk|mtok)_/.exec(value);
   if (token) return `${token[0]}corpus${digest(value)}`;
   const email = /^[^@\s]+@([^@\s]+)$/.exec(value);
@@ -53,44 +58,65 @@ export function placeholderOf(value: string): string {
   return value;
 }
 
-/** Secrets inside a longer text (a magic link's `?token=chk_...`, a note with an e-mail address). */
-const IN_TEXT = /\b(?:sandbox|live)_(?:pk|sk|api)_[A-Za-z0-9_-]+|\b(?:chk|mtok)_[A-Za-z0-9_-]+|\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+/** An id of the API's own kinds (`ptkn_...`, `ordr_...`): it names a resource, it opens nothing; a replay needs it as it was. */
+const isApiId = (value: string): boolean => Object.values(ID_PREFIX).some((prefix) => value.startsWith(prefix)) && /^[a-z0-9]+_[A-Za-z0-9_-]{1,64}$/.test(value);
 
-/** A string as the corpus keeps it: a secret by its placeholder, whole or inside the text. */
-function textWithPlaceholders(value: string): string {
+/**
+ * A credential's value as the corpus keeps it: `Bearer`/`Basic` and a placeholder of the token's kind;
+ * a text holding secrets (a magic link) with each replaced; an id of the API's kinds as it is; any
+ * other value an opaque token of letters and digits, so a checkout token still has its form.
+ */
+function credentialPlaceholder(value: string): string {
+  const scheme = /^(Bearer|Basic)(\s+)(.*)$/is.exec(value);
+  if (scheme) return `${scheme[1]}${scheme[2]}${credentialPlaceholder(scheme[3]!)}`;
   const whole = placeholderOf(value);
-  return whole !== value ? whole : value.replace(IN_TEXT, (secret) => placeholderOf(secret));
+  if (whole !== value || isApiId(value)) return whole;
+  const inside = corpusRedactor.scrub(value);
+  return inside !== value ? inside : `corpus${digest(value)}`;
 }
 
-/** A JSON value with every string that holds a secret replaced by its placeholder, CVC fields by `123`. */
-export function withPlaceholders(value: unknown, field = ''): unknown {
-  if (typeof value === 'string') return CVC_FIELD.test(field) ? '123' : textWithPlaceholders(value);
-  if (Array.isArray(value)) return value.map((v) => withPlaceholders(v, field));
-  if (value === null || typeof value !== 'object' || value.constructor !== Object) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = withPlaceholders(v, k);
-  return out;
-}
+/**
+ * The corpus's masks over the one rule set (observability/redact.ts): every secret the rules find is
+ * written as a stable placeholder of its kind, a CVC as 123, so the corpus holds no secret and a
+ * replayed request still passes the translator's checks.
+ */
+const CORPUS_MASKS: Masks = {
+  shape(kind, secret) {
+    if (kind === 'cvc') return CORPUS_CVC;
+    if (kind === 'credential') return credentialPlaceholder(secret);
+    if (kind === 'card') return /^[\d -]{12,23}$/.test(secret) ? placeholderOf(secret) : '4242424242424242';
+    const placeholder = placeholderOf(secret);
+    return placeholder !== secret ? placeholder : REDACTED;
+  },
+  named(kind, value) {
+    if (value === undefined || value === null) return value;
+    if (kind === 'cvc') return CORPUS_CVC;
+    if (typeof value !== 'string') return kind === 'card' ? '4242424242424242' : corpusRedactor.redactValue(value);
+    if (kind === 'card') return isCardNumber(value) ? placeholderOf(value) : REDACTED;
+    if (kind === 'email') return value.includes('@') ? placeholderOf(value) : corpusRedactor.scrub(value);
+    return credentialPlaceholder(value);
+  },
+};
 
-/** Header values as placeholders: a credential's value (`Bearer <key>` too) by its kind. */
-function headersWithPlaceholders(headers: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (typeof value !== 'string') out[name] = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? placeholderOf(v) : v)) : value;
-    else if (/^Bearer /i.test(value)) out[name] = `Bearer ${placeholderOf(value.replace(/^Bearer\s+/i, ''))}`;
-    else out[name] = placeholderOf(value);
-  }
-  return out;
-}
+const corpusRedactor = createRedactor(CORPUS_MASKS);
 
-/** Path and query: every segment and value that holds a secret replaced (an e-mail in `?email=`). */
+/** A JSON value as the corpus keeps it: every secret by its placeholder (a body that is not JSON as text, never raw). */
+const withPlaceholders = (value: unknown): unknown => corpusRedactor.redactValue(value);
+
+/** Header values as placeholders: a credential's value (`Bearer <key>` too) by its kind, by the header's name or the value's shape. */
+const headersWithPlaceholders = (headers: Readonly<Record<string, unknown>>) => withPlaceholders(headers) as Record<string, unknown>;
+
+/** Path and query: every value that holds a secret replaced (an e-mail in `?email=`, a key in `?api_key=`). */
 function pathWithPlaceholders(path: string): string {
   const q = path.indexOf('?');
-  if (q < 0) return path;
+  if (q < 0) return corpusRedactor.scrub(path);
   const params = new URLSearchParams(path.slice(q + 1));
   const out = new URLSearchParams();
-  for (const [k, v] of params) out.append(k, placeholderOf(v));
-  return `${path.slice(0, q)}?${out.toString()}`;
+  for (const [k, v] of params) {
+    const kind = secretQueryName(k);
+    out.append(corpusRedactor.scrub(k), kind ? String(CORPUS_MASKS.named(kind, v)) : corpusRedactor.scrub(v));
+  }
+  return `${corpusRedactor.scrub(path.slice(0, q))}?${out.toString()}`;
 }
 
 export interface CorpusOptions {

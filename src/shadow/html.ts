@@ -1,8 +1,10 @@
 /** The shadow report as one self-contained HTML page: a table per route, a match-rate bar, the top diffs. */
+import { redactValue, scrub } from '../observability/redact.js';
 import type { RouteReport, ShadowReport } from './ledger.js';
 
+/** A value as the page shows it: through the one redaction rule set (records are redacted already; a page never trusts that), then escaped. */
 const esc = (v: unknown) =>
-  String(typeof v === 'string' ? v : JSON.stringify(v) ?? 'absent').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  String(typeof v === 'string' ? scrub(v) : JSON.stringify(redactValue(v)) ?? 'absent').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function bar(rate: number): string {
   const pct = Math.round(rate * 1000) / 10;

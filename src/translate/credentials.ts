@@ -36,6 +36,20 @@ export const LEGACY_CREDENTIAL_HEADERS: readonly (readonly [string, HeaderRule])
   ['limepay-merchanttoken', { name: 'Limepay-MerchantToken', form: opaque, describe: 'a merchant token', merchantToken: true }],
 ];
 
+/**
+ * The forms of a Bearer credential (current-api.md "Authentication"): a key of either environment
+ * (`sandbox_pk_`, `_sk_`, `_api_`), a JWT (three base64url parts, the first a JSON header: `eyJ`), or an
+ * opaque checkout auth token that is not a key. Anything else is not one credential of a documented form.
+ */
+export function isBearerForm(value: string): boolean {
+  return KEY_FORMS.sk.test(value) || KEY_FORMS.pk.test(value) || KEY_FORMS.api.test(value) || (value.startsWith('eyJ') && looksLikeJwt(value)) || opaque(value);
+}
+
+/** The 401 for a legacy credential header whose value is not of its header's form (legacy-api.md section 1). */
+export function wrongForm(rule: HeaderRule): PaybridgeError {
+  return new PaybridgeError('unauthenticated', `${rule.name}: the value is not ${rule.describe}`);
+}
+
 /** Context headers of the current API ([lower-case, as spelled]); on a legacy call the path is the only source of context. */
 export const CONTEXT_HEADERS: readonly (readonly [string, string])[] = [
   ['marketplace-id', 'Marketplace-Id'],
@@ -128,7 +142,7 @@ export function legacyCredential(headers: Headers): LegacyCredential {
   for (const [context, spelled] of CONTEXT_HEADERS)
     if (headers[context] !== undefined)
       throw new PaybridgeError('invalid_request', `${spelled}: context headers are not accepted on legacy calls; the path names the context`);
-  if (!rule.form(value)) throw new PaybridgeError('unauthenticated', `${rule.name}: the value is not ${rule.describe}`);
+  if (!rule.form(value)) throw wrongForm(rule);
   return { header: rule.name, value, merchantToken: rule.merchantToken === true };
 }
 

@@ -255,15 +255,23 @@ export interface MappingDefinition {
   /** A POST without side effects (a calculation): shadow mode may send it to both generations. */
   readonly readOnly?: true;
   /**
+   * Why this legacy GET's current call is not a GET: required for such a mapping to load (a GET is a
+   * read to every client, cache, crawler and retry, so a translation that writes is refused by
+   * default). Declared only where the legacy generation's own GET acted, or where the current API
+   * reads by POST (then `readOnly` too); shadow mode compares such a route as a write unless readOnly.
+   */
+  readonly unsafeGet?: string;
+  /**
    * Another translation of the same legacy route, used when the path parameter `param` holds an id of
    * `kind` (L6 given an order id reads that order's transaction).
    */
   readonly byIdKind?: { readonly param: string; readonly kind: IdKind; readonly mapping: MappingDefinition };
 }
 
-/** Whether a route writes (shadow compares it as a write, the live route table shows its write safety): any method but GET, unless readOnly. */
-export function isWriteRoute(mapping: Pick<MappingDefinition, 'legacy' | 'readOnly'>): boolean {
-  return !mapping.legacy.startsWith('GET ') && mapping.readOnly !== true;
+/** Whether a route writes (shadow compares it as a write, the live route table shows its write safety): any method but GET, or a GET declared unsafeGet, unless readOnly. */
+export function isWriteRoute(mapping: Pick<MappingDefinition, 'legacy' | 'readOnly' | 'unsafeGet'>): boolean {
+  // a legacy GET whose translation is declared not to be a read (unsafeGet) is a write too
+  return (!mapping.legacy.startsWith('GET ') || mapping.unsafeGet !== undefined) && mapping.readOnly !== true;
 }
 
 export interface Mapping extends MappingDefinition {

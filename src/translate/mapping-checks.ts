@@ -1,8 +1,9 @@
 /**
  * A mapping checked against the current API at start-up (contract/current-routes.ts): its call an
- * operation of that API, its body wrapped in an action the operation takes, every key it writes into
- * the call one the operation's schema knows, and every key it reads from the answer one the answer has
- * (current-keys.ts). A failed check is a MappingError naming the file and the mapping.
+ * operation of that API, its body wrapped in an action the operation takes, a legacy read translated
+ * into reads only, every key it writes into the call one the operation's schema knows, and every key
+ * it reads from the answer one the answer has (current-keys.ts). A failed check is a MappingError
+ * naming the file and the mapping.
  */
 import { CURRENT_ROUTES, type CurrentRoute } from '../contract/current-routes.js';
 import { ACTION_VARIANTS } from '../contract/zod-helpers.js';
@@ -35,6 +36,23 @@ export function checkCurrentCall(mapping: Mapping, call: string, wraps: string[]
     if (!actions || !Object.hasOwn(actions, action))
       throw new MappingError(mapping, `${call} takes no action ${action}${actions ? ` (it takes ${Object.keys(actions).join(', ')})` : ''}`);
   return operation;
+}
+
+/**
+ * A legacy GET stays a read: its current call (and any read made before it) must be a GET. A legacy
+ * client, a proxy's retry, a crawler following a link or shadow mode's second read may send a GET
+ * again at any time; translated into a DELETE or a PATCH, each would act (`GET /orders/{id}/notes`
+ * cancelling the order). A mapping that must do otherwise declares why (`unsafeGet`, docs/translator.md).
+ */
+export function checkReadStaysRead(mapping: Mapping, legacyMethod: string, operation: CurrentRoute, preflight: CurrentRoute | undefined): void {
+  if (preflight && preflight.method !== 'GET')
+    throw new MappingError(mapping, `its preflight ${preflight.method} ${preflight.path} is not a read: a read made before the call must be a GET`);
+  if (legacyMethod !== 'GET' || operation.method === 'GET') return;
+  if (typeof mapping.unsafeGet === 'string' && mapping.unsafeGet.trim() !== '') return;
+  throw new MappingError(
+    mapping,
+    `a legacy GET is a read, but ${mapping.current} is not: every repeat of the GET would act. Map it to a read, or declare unsafeGet with the reason the legacy GET acted too (docs/translator.md)`,
+  );
 }
 
 /**

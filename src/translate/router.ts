@@ -10,7 +10,7 @@ import type { Mapping, ParamTarget } from './define.js';
 import { ROUTE_ID, type HttpMethod } from './legacy-routes.js';
 import { compileShape, moved, type CompiledShape, type ShapeSpec } from './shape.js';
 import { isReadSchema, legacyProbe } from './current-keys.js';
-import { checkCurrentCall, checkCurrentKeys, checkCurrentReads, MappingError, splitCall } from './mapping-checks.js';
+import { checkCurrentCall, checkCurrentKeys, checkCurrentReads, checkReadStaysRead, MappingError, splitCall } from './mapping-checks.js';
 import { keyTree, type KeyTree } from './unknown-fields.js';
 
 export { MappingError } from './mapping-checks.js';
@@ -94,8 +94,10 @@ function compile(mapping: Mapping): CompiledMapping {
   const queryTree = mapping.query ? keyTree(mapping.query.schema) : undefined;
   const probe = legacyProbe(bodyTree);
   checkCurrentKeys(mapping, operation, requestShapes, params, probe, queryTree);
-  if (mapping.preflight && !(checkCurrentCall(mapping, mapping.preflight.current, []).answers ?? []).includes(mapping.preflight.reads))
+  const preflightOperation = mapping.preflight ? checkCurrentCall(mapping, mapping.preflight.current, []) : undefined;
+  if (mapping.preflight && !(preflightOperation!.answers ?? []).includes(mapping.preflight.reads))
     throw new MappingError(mapping, `its preflight reads a form ${mapping.preflight.current} does not answer with (src/contract/current-routes.ts)`);
+  checkReadStaysRead(mapping, method, operation, preflightOperation);
   const response = mapping.response;
   const responseShape = 'shape' in response ? compileShape(response.shape) : undefined;
   checkCurrentReads(mapping, operation, responseShape, probe);

@@ -74,7 +74,8 @@ function run(label, command, args, env) {
 
 /** `paybridge serve` on a free port with the embedded sandbox; its URL and the sandbox's current face. */
 async function startGateway(args) {
-  const proc = await spawnBin(['serve', '--port', '0', '--log-level', 'warn', ...args], /listening on (\S+)[\s\S]*?sandbox: current (\S+)/);
+  // the TLS terminator (front.mjs) runs on this machine: its X-Forwarded-Host/-Proto are believed
+  const proc = await spawnBin(['serve', '--port', '0', '--log-level', 'warn', '--trusted-proxies', '127.0.0.1,::1', ...args], /listening on (\S+)[\s\S]*?sandbox: current (\S+)/);
   return { url: proc.match[1], current: proc.match[2], stop: proc.stop };
 }
 

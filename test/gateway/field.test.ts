@@ -67,7 +67,8 @@ describe('Authorization: Basic (the generation before the legacy one)', () => {
 describe('the embedded default for a legacy-only user', () => {
   let gw: Awaited<ReturnType<typeof spawnGateway>>;
   beforeAll(async () => {
-    gw = await spawnGateway([]);
+    // the TLS terminator of the redirectURL test below runs on this machine
+    gw = await spawnGateway(['--trusted-proxies', '127.0.0.1,::1']);
   }, 30_000);
   afterAll(async () => {
     await gw.stop();

@@ -98,6 +98,8 @@ let current: Awaited<ReturnType<typeof origin>>;
 let legacy: Awaited<ReturnType<typeof origin>>;
 let gw: Awaited<ReturnType<typeof startGateway>>;
 let shadowGw: Awaited<ReturnType<typeof startGateway>>;
+/** Behind a trusted proxy: this machine's test client stands in for the TLS terminator. */
+let trustedGw: Awaited<ReturnType<typeof startGateway>>;
 const sink = logSink();
 const shadowSink = logSink();
 beforeAll(async () => {
@@ -106,10 +108,12 @@ beforeAll(async () => {
   const upstreams = { sandbox: { current: current.url, legacy: legacy.url } };
   gw = await startGateway({ upstreams, routes: { L1: 'legacy', L3: 'legacy', '*': 'current' } }, sink.stream);
   shadowGw = await startGateway({ upstreams, routes: { '*': 'shadow' }, shadow: { sample: { '*': 1 } } }, shadowSink.stream);
+  trustedGw = await startGateway({ upstreams, routes: { L3: 'legacy', L17: 'shadow', '*': 'current' }, trustedProxies: ['127.0.0.1', '::1'] });
 });
 afterAll(async () => {
   await gw.close();
   await shadowGw.close();
+  await trustedGw.close();
   await current.close();
   await legacy.close();
 });
@@ -180,6 +184,89 @@ describe('header names and values', () => {
   });
 });
 
+describe('X-Forwarded-Host and -Proto: a trusted proxy\'s, and only when they parse (issue 56, item 4)', () => {
+  type Upstream = Awaited<ReturnType<typeof origin>>;
+  // legacy mode (L3), a shadow primary (L17) and a translated call (L6): each upstream builds URLs from them
+  const paths = [
+    ['legacy mode', (n: number) => `/orders/ordr_tp${n}`, () => legacy],
+    ['shadow', (n: number) => `/transactions?merchantOrderId=ordr_tp${n}`, () => legacy],
+    ['translated', (n: number) => `/transactions/tran_tp${n}`, () => current],
+  ] as const;
+  let n = 0;
+  /** One GET with the forwarded headers given; what reached the upstream (found by the request's own id in its URL). */
+  const reach = async (base: string, path: (n: number) => string, upstream: () => Upstream, forwarded: [string, string][]) => {
+    const id = `tp${++n}`;
+    const target = path(n);
+    const answer = await raw(base, target, 'GET', [['Limepay-SecretKey', KEYS.soloSk], ...forwarded]);
+    expect(answer.status, `${target}: ${answer.body}`).toBeLessThan(500);
+    const seen = upstream().seen.find((s) => new RegExp(`_${id}(?![0-9])`).test(s.url));
+    return { host: valuesOf(seen, 'x-forwarded-host'), proto: valuesOf(seen, 'x-forwarded-proto'), reached: seen !== undefined };
+  };
+
+  it('from a trusted proxy, a valid host[:port] and scheme reach the upstream on every path', async () => {
+    for (const [label, path, upstream] of paths)
+      for (const host of ['api.sandbox.limepay.example', 'api.sandbox.limepay.example:8443', '203.0.113.7:443', '[2001:db8::1]:8443']) {
+        const seen = await reach(trustedGw.url, path, upstream, [['X-Forwarded-Host', host], ['X-Forwarded-Proto', 'https']]);
+        expect(seen.reached, `${label} ${host}`).toBe(true);
+        expect([seen.host, seen.proto], `${label} ${host}`).toEqual([[host], ['https']]);
+      }
+  });
+
+  it('from a trusted proxy, a value that is not a host[:port] with a valid port is ignored: the gateway\'s own host stands', async () => {
+    const own = new URL(trustedGw.url).host;
+    const bad = ['..', '-', '.', 'evil.example:99999', 'evil.example:0', 'evil.example:', 'a..b', '-evil.example', 'evil-.example', 'evil.example/phish', 'user@evil.example', '[::1', '[not-ip]:80', `${'a'.repeat(64)}.example`];
+    for (const [label, path, upstream] of paths)
+      for (const host of bad) {
+        const seen = await reach(trustedGw.url, path, upstream, [['X-Forwarded-Host', host], ['X-Forwarded-Proto', 'gopher']]);
+        expect(seen.reached, `${label} ${host}`).toBe(true);
+        expect([seen.host, seen.proto], `${label} ${host}`).toEqual([[own], ['http']]);
+      }
+  });
+
+  it('from any other peer, even valid ones are ignored (the gateway trusts no proxy by default)', async () => {
+    const untrusted = [
+      ['legacy mode', gw.url, paths[0][1], () => legacy],
+      ['shadow', shadowGw.url, paths[0][1], () => legacy],
+      ['translated', gw.url, paths[2][1], () => current],
+    ] as const;
+    for (const [label, base, path, upstream] of untrusted) {
+      const seen = await reach(base, path, upstream, [['X-Forwarded-Host', 'api.sandbox.limepay.example'], ['X-Forwarded-Proto', 'https']]);
+      expect(seen.reached, label).toBe(true);
+      expect([seen.host, seen.proto], label).toEqual([[new URL(base).host], ['http']]);
+    }
+  });
+});
+
+describe('a key given twice in one JSON object (docs/decisions.md D-GW-2)', () => {
+  const twice = (amount: string) => `{"internalOrderId":"dup-1","paymentAmount":{"amount":100,"currency":"AUD","amount":${amount}},"description":"","billing":{"name":"Jo"}}`;
+
+  it('is a legacy 400 naming the key on a translated route, and nothing is sent', async () => {
+    const before = current.seen.length;
+    const body = '{"transactionId":"tran_dup1","refundAmount":{"amount":100,"currency":"AUD","amount":100000}}';
+    const answer = await raw(gw.url, '/refunds', 'POST', [['Limepay-SecretKey', KEYS.soloSk], ['Content-Type', 'application/json']], body);
+    expect(answer.status).toBe(400);
+    expect(json(answer)).toMatchObject({ errorCode: 'invalid_request', detail: 'body.refundAmount.amount: the key is given twice; send each field once' });
+    expect(current.seen.length).toBe(before);
+  });
+
+  it('goes to the legacy upstream as the client sent it in legacy mode: the legacy service decides', async () => {
+    const answer = await raw(gw.url, '/orders', 'POST', [['Limepay-SecretKey', KEYS.soloSk], ['Content-Type', 'application/json']], twice('100000'));
+    expect(answer.status).toBe(200);
+    expect(legacy.seen.at(-1)).toMatchObject({ method: 'POST', url: '/orders', body: twice('100000') });
+  });
+
+  it('in shadow mode: the legacy side answers the client, and the comparison records what each side understood', async () => {
+    const answer = await raw(shadowGw.url, '/orders', 'POST', [['Limepay-SecretKey', KEYS.soloSk], ['Content-Type', 'application/json']], twice('100001'));
+    expect(answer.status).toBe(200);
+    expect(legacy.seen.at(-1)).toMatchObject({ method: 'POST', url: '/orders', body: twice('100001') });
+    await shadowGw.gateway.shadow.idle();
+    const [record] = shadowGw.gateway.shadow.ledger.find(/^x-request-id: (.+)$/im.exec(answer.head)![1]!.trim()) as { differences: unknown[] }[];
+    expect(record?.differences).toEqual([
+      { path: '$translation', primary: 'accepted (200)', candidate: 'refused: invalid_request: body.paymentAmount.amount: the key is given twice; send each field once' },
+    ]);
+  });
+});
+
 describe('a body on a route that takes none', () => {
   const routes = [
     ['L10', 'DELETE', '/transactions/tran_nobody1/authorisation'],
@@ -221,6 +308,32 @@ describe('request targets', () => {
       }
       expect(current.seen.length + legacy.seen.length, target).toBe(before);
     }
+  });
+
+  it('every request line gets an HTTP answer in the legacy shape: CONNECT, absolute forms (own paths too), unknown methods (issue 56, item 5)', async () => {
+    const before = current.seen.length + legacy.seen.length;
+    const lines: [string, string, number, RegExp][] = [
+      ['CONNECT', '/orders', 400, /^method: CONNECT/],
+      ['CONNECT', 'api.sandbox.limepay.example:443', 400, /^method: CONNECT/],
+      ['CONNECT', `127.0.0.1:${new URL(current.url).port}`, 400, /^method: CONNECT/],
+      ['GET', 'http://evil.example/_paybridge/routes', 400, /^path/],
+      ['GET', `http://127.0.0.1:${new URL(legacy.url).port}/orders/ordr_abs2`, 400, /^path/],
+      ['GET', '*', 400, /^path/],
+      ['FROB', '/orders', 400, /^method/],
+      ['PROPFIND', '/orders/ordr_m1', 404, /PROPFIND \/orders\/ordr_m1 is not a legacy route/],
+      ['QUERY', '/transactions', 404, /QUERY \/transactions is not a legacy route/],
+    ];
+    for (const [method, target, status, detail] of lines) {
+      const answer = await raw(gw.url, target, method, [['Limepay-SecretKey', KEYS.soloSk]]);
+      expect(answer.status, `${method} ${target}: ${answer.head}`).toBe(status);
+      const body = json(answer);
+      expect(body, `${method} ${target}`).toMatchObject({ statusCode: status, errorCode: expect.any(String), message: expect.any(String), detail: expect.stringMatching(detail), tracer: expect.any(String) });
+    }
+    expect(current.seen.length + legacy.seen.length, 'nothing was forwarded, no tunnel opened').toBe(before);
+    gw.gateway.flushLogs();
+    // each refusal's tracer is in the log, counted as a refusal
+    const connect = sink.records().filter((r) => r.msg === 'request refused by the HTTP parser' && String(r.detail).startsWith('method: CONNECT'));
+    expect(connect).toHaveLength(3);
   });
 
   it('OPTIONS * is answered by the gateway with the methods it serves', async () => {

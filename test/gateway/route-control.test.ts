@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logSink, spawnGateway, startGateway, tempJson } from '../helpers/gateway.js';
 import { client } from '../helpers/http.js';
@@ -76,6 +76,82 @@ describe('the operator API', () => {
     expect((await as(ALICE).get('/_paybridge/routes')).body.version).toBe(0);
     // a token in the query may read, never change
     expect((await client(gw.url).put(`/_paybridge/routes/L6?token=${ALICE}`, { mode: 'legacy' })).status).toBe(401);
+  });
+
+  it('takes the token from Authorization: Bearer alone, never the URL, never empty; each refusal logged with its tracer and source, never the token (issue 56, item 1)', async () => {
+    const version = async () => (await as(ALICE).get('/_paybridge/routes')).body.version as number;
+    const start = await version();
+    const before = logs.lines.length;
+    const tries: [string, Record<string, string>][] = [
+      [`/_paybridge/routes/L1?token=${ALICE}`, { authorization: 'Basic Zm9v' }],
+      [`/_paybridge/routes/L1?token=${ALICE}`, {}],
+      ['/_paybridge/routes/L1', { authorization: 'Bearer ' }],
+      ['/_paybridge/routes/L1', { authorization: 'Bearer' }],
+      ['/_paybridge/routes/L1', { authorization: `Bearer ${ALICE}x` }],
+      ['/_paybridge/routes/L1', { authorization: `Bearer ${ALICE.slice(0, -1)}` }],
+      ['/_paybridge/routes/L1', { authorization: `Bearer ${ALICE} ${BOB}` }],
+      ['/_paybridge/routes/L1', { authorization: `Token ${ALICE}` }],
+    ];
+    const tracers: string[] = [];
+    for (const [path, headers] of tries) {
+      const answer = await client(gw.url, headers).put(path, { mode: 'legacy' });
+      expect(answer.status, `${path} ${JSON.stringify(headers)}`).toBe(401);
+      expect(answer.body).toMatchObject({ statusCode: 401, errorCode: 'unauthenticated', tracer: answer.headers.get('x-request-id') });
+      tracers.push(answer.body.tracer);
+    }
+    for (const path of [`/_paybridge/routes?token=${ALICE}`, `/_paybridge/report?token=${ALICE}`, `/_paybridge/?token=${ALICE}`, `/_paybridge/config?token=${ALICE}`])
+      expect((await client(gw.url).get(path)).status, path).toBe(401);
+    expect(await version()).toBe(start);
+    // the scheme's name in any case is still Bearer
+    expect((await client(gw.url, { authorization: `bearer ${ALICE}` }).get('/_paybridge/routes')).status).toBe(200);
+    gw.gateway.flushLogs();
+    const refusals = logs.records().slice(0).filter((r) => r.msg === 'operator login refused');
+    for (const tracer of tracers) expect(refusals.find((r) => r.requestId === tracer), tracer).toMatchObject({ level: 40, source: '127.0.0.1', path: '/_paybridge/routes/L1', reason: expect.any(String) });
+    expect(logs.lines.slice(before).join('\n')).not.toContain(ALICE.slice(0, -1));
+  });
+
+  it('a malformed body is a 400 in the error shape, never a 500, with or without a token; a stranger\'s body is never read', async () => {
+    const before = logs.lines.length;
+    const send = (authorization: string | undefined, body: string, type = 'application/json') =>
+      fetch(`${gw.url}/_paybridge/routes/L4`, { method: 'PUT', headers: { 'content-type': type, ...(authorization ? { authorization } : {}) }, body });
+    for (const body of ['{bad', '[1,2', '{"mode":"legacy"', '{"__proto__":{"x":1}}', '', '{"mode":"legacy","mode":"current"}']) {
+      const answer = await send(`Bearer ${ALICE}`, body);
+      expect(answer.status, body).toBe(400);
+      expect(await answer.json(), body).toMatchObject({ statusCode: 400, errorCode: 'invalid_request', detail: expect.stringMatching(/^body/), tracer: answer.headers.get('x-request-id') });
+      const stranger = await send(undefined, body);
+      expect(stranger.status, `no token: ${body}`).toBe(401);
+    }
+    const text = await send(`Bearer ${ALICE}`, 'mode=legacy', 'text/plain');
+    expect([text.status, ((await text.json()) as { errorCode: string }).errorCode]).toEqual([400, 'invalid_request']);
+    const huge = await send(`Bearer ${ALICE}`, JSON.stringify({ mode: 'legacy', pad: 'x'.repeat(2 * 1024 * 1024) }));
+    expect([huge.status, ((await huge.json()) as { errorCode: string }).errorCode]).toEqual([413, 'payload_too_large']);
+    gw.gateway.flushLogs();
+    expect(logs.records().slice(before).filter((r) => (r.level as number) >= 50)).toEqual([]);
+  });
+
+  it('an unknown own path is a 404 in the error shape that does not echo its query; a client gone mid-body is an info line', async () => {
+    const before = logs.lines.length;
+    for (const [method, path] of [['GET', `/_paybridge/nothing?token=${ALICE}`], ['POST', `/healthz?token=${ALICE}`], ['GET', `/_paybridge/routes/L1/extra?token=${ALICE}`]] as const) {
+      const answer = await fetch(`${gw.url}${path}`, { method });
+      const text = await answer.text();
+      expect(answer.status, path).toBe(404);
+      expect(JSON.parse(text), path).toMatchObject({ statusCode: 404, errorCode: 'not_found', detail: `${method} ${path.split('?')[0]}: not one of the gateway's own paths`, tracer: answer.headers.get('x-request-id') });
+      expect(text).not.toContain(ALICE);
+    }
+    // a client that sends half a body and goes away
+    const { port } = new URL(gw.url);
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(`PUT /_paybridge/routes/L1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ALICE}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"mode":`);
+        setTimeout(() => (socket.destroy(), resolve()), 100);
+      });
+    });
+    await vi.waitFor(() => {
+      gw.gateway.flushLogs();
+      expect(logs.records().slice(before).some((r) => r.level === 30 && r.msg === 'client closed the connection before the request was read' && r.path === '/_paybridge/routes/L1')).toBe(true);
+    });
+    expect(logs.records().slice(before).filter((r) => (r.level as number) >= 50)).toEqual([]);
+    expect(logs.lines.slice(before).join('\n')).not.toContain(ALICE);
   });
 
   it('changes a mode between requests: the one in flight finishes under its mode, the next takes the new one; audited and counted', async () => {

@@ -76,7 +76,8 @@ beforeAll(async () => {
   [sandboxCurrent, sandboxLegacy, liveCurrent, liveLegacy] = await Promise.all([echo(), echo(), echo(), echo()]);
   gw = await startGateway({
     upstreams: { sandbox: { current: sandboxCurrent.url, legacy: sandboxLegacy.url }, live: { current: liveCurrent.url, legacy: liveLegacy.url } },
-    routes: { L3: 'legacy', '*': 'current' },
+    routes: { L3: 'legacy', L17: 'shadow', '*': 'current' },
+    shadow: { sample: { L17: 0 } },
     unmappedRoutes: 'legacy',
   });
 });
@@ -114,5 +115,61 @@ describe('the environment of a request', () => {
     expect(mixedRefused, 'single headers holding two credentials were generated').toBeGreaterThan(0);
     const reached = [sandboxCurrent, sandboxLegacy, liveCurrent, liveLegacy].reduce((n, e) => n + e.seen.filter((h) => /^host:/i.test(h)).length, 0);
     writeSummary('2c-environments', `environments: 400 generated credential-header mixtures on 6 paths; ${statuses.get(400)} refused with 400 before any upstream, ${reached} forwarded; 0 live_ credentials reached a sandbox upstream, 0 sandbox_ a live one`);
+  });
+});
+
+describe('a credential value of no documented form (issue 56, item 3)', () => {
+  // one key, then a separator, then a key of the other environment: one header value, two credentials
+  const SEPARATORS = [';', '|', '&', '/', '+', ':', '=', '.', '!', '#', '%', '*', '~', '@', '\\', '^', "'", '$', '\t', ' ', ','];
+  const HEADERS: [string, (sep: string) => string][] = [
+    ['Limepay-SecretKey', (sep) => `sandbox_sk_solo_secret_key${sep}live_sk_solo_secret_key`],
+    ['Limepay-PublicKey', (sep) => `sandbox_pk_solo_public_key${sep}live_pk_solo_public_key`],
+    ['Limepay-Token', (sep) => `sandbox_api_demo_marketplace_key${sep}live_api_demo_marketplace_key`],
+    ['Limepay-CheckoutToken', (sep) => `chk_checkout_token${sep}live_sk_solo_secret_key`],
+    ['Authorization', (sep) => `Bearer sandbox_sk_solo_secret_key${sep}live_sk_solo_secret_key`],
+    ['Authorization', (sep) => `Basic ${b64(`sandbox_sk_solo_secret_key${sep}live_sk_solo_secret_key`)}`],
+  ];
+  const EVERY_PATH = [
+    ['GET', '/orders/ordr_form1'], // L3: legacy mode
+    ['GET', '/transactions?merchantOrderId=ordr_form1'], // L17: shadow, unsampled: straight to legacy
+    ['GET', '/transactions/tran_form1'], // L6: translated
+    ['POST', '/refunds'], // L7: translated write
+    ['GET', '/sandbox/stats'], // the sandbox's own path
+    ['POST', '/sandbox/card-tokens'],
+    ['POST', '/api/v1/refunds'], // unmapped: legacy passthrough
+  ] as const;
+
+  it('is refused with a legacy 401 or 400 on every path, and no upstream hears of it', async () => {
+    const seenBefore = [sandboxCurrent, sandboxLegacy, liveCurrent, liveLegacy].map((e) => e.seen.length);
+    const refused = new Map<string, number>();
+    for (const sep of SEPARATORS)
+      for (const [name, value] of HEADERS)
+        for (const [method, path] of EVERY_PATH) {
+          const body = method === 'POST' ? JSON.stringify({ transactionId: 'tran_form1', refundAmount: { amount: 100, currency: 'AUD' } }) : undefined;
+          const answer = await send(gw.url, {
+            method,
+            path,
+            headers: [['Host', hostOf(gw.url)], [name, value(sep)], ...(body ? ([['Content-Type', 'application/json'], ['Content-Length', String(body.length)]] as [string, string][]) : [])],
+            ...(body ? { body } : {}),
+          });
+          const label = `${name}: ${JSON.stringify(value(sep))} on ${method} ${path}`;
+          expect([400, 401], `${label}: ${answer.text}`).toContain(answer.status);
+          expect(['invalid_credentials', 'unauthenticated'], label).toContain(answer.json?.errorCode);
+          expect(answer.json, label).toMatchObject({ statusCode: answer.status, message: expect.any(String), detail: expect.stringMatching(/^(Limepay-\w+|Authorization)/), tracer: answer.headers['x-request-id'] });
+          refused.set(answer.json.errorCode, (refused.get(answer.json.errorCode) ?? 0) + 1);
+        }
+    expect([sandboxCurrent, sandboxLegacy, liveCurrent, liveLegacy].map((e) => e.seen.length)).toEqual(seenBefore);
+    // both refusals occur: two tokens by white space or a comma (400), one token of no form (401)
+    expect(refused.get('invalid_credentials')).toBeGreaterThan(0);
+    expect(refused.get('unauthenticated')).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('a value of its form still goes through on the same paths (the refusals above are for the form)', async () => {
+    const before = sandboxLegacy.seen.length + sandboxCurrent.seen.length;
+    for (const [method, path] of EVERY_PATH.filter(([m]) => m === 'GET')) {
+      const answer = await send(gw.url, { method, path, headers: [['Host', hostOf(gw.url)], ['Limepay-SecretKey', 'sandbox_sk_solo_secret_key']] });
+      expect(answer.status, `${method} ${path}`).toBe(200);
+    }
+    expect(sandboxLegacy.seen.length + sandboxCurrent.seen.length).toBeGreaterThan(before);
   });
 });

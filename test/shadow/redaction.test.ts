@@ -181,7 +181,8 @@ describe('redaction in shadow mode', () => {
     gw.gateway.flushLogs();
 
     const report = await client(gw.url, { authorization: `Bearer ${OPERATOR_TOKENS.replay}` }).get('/_paybridge/report');
-    const page = await client(gw.url).get(`/_paybridge/?token=${OPERATOR_TOKENS.replay}`);
+    const page = await client(gw.url, { authorization: `Bearer ${OPERATOR_TOKENS.replay}` }).get('/_paybridge/');
+    expect(page.status).toBe(200);
     const written = [readFileSync(recordFile, 'utf8'), logs.lines.join('\n'), report.text, page.text].join('\n');
     expect(written).toContain('[redacted');
     for (const secret of [CARDS.ok, spaced, dashed, '5555555555554444', `"${TEST_CVC}"`, `=${TEST_CVC}`, QUERY_TOKEN, ...CUSTOMER_EMAILS, KEYS.soloSk])

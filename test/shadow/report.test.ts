@@ -135,8 +135,9 @@ describe('paybridge report', () => {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     try {
-      const page = await browser.newPage();
-      const res = await page.goto(`${a.url}/_paybridge/?token=${OPERATOR}`);
+      // an operator's browser sends the token as a header (a proxy in front, or an extension), never in the URL
+      const page = await browser.newPage({ extraHTTPHeaders: { authorization: `Bearer ${OPERATOR}` } });
+      const res = await page.goto(`${a.url}/_paybridge/`);
       expect(res?.status()).toBe(200);
       await page.waitForSelector('table#routes');
       const rows = await page.$$eval('table#routes tbody tr', (trs) =>
@@ -148,9 +149,9 @@ describe('paybridge report', () => {
       expect(rows[0]!.cells[6]).toBe('ready: the last 3 comparisons match');
       const bar = await page.$eval('tr[data-route="L3"] .bar div', (el) => (el as unknown as { style: { width: string } }).style.width);
       expect(bar).toBe('100%');
-      const denied = await page.goto(`${a.url}/_paybridge/`);
-      expect(denied?.status()).toBe(401);
-      await page.goto(`${b.url}/_paybridge/?token=${OPERATOR}`);
+      const stranger = await browser.newPage();
+      expect((await stranger.goto(`${a.url}/_paybridge/?token=${OPERATOR}`))?.status()).toBe(401);
+      await page.goto(`${b.url}/_paybridge/`);
       const states = await page.$$eval('table#routes tbody tr', (trs) =>
         trs.map((tr) => {
           const verdict: unknown = tr.querySelector('td.verdict');

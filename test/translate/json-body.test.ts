@@ -4,7 +4,7 @@
  * Upstream answers: only a long number, not a long digit run inside a string, takes the exact parse.
  */
 import { describe, expect, it } from 'vitest';
-import { ExactNumber, holdsLongNumber, MAX_JSON_DEPTH, parseJsonBody, parseJsonValue, stringifyJson } from '../../src/contract/json.js';
+import { duplicateKey, ExactNumber, holdsLongNumber, MAX_JSON_DEPTH, parseJsonBody, parseJsonValue, stringifyJson } from '../../src/contract/json.js';
 import { answerBody } from '../../src/translate/answers.js';
 import { createTranslator } from '../../src/translate/index.js';
 import { refusalOf } from '../helpers/refusal.js';
@@ -34,6 +34,19 @@ describe('parseJsonBody', () => {
     expect(parseJsonBody('{"phone":"0400000000000001","amount":1000}')).toEqual({ phone: '0400000000000001', amount: 1000 });
     // and a body with neither takes the quick way to the same value
     expect(parseJsonBody('{"amount":1000,"items":[{"sku":"a"}]}')).toEqual({ amount: 1000, items: [{ sku: 'a' }] });
+  });
+
+  it('refuses a key given twice in one object, naming its path, and takes the same key in different objects (docs/decisions.md D-GW-2)', () => {
+    expect(refusal('{"paymentAmount":{"amount":100,"currency":"AUD","amount":100000}}')).toBe('invalid_request: body.paymentAmount.amount: the key is given twice; send each field once');
+    expect(refusal('{"internalOrderId":"a","internalOrderId":"b"}')).toBe('invalid_request: body.internalOrderId: the key is given twice; send each field once');
+    expect(refusal('{"items":[{"sku":"a"},{"sku":"b","sku":"c"}]}')).toBe('invalid_request: body.items[1].sku: the key is given twice; send each field once');
+    // spaced from its colon, or escaped differently: still one key
+    expect(refusal('{"a" : 1, "a"\n:2}')).toBe('invalid_request: body.a: the key is given twice; send each field once');
+    expect(refusal('{"a":1,"\\u0061":2}')).toBe('invalid_request: body.a: the key is given twice; send each field once');
+    // the same key in two objects, and `":` inside a string value, are no duplicates
+    expect(refusal('{"a":{"x":1},"b":{"x":2},"note":"say \\":\\" twice\\":"}')).toBe('accepted');
+    expect(refusal('{"a":[1,{"a":2}],"b":"\\"a\\":"}')).toBe('accepted');
+    expect(duplicateKey('[{"k":1},{"k":2},{"k":3,"j":{"k":4,"k":5}}]')).toBe('[2].j.k');
   });
 
   it('refuses malformed JSON and prototype keys on both ways', () => {
