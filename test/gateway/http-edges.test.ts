@@ -11,6 +11,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logSink, startGateway } from '../helpers/gateway.js';
 import { KEYS } from '../helpers/sandbox.js';
+import { readableAnswer } from '../helpers/samples.js';
 
 interface Seen {
   method: string;
@@ -19,7 +20,7 @@ interface Seen {
   body: string;
 }
 
-/** An origin that keeps every request whole (raw header lines, body) and answers 200 with a JSON object. */
+/** An origin that keeps every request whole (raw header lines, body) and answers 200 with a JSON object a translated read can map back. */
 async function origin() {
   const seen: Seen[] = [];
   const server: Server = createServer((req, res) => {
@@ -28,7 +29,7 @@ async function origin() {
       const lines: [string, string][] = [];
       for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push([req.rawHeaders[i]!.toLowerCase(), req.rawHeaders[i + 1]!]);
       seen.push({ method: req.method!, url: req.url!, lines, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(readableAnswer(req.method, req.url));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

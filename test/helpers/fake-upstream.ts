@@ -7,6 +7,9 @@ export type Behaviour = 'ok' | 'reset' | 'resetOnce' | 'hang' | 'error500' | 'er
  * A fake current API that misbehaves on demand and counts what reached it, per "METHOD path".
  * `ok` answers like the current API would for an order or transaction read.
  */
+/** The order every ok answer is: what each published form of a current order carries (current-api.md's fields and its state). */
+const ORDER = { orderId: 'ordr_1', merchantId: 'mcht_solo', referenceOrderId: 'fake-1', amount: { minorCurrencyUnits: 1, currency: 'AUD' }, status: 'created', createdAt: '2026-11-27T10:00:00.000Z', updatedAt: '2026-11-27T10:00:00.000Z' };
+
 export async function startFakeUpstream(initial: Behaviour = 'ok') {
   let behaviour: Behaviour = initial;
   const counts = new Map<string, number>();
@@ -54,7 +57,7 @@ export async function startFakeUpstream(initial: Behaviour = 'ok') {
         setTimeout(() => req.socket.destroy(), 20);
         return;
       default:
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ OnlineOrder: { order: { orderId: 'ordr_1', merchantId: 'mcht_solo', amount: { minorCurrencyUnits: 1, currency: 'AUD' } } } }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ OnlineOrder: { order: ORDER } }));
     }
   });
   server.on('connection', (s) => {

@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import { ID_PREFIX } from '../../src/contract/ids.js';
+import { transactionDetail } from '../../src/contract/current-responses.js';
 
 export type SampleMode = 'sparse' | 'full';
 
@@ -142,4 +143,15 @@ export function requiredPaths(schema: z.ZodType, path = ''): string[] {
     const at = path ? `${path}.${key}` : key;
     return [at, ...requiredPaths(child, at)];
   });
+}
+
+/**
+ * What an origin that only records the calls reaching it answers, so that a translated read maps back:
+ * a transaction detail (the schema's full sample) for `GET /transactions/{id}`, `{}` for anything else.
+ */
+export function readableAnswer(method: string | undefined, url: string | undefined): string {
+  if (method !== 'GET' || !url?.startsWith('/transactions/tran_')) return '{}';
+  const detail = sampleOf(transactionDetail, 'full') as { purchaseDetails: { transactionId: string } };
+  detail.purchaseDetails.transactionId = url.slice('/transactions/'.length).split('?')[0]!;
+  return JSON.stringify(detail);
 }

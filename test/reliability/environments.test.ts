@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway } from '../helpers/gateway.js';
 import { writeSummary } from '../helpers/logs.js';
+import { readableAnswer } from '../helpers/samples.js';
 import { hostOf, send } from '../clients/wire.js';
 
 interface Echo {
@@ -24,7 +25,7 @@ async function echo(): Promise<Echo> {
     req.resume();
     // every header value that could carry a credential
     for (let i = 0; i < req.rawHeaders.length; i += 2) seen.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    res.writeHead(200, { 'content-type': 'application/json' }).end(readableAnswer(req.method, req.url));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((r) => server.close(r)) };

@@ -129,7 +129,7 @@ describe('requests real legacy clients send', () => {
     const sent = await translator.toCurrent({ method: 'DELETE', path: '/orders/ordr_1', headers: SK });
     expect(sent).toMatchObject({ method: 'DELETE', path: '/orders/ordr_1' });
     expect(sent.body).toBeUndefined();
-    const order = { orderId: 'ordr_1', merchantId: 'mcht_1', referenceOrderId: 'ref-1', amount: { minorCurrencyUnits: 500, currency: 'AUD' }, status: 'cancelled' };
+    const order = { orderId: 'ordr_1', merchantId: 'mcht_1', referenceOrderId: 'ref-1', amount: { minorCurrencyUnits: 500, currency: 'AUD' }, status: 'cancelled', createdAt: '2026-11-27T10:00:00.000Z', updatedAt: '2026-11-27T10:05:00.000Z' };
     const bare = translator.toLegacy({ status: 200, body: order }, sent.context);
     const wrapped = translator.toLegacy({ status: 200, body: { OnlineOrder: { order } } }, sent.context);
     expect(bare).toEqual(wrapped);
