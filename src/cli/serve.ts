@@ -1,6 +1,7 @@
-import { unwatchFile, watchFile } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, configSchema, hasNoUpstream, loadConfig, readJsonFile, SETTINGS, type Config } from '../config.js';
+import { existsSync, unwatchFile, watchFile } from 'node:fs';
+import { ConfigError, configSchema, hasNoUpstream, loadConfig, SETTINGS, type Config } from '../config.js';
+import { readConfigFile } from '../config-sources.js';
 import { createGateway } from '../gateway/server.js';
 import { createSandbox, type Fixtures } from '../sandbox/index.js';
 import { onShutdown } from './util.js';
@@ -13,11 +14,12 @@ export const SERVE_USAGE = `paybridge serve [--config FILE] [flags]
 
   --config FILE                         a JSON config file: the settings below by their file names
                                         (listen.port, timeouts.requestMs, shadow.sample, ...; README,
-                                        Configuration); an unknown or misspelt key stops start-up, named
+                                        Configuration); an unknown or misspelt key stops start-up, named.
+                                        Re-read on SIGHUP and when rewritten; it alone sets the route
+                                        table (routes, routesByMerchant, shadow.sample, canaryKey)
+  --config-optional                     the file may not exist yet (a ConfigMap not created): start
+                                        without it and read it once it appears (PAYBRIDGE_CONFIG_OPTIONAL=true)
 ${SETTINGS.map((s) => `  --${`${s.flag} ${s.kind === 'modes' ? 'ROUTE=MODE' : s.kind === 'file' ? 'FILE' : s.kind === 'list' ? 'A,B' : s.kind === 'string' ? 'VALUE' : 'N'}`.padEnd(36)}${s.describe} (default: ${s.default}; ${s.env}; file: ${s.path.replace('.*', '')})`).join('\n')}`;
-
-/** Settings a reload reads but cannot apply to a running gateway (sockets, pools, queues made at start). */
-const RESTART_SETTINGS = ['listen', 'upstreams', 'defaultEnvironment', 'unmappedRoutes', 'timeouts', 'client', 'bodyLimitBytes', 'merchantTokens', 'serviceKey', 'merchantKeyCache', 'logLevel', 'logFormat', 'otlpEndpoint', 'operatorToken', 'operatorTokens'] as const;
 
 /**
  * Calls `changed` when the file at `path` is rewritten or replaced: polled (a Kubernetes ConfigMap
@@ -27,6 +29,13 @@ function watchConfigFile(path: string, changed: () => void): void {
   watchFile(path, { interval: 1000, persistent: false }, (now, before) => {
     if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) changed();
   });
+}
+
+/** A yes/no variable: `true` or `1` (anything else but `false`, `0` or empty is a mistake, named). */
+function isTrue(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  throw new ConfigError(`${name}: expected true or false, got ${JSON.stringify(value)}`);
 }
 
 /** What a shutdown keeps back from its budget to write the records of comparisons it cut short. */
@@ -62,15 +71,19 @@ export async function runServe(argv: string[]): Promise<void> {
   const options = Object.fromEntries(
     SETTINGS.map((s) => [s.flag, s.kind === 'modes' || s.kind === 'list' ? { type: 'string' as const, multiple: true } : { type: 'string' as const }]),
   );
-  const { values } = parseArgs({ args: argv, options: { ...options, config: { type: 'string' } }, strict: true });
-  const { config: configFile, ...flags } = values as Record<string, string | string[] | undefined>;
+  const { values } = parseArgs({ args: argv, options: { ...options, config: { type: 'string' }, 'config-optional': { type: 'boolean' } }, strict: true });
+  const { config: configFile, 'config-optional': optionalFlag, ...flags } = values as Record<string, string | string[] | boolean | undefined>;
   const fileName = (configFile as string | undefined) ?? process.env.PAYBRIDGE_CONFIG;
-  const read = () => loadConfig({ ...(fileName ? { file: readJsonFile('--config', fileName), fileName } : {}), env: process.env, flags });
+  const optional = optionalFlag === true || isTrue('PAYBRIDGE_CONFIG_OPTIONAL', process.env.PAYBRIDGE_CONFIG_OPTIONAL);
+  if (optional && !fileName) throw new ConfigError('--config-optional: name the file with --config FILE (or PAYBRIDGE_CONFIG)');
+  const read = () =>
+    loadConfig({ ...(fileName ? { file: readConfigFile(fileName, optional), fileName } : {}), env: process.env, flags: flags as Record<string, string | string[] | undefined> });
   let config = read();
+  const declaredConfig = config;
+  /** Whether the configuration file was there when last read (an optional one may not be yet). */
+  let fileRead = fileName !== undefined && existsSync(fileName);
 
   let sandbox: ReturnType<typeof createSandbox> | undefined;
-  /** The embedded sandbox's upstreams laid over a configuration (none configured), or the configuration as it is. */
-  let embed = (c: Config): Config => c;
   if (hasNoUpstream(config)) {
     // both generations of the embedded sandbox share one store: a sent write would be executed twice
     const send = Object.entries(config.shadow.writeSafety).find(([, safety]) => safety === 'send');
@@ -80,14 +93,14 @@ export async function runServe(argv: string[]): Promise<void> {
       );
     sandbox = createSandbox({ allowedOrigins: config.sandbox.allowedOrigins });
     const urls = await sandbox.listen({ host: '127.0.0.1', port: 0, legacyPort: 0 });
-    const fixtures = sandbox.fixtures;
-    embed = (c) => withSandbox(c, urls, fixtures);
-    config = embed(config);
+    config = withSandbox(config, urls, sandbox.fixtures);
   }
   // merchant tokens of every sandbox merchant, inside the demo marketplace or not, read from its store
   const store = sandbox?.store;
   const gateway = await createGateway({
     config,
+    declaredConfig,
+    ...(fileName ? { configFile: fileName } : {}),
     ...(store
       ? {
           lookupMerchantKey: async (merchantId: string) => {
@@ -101,7 +114,8 @@ export async function runServe(argv: string[]): Promise<void> {
   const address = await gateway.listen();
   const reachable = address.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://127.0.0.1:');
   // one start line: for a collector the JSON line; on a terminal the lines below say it
-  if (!gateway.prettyLogs) gateway.app.log.info({ url: reachable, upstreams: config.upstreams, routes: config.routes, embeddedSandbox: sandbox !== undefined }, 'paybridge gateway listening');
+  if (!gateway.prettyLogs) gateway.app.log.info({ url: reachable, upstreams: config.upstreams, routes: config.routes, embeddedSandbox: sandbox !== undefined, configHash: gateway.live.hash() }, 'paybridge gateway listening');
+  if (fileName && !fileRead) gateway.app.log.warn({ config: fileName }, 'configuration file not there yet (--config-optional): started without it; it is read once it appears');
   gateway.flushLogs();
   const lines = [`paybridge gateway listening on ${reachable}`];
   for (const env of ['sandbox', 'live'] as const) {
@@ -117,19 +131,28 @@ export async function runServe(argv: string[]): Promise<void> {
   if (!gateway.prettyLogs) lines.push('logs: JSON lines on standard output (to read them: npm start | npx pino-pretty, or --log-format pretty)');
 
   // SIGHUP, or the configuration file rewritten (a ConfigMap update): read it again, with the same
-  // validation as at start; a bad one keeps the running table and says why. Route modes and sample
-  // rates change at once; other settings need a restart, and the log says which.
+  // validation as at start; a bad one keeps the running configuration and says why. The file's route
+  // table applies at once; every other setting that differs is named as not applied (a restart applies it).
   const reload = (why: string) => {
     let next: Config;
     try {
-      next = embed(read());
+      // a file that was there and is gone (a ConfigMap deleted) is refused, not taken for the defaults
+      if (fileName && fileRead && !existsSync(fileName)) throw new ConfigError(`--config: ${fileName}: no such file any more`);
+      next = read();
     } catch (err) {
+      gateway.live.refused(why, (err as Error).message);
       gateway.app.log.error({ reload: why, err: { message: (err as Error).message } }, 'configuration reload refused: the running configuration stays');
+      gateway.flushLogs();
       return;
     }
-    const table = gateway.routes.reload(next, why);
-    const restart = RESTART_SETTINGS.filter((key) => JSON.stringify(next[key]) !== JSON.stringify(config[key]));
-    gateway.app.log.info({ reload: why, version: table.version, ...(restart.length > 0 ? { needsRestart: restart } : {}) }, 'configuration reloaded');
+    fileRead ||= fileName !== undefined && existsSync(fileName);
+    const outcome = gateway.live.reload(next, why);
+    const routes = outcome.routesApplied ? 'the route table is the file\'s' : 'no configuration file: the route table stays as the operator API set it';
+    const notApplied = outcome.notApplied.length > 0 ? `; not applied, a restart applies them: ${outcome.notApplied.join(', ')}` : '';
+    gateway.app.log[outcome.notApplied.length > 0 ? 'warn' : 'info'](
+      { reload: why, version: outcome.table.version, configHash: gateway.live.hash(), routesApplied: outcome.routesApplied, notApplied: outcome.notApplied },
+      `configuration reloaded: ${routes}${notApplied}`,
+    );
     gateway.flushLogs();
   };
   process.on('SIGHUP', () => reload('SIGHUP'));

@@ -6,6 +6,7 @@ import { PaybridgeError } from '../errors.js';
 import { REDACTED, redactValue } from '../observability/redact.js';
 import { renderReportHtml } from '../shadow/html.js';
 import type { ShadowReport } from '../shadow/ledger.js';
+import type { LiveConfig } from './live-config.js';
 import { modeOf, sampleOf, type RouteControl } from './route-control.js';
 
 function tokenOf(request: FastifyRequest): string | undefined {
@@ -35,7 +36,8 @@ export interface OperatorOptions {
   tokens: Readonly<Record<string, string>>;
   report: () => unknown;
   find: (id: string) => unknown[];
-  config: Config;
+  /** The configuration in force (the live route table laid in) and what the reloads did. */
+  live: LiveConfig;
   routes: RouteControl;
   /** The legacy route table: route id, legacy call, current call. */
   routeRows: () => { route: string; legacy: string; current: string }[];
@@ -49,8 +51,10 @@ export interface OperatorOptions {
  * - `GET /_paybridge/report` (JSON, `?find=ID`) and `GET /_paybridge/` (HTML): the shadow report;
  * - `GET /_paybridge/routes`: the live route table, each route's mode, sample rate and write safety;
  * - `PUT /_paybridge/routes/{route}` `{mode?, sample?}`: changes this replica's table at once;
- *   `{merchant, mode}` sets (`mode: null` removes) one merchant's mode of the route;
- * - `GET /_paybridge/config`: the configuration in force, secrets masked.
+ *   `{merchant, mode}` sets (`mode: null` removes) one merchant's mode of the route; refused (403)
+ *   while a configuration file sets the table, which the next reload would apply over the change;
+ * - `GET /_paybridge/config`: the configuration in force (after reloads), secrets masked, its hash
+ *   and generation, and the settings a reload read but did not apply.
  */
 export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOptions): void {
   const named = Object.entries(options.tokens);
@@ -78,7 +82,10 @@ export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOp
     const table = options.routes.table;
     return {
       instance: options.instance,
-      scope: 'this replica: a change made here applies to this gateway only; the configuration file (a ConfigMap) changes every replica',
+      scope: options.routes.managedBy !== undefined
+        ? `set by the configuration file ${options.routes.managedBy} (a ConfigMap: every replica); changes here are refused`
+        : 'this replica: a change made here applies to this gateway only (no configuration file sets the table)',
+      hash: options.live.hash(),
       version: table.version,
       changedAt: table.changedAt,
       source: table.source,
@@ -101,5 +108,5 @@ export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOp
     options.routes.change([{ route, mode, sample, ...(merchant !== undefined ? { merchant } : {}) }], `operator ${(request as FastifyRequest & { operator?: string }).operator}`);
     return routeTable();
   });
-  app.get('/_paybridge/config', { preHandler: guard }, async () => ({ instance: options.instance, config: maskedConfig(options.config) }));
+  app.get('/_paybridge/config', { preHandler: guard }, async () => ({ instance: options.instance, ...options.live.status(), config: maskedConfig(options.live.inForce()) }));
 }

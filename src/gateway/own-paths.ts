@@ -11,6 +11,7 @@ import { currentDocument, legacyDocument, packageVersion } from '../openapi/docu
 import type { Shadow } from '../shadow/engine.js';
 import type { Translator } from '../translate/index.js';
 import { registerOperatorRoutes } from './operator.js';
+import type { LiveConfig } from './live-config.js';
 import type { RouteControl } from './route-control.js';
 
 export interface OwnPathDeps {
@@ -19,6 +20,7 @@ export interface OwnPathDeps {
   translator: Translator;
   shadow: Shadow;
   routes: RouteControl;
+  live: LiveConfig;
   /** True once the gateway is shutting down: /readyz answers 503. */
   draining: () => boolean;
 }
@@ -57,9 +59,9 @@ export function registerOwnPaths(app: FastifyInstance, deps: OwnPathDeps): void 
   const tokens: Record<string, string> = { ...deps.config.operatorTokens, ...(deps.config.operatorToken ? { operator: deps.config.operatorToken } : {}) };
   registerOperatorRoutes(app, {
     tokens,
-    report: () => ({ ...shadow.ledger.report(), instance: shadow.instance, modes: deps.routes.table.modes }),
+    report: () => ({ ...shadow.report(), instance: shadow.instance, modes: deps.routes.table.modes }),
     find: (id) => shadow.ledger.find(id),
-    config: deps.config,
+    live: deps.live,
     routes: deps.routes,
     routeRows: () => translator.routes.mappings.map(({ mapping }) => ({ route: mapping.route, legacy: mapping.legacy, current: mapping.current })),
     writeSafety: (route) => deps.config.shadow.writeSafety[route] ?? deps.config.shadow.writeSafety['*'] ?? 'readback',
