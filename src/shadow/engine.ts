@@ -47,7 +47,7 @@ export function createShadow(deps: ShadowDeps) {
   // the records are the state: a restarted gateway reads back those of the verdict window, and reports the same verdicts
   if (settings.log) {
     const since = isoTime(Date.now() - durationMs(settings.readyWindow));
-    const read = readBack({ file: settings.log.file, keep: settings.log.keep, since }, (record) => ledger.ingest(record));
+    const read = readBack({ file: settings.log.file, keep: settings.log.keep, since, perRoute: ledger.keep }, (record) => ledger.ingest(record));
     if (read.files > 0) deps.log.info({ file: settings.log.file, since, ...read }, 'shadow records read back');
   }
 

@@ -179,7 +179,8 @@ export interface LedgerOptions {
 export class ShadowLedger {
   readonly noise: NoiseRules;
   private readonly routes = new Map<string, RouteRecords>();
-  private readonly keep: number;
+  /** Comparisons kept per route (older ones folded into counts). */
+  readonly keep: number;
   dropped = 0;
 
   constructor(private readonly options: LedgerOptions) {
