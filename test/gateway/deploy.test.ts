@@ -110,6 +110,12 @@ describe('Kubernetes manifests', () => {
     expect(mount.subPath).toBeUndefined();
     const file = container.args[container.args.indexOf('--config') + 1];
     expect(file).toBe(`${mount.mountPath}/paybridge.json`);
+    // the ConfigMap is optional: so is the file, or a pod would not start until it exists
+    expect(container.args).toContain('--config-optional');
+    // the shadow records' volume holds what their rotation keeps: (keep + 1) x maxBytes
+    const records = loadConfig({ file: { ...configFile(), shadow: { log: container.args[container.args.indexOf('--shadow-log') + 1] } } }).shadow.log!;
+    const data = pod.volumes.find((v: any) => v.name === container.volumeMounts.find((m: any) => records.file.startsWith(`${m.mountPath}/`)).name);
+    expect(Number(/^(\d+)Mi$/.exec(data.emptyDir.sizeLimit)![1]) * 2 ** 20).toBeGreaterThanOrEqual((records.keep + 1) * records.maxBytes);
     expect(() => loadConfig({ file: configFile() })).not.toThrow();
     expect(pod.enableServiceLinks).toBe(false);
   });
