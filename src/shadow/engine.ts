@@ -91,6 +91,8 @@ export function createShadow(deps: ShadowDeps) {
   // a percentage canary's requests by the side that answered: counted for Prometheus at once, and
   // written as a record every few seconds (and before a report), so the report gives the share served
   const canaryServed = metrics.counter('paybridge_canary_requests_total', 'Requests of percentage-canary routes (canary:N%), by route id and the side that answered them (translation, legacy).', ['route', 'served']);
+  // from the start at 0, as the comparisons: a series first scraped at 16 would show Prometheus no increase, and the share 0/0
+  for (const route of new Set(translator.routes.mappings.map((m) => m.mapping.route))) for (const served of ['translation', 'legacy']) canaryServed.inc({ route, served }, 0);
   const servedSince = new Map<string, Pick<ServedRecord, 'percent' | 'translation' | 'legacy'>>();
   function flushServed(): void {
     const time = isoTime();

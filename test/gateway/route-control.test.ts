@@ -4,12 +4,13 @@
  * ConfigMap update) reload it with the same validation, a bad file keeping the running table; a route
  * cut over and rolled back under load loses no request and sends no write twice.
  */
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { configMapVolume } from '../helpers/configmap.js';
 import { logSink, spawnGateway, startGateway, tempJson } from '../helpers/gateway.js';
 import { client } from '../helpers/http.js';
 import { currentOrder, KEYS, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -173,25 +174,13 @@ describe('the configuration file, reloaded', () => {
   }, 30_000);
 });
 
-/**
- * The way the kubelet updates a mounted ConfigMap (AtomicWriter): the files live in a timestamped
- * folder, `..data` links to it, and the file name links through `..data`; an update writes a new
- * folder and swaps the `..data` link in one rename.
- */
-function configMapVolume(content: unknown) {
+/** A ConfigMap mounted in a fresh folder: its paybridge.json, and the update the kubelet makes. */
+function configMapFile(content: unknown) {
   const dir = mkdtempSync(join(tmpdir(), 'paybridge-configmap-'));
-  let n = 0;
-  const write = (value: unknown) => {
-    const folder = `..2026_11_27_${String(++n).padStart(4, '0')}`;
-    mkdirSync(join(dir, folder));
-    writeFileSync(join(dir, folder, 'paybridge.json'), JSON.stringify(value));
-    symlinkSync(folder, join(dir, '..data_tmp'));
-    renameSync(join(dir, '..data_tmp'), join(dir, '..data'));
-    if (n > 1) rmSync(join(dir, `..2026_11_27_${String(n - 1).padStart(4, '0')}`), { recursive: true });
-  };
-  write(content);
-  symlinkSync('..data/paybridge.json', join(dir, 'paybridge.json'));
-  return { file: join(dir, 'paybridge.json'), update: write };
+  const project = configMapVolume(dir);
+  const update = (value: unknown) => project({ 'paybridge.json': JSON.stringify(value) });
+  update(content);
+  return { file: join(dir, 'paybridge.json'), update };
 }
 
 describe('one source of truth for the route table', () => {
@@ -236,7 +225,7 @@ describe('one source of truth for the route table', () => {
   }, 30_000);
 
   it('two replicas on one ConfigMap: after an update (the kubelet swaps the mounted folder) both run the new table and show one hash', async () => {
-    const volume = configMapVolume({ routes: { '*': 'legacy' }, operatorToken: ALICE });
+    const volume = configMapFile({ routes: { '*': 'legacy' }, operatorToken: ALICE });
     const replicas = [await spawnGateway(['--config', volume.file]), await spawnGateway(['--config', volume.file])];
     try {
       const start = await Promise.all(replicas.map((r) => hashOf(r.url)));

@@ -13,10 +13,10 @@ export function tempJson(name: string, content: unknown): string {
   return file;
 }
 
-/** The gateway bin on a free port; resolves once it logged its URL. */
-export async function spawnGateway(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Spawned & { url: string }> {
-  const proc = spawnBin(['serve', '--port', '0', ...args], env);
-  const [, url] = await proc.waitFor(/^paybridge gateway listening on (http:\/\/127\.0\.0\.1:\d+)$/m, 10_000, 'stderr');
+/** The gateway bin on a free port (in `cwd`, when given); resolves once it logged its URL. */
+export async function spawnGateway(args: string[], env: NodeJS.ProcessEnv = {}, options: { cwd?: string; timeoutMs?: number } = {}): Promise<Spawned & { url: string }> {
+  const proc = spawnBin(['serve', '--port', '0', ...args], env, options.cwd);
+  const [, url] = await proc.waitFor(/^paybridge gateway listening on (http:\/\/127\.0\.0\.1:\d+)$/m, options.timeoutMs ?? 10_000, 'stderr');
   return Object.assign(proc, { url: url! });
 }
 
