@@ -90,6 +90,8 @@ export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOp
       changedAt: table.changedAt,
       source: table.source,
       default: { mode: modeOf(table, '*'), sample: sampleOf(table, '*') },
+      /** What a canary:N% route's choice sticks to. */
+      canaryKey: table.canaryKey,
       /** Modes set for one merchant, over the route's: merchant id -> route id -> mode. */
       merchants: table.merchants,
       routes: options.routeRows().map((row) => ({ ...row, mode: modeOf(table, row.route), sample: sampleOf(table, row.route), writeSafety: options.writeSafety(row.route) })),

@@ -26,8 +26,6 @@ export interface Decision {
   merchant?: string;
   /** A percentage canary (`canary:N%`): the share the translation serves and what the choice sticks to; decided once the key is known. */
   canary?: { percent: number; key: CanaryKey };
-  /** Which side answered a percentage canary's request: the translation, or the legacy upstream (compared as in shadow mode). */
-  served?: 'translation' | 'legacy';
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;

@@ -118,7 +118,6 @@ export function createTraffic(deps: TrafficDeps) {
   function serve(x: Exchange, decision: Decision, key: string | undefined, read?: { body: Buffer | undefined }): Promise<void> {
     const { percent } = decision.canary!;
     const side = servedByTranslation(percent, key) ? 'translation' : 'legacy';
-    decision.served = side;
     shadowRoute.shadow.served(decision.route, side, percent);
     if (side === 'translation') return translate(x, decision, read);
     // answered by the legacy upstream: compared as a shadow exchange when sampled and the queue has room

@@ -129,3 +129,32 @@ describe('canary:10% under load', () => {
     expect([...sides].filter(([, modes]) => modes.size > 1)).toEqual([]);
   }, 180_000);
 });
+
+describe('a percentage canary for one merchant', () => {
+  it("splits that merchant's requests of the route at its share and leaves the others' to the route's own mode", async () => {
+    const sb = await startSandbox();
+    const gw = await startGateway({
+      upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } },
+      routes: { '*': 'legacy' },
+      routesByMerchant: { mcht_solo: { L3: 'canary:50%' } },
+      shadow: { sample: { '*': 0 } },
+      logLevel: 'warn',
+    });
+    try {
+      const solo = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk });
+      const other = client(gw.url, { 'Limepay-SecretKey': KEYS.otherSk });
+      await pool(400, 16, async (i) => {
+        expect((await solo.get(`/orders/ordr_pilot${i.toString(36)}`)).status).toBe(404);
+        if (i % 4 === 0) expect((await other.get(`/orders/ordr_other${i.toString(36)}`)).status).toBe(404);
+      });
+      const metrics = (await client(gw.url).get('/metrics')).text;
+      const served = (side: string) => Number(new RegExp(`^paybridge_canary_requests_total\\{route="L3",served="${side}"\\} (\\d+)$`, 'm').exec(metrics)?.[1]);
+      // the other merchant's 100 reads went straight to the legacy upstream: no canary request
+      expect(served('translation') + served('legacy')).toBe(400);
+      expect(withinNoise(served('translation'), 400, 0.5), `${served('translation')} of 400`).toBe(true);
+    } finally {
+      await gw.close();
+      await sb.close();
+    }
+  }, 60_000);
+});
