@@ -15,11 +15,11 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { basename, delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { configMapVolume } from '../helpers/configmap.js';
 import { spawnGateway } from '../helpers/gateway.js';
 import { client } from '../helpers/http.js';
@@ -81,12 +81,12 @@ const { spawnSync } = require('node:child_process');
 const { existsSync, readFileSync } = require('node:fs');
 const { delimiter, join } = require('node:path');
 const argv = process.argv.slice(2);
-if (argv[0] === 'create' && argv.includes('--dry-run=client')) {
+if (argv[0] === 'create' && argv.includes('--dry-run=client') && !process.env.KUBECTL_STANDIN_ONLY) {
   const real = (process.env.PATH || '').split(delimiter).filter((d) => d !== __dirname).map((d) => join(d, 'kubectl')).find((f) => existsSync(f));
   if (real) process.exit(spawnSync(real, argv, { stdio: 'inherit' }).status);
 }
 const stdin = argv.includes('-') ? readFileSync(0, 'utf8') : '';
-fetch(process.env.PAYBRIDGE_KUBECTL_STANDIN, { method: 'POST', body: JSON.stringify({ argv, stdin, cwd: process.cwd() }) })
+fetch(process.env.KUBECTL_STANDIN_URL, { method: 'POST', body: JSON.stringify({ argv, stdin, cwd: process.cwd() }) })
   .then((res) => res.json())
   .then(({ stdout, code }) => { process.stdout.write(stdout); process.exit(code); });
 `;
@@ -149,9 +149,14 @@ function cluster(secrets: Record<string, string>) {
     for (const r of replicas) await waitUntil(async () => (await client(r.proc.url).get('/readyz')).status === 200, 30_000);
   };
 
-  /** What kubectl asks of the cluster. */
-  async function kubectl(argv: string[], stdin: string): Promise<{ stdout: string; code: number }> {
+  /** What kubectl asks of the cluster (and, with no kubectl installed, what it prints for a client-side dry run). */
+  async function kubectl(argv: string[], stdin: string, cwd: string): Promise<{ stdout: string; code: number }> {
     const line = argv.join(' ');
+    const dryRun = /^create configmap (\S+) --from-file=(\S+) --dry-run=client -o yaml$/.exec(line);
+    if (dryRun) {
+      const data = { [basename(dryRun[2]!)]: readFileSync(join(cwd, dryRun[2]!), 'utf8') };
+      return { stdout: stringify({ apiVersion: 'v1', data, kind: 'ConfigMap', metadata: { creationTimestamp: null, name: dryRun[1] } }), code: 0 };
+    }
     if (line === 'apply -f deploy/kubernetes/') {
       // the ConfigMap first: the pods mount it
       project(docs[1].data);
@@ -194,8 +199,8 @@ function cluster(secrets: Record<string, string>) {
   const control: Server = createHttpServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d)).on('end', () => {
-      const { argv, stdin } = JSON.parse(body) as { argv: string[]; stdin: string };
-      kubectl(argv, stdin).then(
+      const { argv, stdin, cwd } = JSON.parse(body) as { argv: string[]; stdin: string; cwd: string };
+      kubectl(argv, stdin, cwd).then(
         (answer) => res.end(JSON.stringify(answer)),
         (err: Error) => res.end(JSON.stringify({ stdout: `kubectl stand-in failed: ${err.message}\n`, code: 1 })),
       );
@@ -211,7 +216,7 @@ function cluster(secrets: Record<string, string>) {
     prometheusUrl: () => prometheus?.url,
     async listen(): Promise<Record<string, string>> {
       await new Promise<void>((r) => control.listen(0, '127.0.0.1', r));
-      return { PATH: `${bin}${delimiter}${process.env.PATH}`, PAYBRIDGE_KUBECTL_STANDIN: `http://127.0.0.1:${(control.address() as AddressInfo).port}` };
+      return { PATH: `${bin}${delimiter}${process.env.PATH}`, KUBECTL_STANDIN_URL: `http://127.0.0.1:${(control.address() as AddressInfo).port}` };
     },
     async close(): Promise<void> {
       for (const r of replicas) await r.proc.stop();
