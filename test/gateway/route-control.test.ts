@@ -226,8 +226,9 @@ describe('one source of truth for the route table', () => {
 
   it('two replicas on one ConfigMap: after an update (the kubelet swaps the mounted folder) both run the new table and show one hash', async () => {
     const volume = configMapFile({ routes: { '*': 'legacy' }, operatorToken: ALICE });
-    const replicas = [await spawnGateway(['--config', volume.file]), await spawnGateway(['--config', volume.file])];
+    const replicas: Awaited<ReturnType<typeof spawnGateway>>[] = [];
     try {
+      for (let i = 0; i < 2; i++) replicas.push(await spawnGateway(['--config', volume.file], {}, { timeoutMs: 20_000 }));
       const start = await Promise.all(replicas.map((r) => hashOf(r.url)));
       expect(start[0]).toBe(start[1]);
       const changed = Date.now();
