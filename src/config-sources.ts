@@ -3,7 +3,7 @@
  * variables, then flags (later wins); the table of flags and variables and how each lands in the
  * schema's shape.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 /** A configuration problem, naming the setting (`timeouts.headersMs`, `PAYBRIDGE_PORT`, `--port`). */
@@ -46,13 +46,38 @@ export function parseModes(name: string, values: readonly string[]): Record<stri
   return out;
 }
 
-/** Reads a JSON file of the operator's, naming the setting it came from when it cannot. */
-export function readJsonFile(setting: string, file: string): unknown {
+/** Why a file could not be read, in words (the system's code alone, ENOENT, says little to an operator). */
+const READ_FAILURES: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EISDIR: 'a directory, not a file',
+  ENOTDIR: 'a part of the path is not a directory',
+};
+
+/** Reads a JSON file of the operator's, naming the setting it came from and the file when it cannot (one line). */
+export function readJsonFile(setting: string, file: string, hint = ''): unknown {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ConfigError(`${setting}: cannot read ${file}: ${(err as Error).message}`);
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    throw new ConfigError(`${setting}: ${file}: ${READ_FAILURES[code] ?? (err as Error).message}${code === 'ENOENT' ? hint : ''}`);
   }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`${setting}: ${file}: not JSON (${(err as Error).message})`);
+  }
+}
+
+/**
+ * The configuration file of `serve`: its contents, or, for a file declared optional (a Kubernetes
+ * ConfigMap not created yet), undefined while it does not exist: the gateway then starts without it
+ * and reads it when it appears. A required file that is missing is a one-line error naming it.
+ */
+export function readConfigFile(file: string, optional: boolean): unknown {
+  if (optional && !existsSync(file)) return undefined;
+  return readJsonFile('--config', file, ' (to start without it and read it once it appears, add --config-optional)');
 }
 
 /** How each flag and environment variable lands in the schema. */
@@ -76,7 +101,7 @@ export const SETTINGS: readonly Setting[] = [
   { flag: 'default-environment', env: 'PAYBRIDGE_DEFAULT_ENVIRONMENT', path: 'defaultEnvironment', kind: 'string', describe: 'environment of credentials without a sandbox_/live_ prefix (sandbox, live)', default: 'the configured one' },
   { flag: 'merchant-tokens', env: 'PAYBRIDGE_MERCHANT_TOKENS', path: 'merchantTokens', kind: 'file', describe: 'JSON file: legacy merchant token -> mcht_ id', default: 'none' },
   { flag: 'service-key', env: 'PAYBRIDGE_SERVICE_KEY', path: 'serviceKey', kind: 'string', describe: "marketplace API key the gateway reads merchants' public keys with", default: 'none' },
-  { flag: 'mode', env: 'PAYBRIDGE_MODE', path: 'routes', kind: 'modes', describe: 'ROUTE=MODE, repeatable: current, legacy, shadow or canary per route id or *', default: '*=current' },
+  { flag: 'mode', env: 'PAYBRIDGE_MODE', path: 'routes', kind: 'modes', describe: 'ROUTE=MODE, repeatable: current, legacy, shadow, canary or canary:N% per route id or * (not beside --config: the file sets the routes)', default: '*=current' },
   { flag: 'unmapped-routes', env: 'PAYBRIDGE_UNMAPPED_ROUTES', path: 'unmappedRoutes', kind: 'string', describe: 'a path outside the route table: reject (404) or legacy (pass through)', default: 'reject' },
   { flag: 'connect-timeout-ms', env: 'PAYBRIDGE_CONNECT_TIMEOUT_MS', path: 'timeouts.connectMs', kind: 'int', describe: 'upstream connect timeout', default: '2000' },
   { flag: 'headers-timeout-ms', env: 'PAYBRIDGE_HEADERS_TIMEOUT_MS', path: 'timeouts.headersMs', kind: 'int', describe: 'upstream headers timeout', default: '15000' },
@@ -90,8 +115,8 @@ export const SETTINGS: readonly Setting[] = [
   { flag: 'body-limit', env: 'PAYBRIDGE_BODY_LIMIT', path: 'bodyLimitBytes', kind: 'int', describe: 'largest request body in bytes (413 beyond)', default: '1048576' },
   { flag: 'log-level', env: 'PAYBRIDGE_LOG_LEVEL', path: 'logLevel', kind: 'string', describe: 'fatal, error, warn, info, debug, trace or silent', default: 'info' },
   { flag: 'log-format', env: 'PAYBRIDGE_LOG_FORMAT', path: 'logFormat', kind: 'string', describe: 'json, pretty (lines a person reads) or auto (pretty on a terminal)', default: 'auto' },
-  { flag: 'shadow-log', env: 'PAYBRIDGE_SHADOW_LOG', path: 'shadow.log', kind: 'string', describe: 'file the shadow comparison records are appended to (JSON lines)', default: 'the log stream' },
-  { flag: 'shadow-sample', env: 'PAYBRIDGE_SHADOW_SAMPLE', path: 'shadow.sample.*', kind: 'number', describe: 'share of requests compared in shadow and canary modes, 0-1', default: '1' },
+  { flag: 'shadow-log', env: 'PAYBRIDGE_SHADOW_LOG', path: 'shadow.log.file', kind: 'string', describe: 'file the shadow comparison records are appended to (JSON lines; rotated past 64 MiB, 3 old files kept)', default: 'the log stream' },
+  { flag: 'shadow-sample', env: 'PAYBRIDGE_SHADOW_SAMPLE', path: 'shadow.sample.*', kind: 'number', describe: 'share of requests compared in shadow and canary modes, 0-1 (not beside --config)', default: '1' },
   { flag: 'otlp-endpoint', env: 'PAYBRIDGE_OTLP_ENDPOINT', path: 'otlpEndpoint', kind: 'string', describe: 'OTLP/HTTP endpoint OpenTelemetry spans are exported to (http://collector:4318)', default: 'none: tracing off' },
   { flag: 'allowed-origins', env: 'PAYBRIDGE_ALLOWED_ORIGINS', path: 'sandbox.allowedOrigins', kind: 'list', describe: "shop page origins the embedded sandbox's checkout component serves (CORS, framing), comma-separated", default: '*' },
   { flag: 'trusted-proxies', env: 'PAYBRIDGE_TRUSTED_PROXIES', path: 'trustedProxies', kind: 'list', describe: 'addresses or CIDR ranges of the proxies whose X-Forwarded-Host/-Proto are believed, comma-separated', default: 'none: ignored' },
@@ -99,7 +124,14 @@ export const SETTINGS: readonly Setting[] = [
 ];
 
 /** PAYBRIDGE_* variables that are not settings but choose how settings are read. */
-const NON_SETTING_ENV = new Set(['PAYBRIDGE_CONFIG']);
+const NON_SETTING_ENV = new Set(['PAYBRIDGE_CONFIG', 'PAYBRIDGE_CONFIG_OPTIONAL']);
+
+/**
+ * Settings of the route table (modes, sample rates): with a configuration file they are the file's
+ * alone. A reload reads the file again and applies its table; a flag or variable laid over it would
+ * win at every reload, silently, whatever the file then says.
+ */
+const ROUTE_TABLE_PATHS = new Set(['routes', 'shadow.sample.*']);
 
 /**
  * Kubernetes service links: for every Service in the namespace (one named `paybridge` or
@@ -117,15 +149,20 @@ export function isServiceLink(name: string, value: string): boolean {
 }
 
 export interface ConfigSources {
-  /** Contents of --config (already read), or undefined. */
+  /** Contents of --config (already read), or undefined (none, or an optional one not there yet). */
   file?: unknown;
+  /** The configuration file's name: with one, the route table is set in the file only. */
   fileName?: string;
   env?: Readonly<Record<string, string | undefined>>;
   /** Flag values by flag name (without --); `mode` may repeat. */
   flags?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
-function apply(target: Json, setting: Setting, name: string, raw: string | readonly string[]): void {
+function apply(target: Json, setting: Setting, name: string, raw: string | readonly string[], fileName: string | undefined): void {
+  if (fileName !== undefined && ROUTE_TABLE_PATHS.has(setting.path))
+    throw new ConfigError(
+      `${name}: the route table (modes, sample rates) of a gateway with a configuration file is set in that file (${fileName}), which a reload reads again; set it there, or run without --config`,
+    );
   const values = typeof raw === 'string' ? [raw] : raw;
   const last = values.at(-1)!;
   switch (setting.kind) {
@@ -158,13 +195,13 @@ export function mergeSources(sources: ConfigSources): Json {
     if (!name.startsWith('PAYBRIDGE_') || NON_SETTING_ENV.has(name) || env[name] === undefined || isServiceLink(name, env[name]!)) continue;
     const setting = SETTINGS.find((s) => s.env === name);
     if (!setting) throw new ConfigError(`${name}: unknown setting (known: ${SETTINGS.map((s) => s.env).join(', ')})`);
-    apply(merged, setting, name, env[name]!);
+    apply(merged, setting, name, env[name]!, sources.fileName);
   }
   for (const [flag, value] of Object.entries(sources.flags ?? {})) {
     if (value === undefined) continue;
     const setting = SETTINGS.find((s) => s.flag === flag);
     if (!setting) throw new ConfigError(`--${flag}: unknown option`);
-    apply(merged, setting, `--${flag}`, value);
+    apply(merged, setting, `--${flag}`, value, sources.fileName);
   }
   return merged;
 }
@@ -174,12 +211,22 @@ export function mergeSources(sources: ConfigSources): Json {
  * same command line): the file named by --config or PAYBRIDGE_CONFIG, read now, the environment, the
  * flags. An unknown or malformed flag is node:util's usage error, naming it.
  */
-export function commandLineSources(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ConfigSources & { fileName?: string } {
+export function commandLineSources(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ConfigSources & { fileName?: string; optional: boolean } {
   const options = Object.fromEntries(
     SETTINGS.map((s) => [s.flag, s.kind === 'modes' || s.kind === 'list' ? { type: 'string' as const, multiple: true } : { type: 'string' as const }]),
   );
-  const { values } = parseArgs({ args: [...argv], options: { ...options, config: { type: 'string' } }, strict: true });
-  const { config: configFile, ...flags } = values as Record<string, string | string[] | undefined>;
+  const { values } = parseArgs({ args: [...argv], options: { ...options, config: { type: 'string' }, 'config-optional': { type: 'boolean' } }, strict: true });
+  const { config: configFile, 'config-optional': optionalFlag, ...flags } = values as Record<string, string | string[] | boolean | undefined>;
   const fileName = (configFile as string | undefined) ?? env.PAYBRIDGE_CONFIG;
-  return { ...(fileName ? { file: readJsonFile('--config', fileName), fileName } : {}), env, flags };
+  const optional = optionalFlag === true || isTrue('PAYBRIDGE_CONFIG_OPTIONAL', env.PAYBRIDGE_CONFIG_OPTIONAL);
+  if (optional && !fileName) throw new ConfigError('--config-optional: name the file with --config FILE (or PAYBRIDGE_CONFIG)');
+  const file = fileName ? readConfigFile(fileName, optional) : undefined;
+  return { ...(fileName ? { fileName } : {}), ...(file !== undefined ? { file } : {}), env, flags: flags as Record<string, string | string[] | undefined>, optional };
+}
+
+/** A yes/no variable: `true` or `1` (anything else but `false`, `0` or empty is a mistake, named). */
+function isTrue(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  throw new ConfigError(`${name}: expected true or false, got ${JSON.stringify(value)}`);
 }

@@ -44,6 +44,41 @@ function describeRouteIds(): string {
 export const ROUTE_MODES = ['current', 'legacy', 'shadow', 'canary'] as const;
 export type RouteMode = (typeof ROUTE_MODES)[number];
 
+/**
+ * A route's mode as configured: one of the modes, or `canary:N%`, a canary that serves N percent of
+ * the route's requests from the translation (chosen by `canaryKey`) and the rest from the legacy
+ * upstream, both compared like shadow and canary exchanges.
+ */
+export type ModeSetting = RouteMode | `canary:${number}%`;
+const CANARY_SHARE = /^canary:(100|\d{1,2}(?:\.\d{1,2})?)%$/;
+
+/** Whether a value is a mode setting (`canary:12.5%` included). */
+export const isModeSetting = (value: unknown): value is ModeSetting =>
+  typeof value === 'string' && ((ROUTE_MODES as readonly string[]).includes(value) || CANARY_SHARE.test(value));
+
+/** A mode setting as its mode and the percent of requests the translation serves (current and canary 100, legacy and shadow 0). */
+export function parseModeSetting(setting: ModeSetting): { mode: RouteMode; percent: number } {
+  const share = CANARY_SHARE.exec(setting);
+  if (share) return { mode: 'canary', percent: Number(share[1]) };
+  const mode = setting as RouteMode;
+  return { mode, percent: mode === 'current' || mode === 'canary' ? 100 : 0 };
+}
+
+const modeSetting = z.custom<ModeSetting>(isModeSetting, {
+  error: (issue) => `expected current, legacy, shadow, canary or canary:N% (the percent, 0-100, served by the translation), got ${JSON.stringify(issue.input)}`,
+});
+
+/** What a percentage canary's choice sticks to: one order's (customer's, merchant's) calls take one path; `request` sticks to nothing. */
+export const CANARY_KEYS = ['order', 'customer', 'merchant', 'request'] as const;
+export type CanaryKey = (typeof CANARY_KEYS)[number];
+
+/** A JSON-lines file bounded in bytes: rotated to `file.1` ... past `maxBytes`, `keep` old files kept. */
+const rotatedFile = {
+  file: z.string().min(1),
+  maxBytes: z.int().min(4096).default(64 * 1024 * 1024),
+  keep: z.int().min(0).max(100).default(3),
+};
+
 /** A route id of the registry (the mappings: `paybridge routes` lists them) or `*` for every route. */
 const routeKey = z.string().refine((key) => key === '*' || ROUTE_IDS.has(key), {
   error: (issue) => `expected * or a route id of the route table (${describeRouteIds()}), got ${JSON.stringify(issue.input)}`,
@@ -66,12 +101,14 @@ export const configSchema = z.strictObject({
   /** Environment of credentials without a sandbox_/live_ prefix (JWTs, checkout and merchant tokens). */
   defaultEnvironment: z.enum(['sandbox', 'live']).optional(),
   /** Mode per legacy route id, `*` for the rest; default current (translate). */
-  routes: z.record(routeKey, z.enum(ROUTE_MODES)).default({ '*': 'current' }),
+  routes: z.record(routeKey, modeSetting).default({ '*': 'current' }),
   /**
    * Modes for one merchant's requests (the merchant the credential belongs to), over `routes`:
    * `{"mcht_solo": {"L6": "current"}}` cuts L6 over for that merchant first.
    */
-  routesByMerchant: z.record(z.string().regex(/^mcht_[A-Za-z0-9_-]+$/, 'expected a mcht_ id'), z.record(routeKey, z.enum(ROUTE_MODES))).default({}),
+  routesByMerchant: z.record(z.string().regex(/^mcht_[A-Za-z0-9_-]+$/, 'expected a mcht_ id'), z.record(routeKey, modeSetting)).default({}),
+  /** What a `canary:N%` route's choice sticks to (the order a request names, its customer, its merchant, or each request alone). */
+  canaryKey: z.enum(CANARY_KEYS).default('order'),
   /** A legacy path that is not in the route table: refused (404 route_not_mapped) or passed to the legacy upstream. */
   unmappedRoutes: z.enum(['reject', 'legacy']).default('reject'),
   timeouts: z
@@ -116,8 +153,12 @@ export const configSchema = z.strictObject({
   logFormat: z.enum(['auto', 'json', 'pretty']).default('auto'),
   shadow: z
     .strictObject({
-      /** Comparison records appended to this file (JSON lines); without it they go to the log stream. */
-      log: z.string().min(1).optional(),
+      /**
+       * Comparison records appended to this file (JSON lines), or `{file, maxBytes, keep}`: rotated past
+       * maxBytes, `keep` old files kept, so a day of traffic holds (keep + 1) x maxBytes at most; without
+       * it the records go to the log stream.
+       */
+      log: z.preprocess((value) => (typeof value === 'string' ? { file: value } : value), z.strictObject(rotatedFile)).optional(),
       /** Share of requests compared, per route id or `*`. */
       sample: z.record(routeKey, z.number().min(0).max(1)).default({ '*': 1 }),
       /** Per route id or `*`: validate, readback (default for writes) or send (isolated sandbox candidates only). */
@@ -147,14 +188,7 @@ export const configSchema = z.strictObject({
        * The replay corpus (off without it): translated exchanges with their current calls, secrets as
        * placeholders, for `paybridge replay`; `file` rotated past `maxBytes`, `keep` old files kept.
        */
-      corpus: z
-        .strictObject({
-          file: z.string().min(1),
-          maxBytes: z.int().min(4096).default(64 * 1024 * 1024),
-          keep: z.int().min(0).max(100).default(3),
-          sample: z.number().min(0).max(1).default(1),
-        })
-        .optional(),
+      corpus: z.strictObject({ ...rotatedFile, sample: z.number().min(0).max(1).default(1) }).optional(),
     })
     .prefault({}),
   /** OTLP/HTTP endpoint (`http://collector:4318`) spans are exported to; off without one. */

@@ -15,8 +15,12 @@ export const REPLAY_USAGE = `paybridge replay [--config FILE] [--json] CORPUS...
   against the recorded ones, and the legacy answer it would give now for the recorded current answers
   against the recorded one. Prints per route the exchanges replayed and every difference (where, the
   JSON path, recorded -> now). --config reads the ignore rules (shadow.ignore) of a gateway config file.
-  Exit codes: 0 no difference the ignore rules do not allow; 1 a difference, or a file or line that is
-  not a corpus entry; 2 a usage error.`;
+  The build that wrote a corpus replays it with no difference: a CI step can gate a mapping change on it.
+  Exit codes: 0 no difference the ignore rules do not allow; 3 a difference (each named above: route,
+  where, path); 1 a file or line that is not a corpus entry; 2 a usage error.`;
+
+/** The exit code of a replay that found a difference (as report's gate; 1 and 2 are the program's). */
+export const CHANGED_EXIT = 3;
 
 export interface ReplayRoute {
   route: string;
@@ -78,5 +82,5 @@ export async function runReplay(argv: string[]): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   if (bad > 0) throw new Error(`replay: ${bad} line(s) were not corpus entries (named above)`);
-  if (routes.some((r) => r.changed > 0)) process.exitCode = 1;
+  if (routes.some((r) => r.changed > 0)) process.exitCode = CHANGED_EXIT;
 }

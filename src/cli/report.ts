@@ -77,6 +77,7 @@ export function formatReport(report: ShadowReport): string {
     const by = (groups: Record<string, { compared: number; state: string }>) => Object.entries(groups).map(([k, g]) => `${k} ${g.state.toUpperCase()} ${g.compared}`).join(', ');
     if (Object.keys(r.byMerchant ?? {}).length > 0) lines.push(`     by merchant: ${by(r.byMerchant)}`);
     if (Object.keys(r.byClient ?? {}).length > 0) lines.push(`     by client: ${by(r.byClient)}`);
+    if (r.canary) lines.push(`     canary ${r.canary.percent}% configured: ${pct(r.canary.served)} served by the translation (${r.canary.translation} of ${r.canary.translation + r.canary.legacy} requests)`);
     if (Object.keys(r.instances ?? {}).length > 1) lines.push(`     replicas: ${Object.entries(r.instances).map(([name, modes]) => `${name} (${modes.join(', ')})`).join(', ')}`);
   }
   return lines.join('\n');

@@ -1,4 +1,4 @@
-import { unwatchFile, watchFile } from 'node:fs';
+import { existsSync, unwatchFile, watchFile } from 'node:fs';
 import { commandLineSources, ConfigError, configSchema, hasNoUpstream, loadConfig, SETTINGS, type Config } from '../config.js';
 import { createGateway } from '../gateway/server.js';
 import { createSandbox, type Fixtures } from '../sandbox/index.js';
@@ -12,11 +12,12 @@ export const SERVE_USAGE = `paybridge serve [--config FILE] [flags]
 
   --config FILE                         a JSON config file: the settings below by their file names
                                         (listen.port, timeouts.requestMs, shadow.sample, ...; README,
-                                        Configuration); an unknown or misspelt key stops start-up, named
+                                        Configuration); an unknown or misspelt key stops start-up, named.
+                                        Re-read on SIGHUP and when rewritten; it alone sets the route
+                                        table (routes, routesByMerchant, shadow.sample, canaryKey)
+  --config-optional                     the file may not exist yet (a ConfigMap not created): start
+                                        without it and read it once it appears (PAYBRIDGE_CONFIG_OPTIONAL=true)
 ${SETTINGS.map((s) => `  --${`${s.flag} ${s.kind === 'modes' ? 'ROUTE=MODE' : s.kind === 'file' ? 'FILE' : s.kind === 'list' ? 'A,B' : s.kind === 'string' ? 'VALUE' : 'N'}`.padEnd(36)}${s.describe} (default: ${s.default}; ${s.env}; file: ${s.path.replace('.*', '')})`).join('\n')}`;
-
-/** Settings a reload reads but cannot apply to a running gateway (sockets, pools, queues made at start). */
-const RESTART_SETTINGS = ['listen', 'upstreams', 'defaultEnvironment', 'unmappedRoutes', 'timeouts', 'client', 'bodyLimitBytes', 'merchantTokens', 'serviceKey', 'merchantKeyCache', 'logLevel', 'logFormat', 'otlpEndpoint', 'operatorToken', 'operatorTokens', 'trustedProxies'] as const;
 
 /**
  * Calls `changed` when the file at `path` is rewritten or replaced: polled (a Kubernetes ConfigMap
@@ -62,12 +63,13 @@ export async function runServe(argv: string[]): Promise<void> {
   // the file is read again on each reload
   const first = commandLineSources(argv, process.env);
   const { fileName } = first;
-  const read = (sources = commandLineSources(argv, process.env)) => loadConfig(sources);
-  let config = read(first);
+  const read = () => loadConfig(commandLineSources(argv, process.env));
+  let config = loadConfig(first);
+  const declaredConfig = config;
+  /** Whether the configuration file was there when last read (an optional one may not be yet). */
+  let fileRead = fileName !== undefined && existsSync(fileName);
 
   let sandbox: ReturnType<typeof createSandbox> | undefined;
-  /** The embedded sandbox's upstreams laid over a configuration (none configured), or the configuration as it is. */
-  let embed = (c: Config): Config => c;
   if (hasNoUpstream(config)) {
     // both generations of the embedded sandbox share one store: a sent write would be executed twice
     const send = Object.entries(config.shadow.writeSafety).find(([, safety]) => safety === 'send');
@@ -77,14 +79,14 @@ export async function runServe(argv: string[]): Promise<void> {
       );
     sandbox = createSandbox({ allowedOrigins: config.sandbox.allowedOrigins });
     const urls = await sandbox.listen({ host: '127.0.0.1', port: 0, legacyPort: 0 });
-    const fixtures = sandbox.fixtures;
-    embed = (c) => withSandbox(c, urls, fixtures);
-    config = embed(config);
+    config = withSandbox(config, urls, sandbox.fixtures);
   }
   // merchant tokens of every sandbox merchant, inside the demo marketplace or not, read from its store
   const store = sandbox?.store;
   const gateway = await createGateway({
     config,
+    declaredConfig,
+    ...(fileName ? { configFile: fileName } : {}),
     ...(store
       ? {
           lookupMerchantKey: async (merchantId: string) => {
@@ -98,7 +100,8 @@ export async function runServe(argv: string[]): Promise<void> {
   const address = await gateway.listen();
   const reachable = address.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://127.0.0.1:');
   // one start line: for a collector the JSON line; on a terminal the lines below say it
-  if (!gateway.prettyLogs) gateway.app.log.info({ url: reachable, upstreams: config.upstreams, routes: config.routes, embeddedSandbox: sandbox !== undefined }, 'paybridge gateway listening');
+  if (!gateway.prettyLogs) gateway.app.log.info({ url: reachable, upstreams: config.upstreams, routes: config.routes, embeddedSandbox: sandbox !== undefined, configHash: gateway.live.hash() }, 'paybridge gateway listening');
+  if (fileName && !fileRead) gateway.app.log.warn({ config: fileName }, 'configuration file not there yet (--config-optional): started without it; it is read once it appears');
   gateway.flushLogs();
   const lines = [`paybridge gateway listening on ${reachable}`];
   for (const env of ['sandbox', 'live'] as const) {
@@ -114,19 +117,28 @@ export async function runServe(argv: string[]): Promise<void> {
   if (!gateway.prettyLogs) lines.push('logs: JSON lines on standard output (to read them: npm start | npx pino-pretty, or --log-format pretty)');
 
   // SIGHUP, or the configuration file rewritten (a ConfigMap update): read it again, with the same
-  // validation as at start; a bad one keeps the running table and says why. Route modes and sample
-  // rates change at once; other settings need a restart, and the log says which.
+  // validation as at start; a bad one keeps the running configuration and says why. The file's route
+  // table applies at once; every other setting that differs is named as not applied (a restart applies it).
   const reload = (why: string) => {
     let next: Config;
     try {
-      next = embed(read());
+      // a file that was there and is gone (a ConfigMap deleted) is refused, not taken for the defaults
+      if (fileName && fileRead && !existsSync(fileName)) throw new ConfigError(`--config: ${fileName}: no such file any more`);
+      next = read();
     } catch (err) {
+      gateway.live.refused(why, (err as Error).message);
       gateway.app.log.error({ reload: why, err: { message: (err as Error).message } }, 'configuration reload refused: the running configuration stays');
+      gateway.flushLogs();
       return;
     }
-    const table = gateway.routes.reload(next, why);
-    const restart = RESTART_SETTINGS.filter((key) => JSON.stringify(next[key]) !== JSON.stringify(config[key]));
-    gateway.app.log.info({ reload: why, version: table.version, ...(restart.length > 0 ? { needsRestart: restart } : {}) }, 'configuration reloaded');
+    fileRead ||= fileName !== undefined && existsSync(fileName);
+    const outcome = gateway.live.reload(next, why);
+    const routes = outcome.routesApplied ? 'the route table is the file\'s' : 'no configuration file: the route table stays as the operator API set it';
+    const notApplied = outcome.notApplied.length > 0 ? `; not applied, a restart applies them: ${outcome.notApplied.join(', ')}` : '';
+    gateway.app.log[outcome.notApplied.length > 0 ? 'warn' : 'info'](
+      { reload: why, version: outcome.table.version, configHash: gateway.live.hash(), routesApplied: outcome.routesApplied, notApplied: outcome.notApplied },
+      `configuration reloaded: ${routes}${notApplied}`,
+    );
     gateway.flushLogs();
   };
   process.on('SIGHUP', () => reload('SIGHUP'));

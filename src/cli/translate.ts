@@ -13,10 +13,12 @@ export const TRANSLATE_USAGE = `paybridge translate [--current-url URL --merchan
   request in the same form. A request it cannot translate prints the legacy error object and exits 1.
   A Limepay-MerchantToken request needs the three options to resolve the merchant's public key.`;
 
-export const ROUTES_USAGE = `paybridge routes [--json] [--gateway URL [--operator-token TOKEN]]
+export const ROUTES_USAGE = `paybridge routes [--json] [--gateway URL... [--operator-token TOKEN]]
   Prints the legacy route table (legacy call, current call, mapping file) and a changelog generated
   from the mapping descriptions. With --gateway, a running gateway's live table instead: each route's
-  mode, sample rate and, for a write, its write safety (the token also from PAYBRIDGE_OPERATOR_TOKEN).`;
+  mode, sample rate and, for a write, its write safety (the token also from PAYBRIDGE_OPERATOR_TOKEN). With
+  --gateway repeated (each replica's address), the first one's table and every replica's configuration
+  hash: exit 1 unless they all run the same configuration (every replica took a change).`;
 
 const requestSchema = z.strictObject({
   method: z.string().min(1),
@@ -74,33 +76,55 @@ export async function runTranslate(argv: string[]): Promise<void> {
   process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
 }
 
-/** A running gateway's live route table (GET /_paybridge/routes), printed: each route's mode, sample rate and write safety. */
-async function liveRoutes(gateway: string, token: string | undefined, json: boolean): Promise<void> {
-  if (!token) throw new UsageError('--gateway needs the operator token: --operator-token TOKEN or PAYBRIDGE_OPERATOR_TOKEN');
+interface LiveTable {
+  instance: string;
+  version: number;
+  hash: string;
+  changedAt: string;
+  source: string;
+  scope: string;
+  routes: { route: string; legacy: string; mode: string; sample: number; writeSafety?: string }[];
+}
+
+/** A running gateway's live route table (GET /_paybridge/routes). */
+async function liveTable(gateway: string, token: string): Promise<LiveTable> {
   let res: Response;
   try {
     res = await fetch(`${gateway.replace(/\/+$/, '')}/_paybridge/routes`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
   } catch (err) {
     throw new Error(`routes: ${gateway} could not be reached (${(err as Error).message})`);
   }
-  const body = (await res.json().catch(() => undefined)) as
-    | { instance: string; version: number; changedAt: string; source: string; scope: string; routes: { route: string; legacy: string; mode: string; sample: number; writeSafety?: string }[] }
-    | { errorCode?: string; detail?: string }
-    | undefined;
+  const body = (await res.json().catch(() => undefined)) as LiveTable | { errorCode?: string; detail?: string } | undefined;
   if (!res.ok || !body || !('routes' in body)) throw new Error(`routes: ${gateway} answered ${res.status} ${body && 'detail' in body ? `${body.errorCode}: ${body.detail}` : ''}`.trim());
-  if (json) {
-    process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-    return;
+  return body;
+}
+
+/**
+ * Running gateways' live route tables, printed: the first one's routes (mode, sample rate, write
+ * safety), then, for several replicas, each one's configuration hash; replicas that differ exit 1.
+ */
+async function liveRoutes(gateways: readonly string[], token: string | undefined, json: boolean): Promise<void> {
+  if (!token) throw new UsageError('--gateway needs the operator token: --operator-token TOKEN or PAYBRIDGE_OPERATOR_TOKEN');
+  const tables = await Promise.all(gateways.map((g) => liveTable(g, token)));
+  const body = tables[0]!;
+  const hashes = new Set(tables.map((t) => t.hash));
+  if (json) process.stdout.write(`${JSON.stringify(gateways.length === 1 ? body : tables, null, 2)}\n`);
+  else {
+    const width = Math.max(...body.routes.map((r) => r.legacy.length));
+    const lines = [`Live route table of ${body.instance} (version ${body.version}, ${body.changedAt}, by ${body.source}); ${body.scope}`, ''];
+    // the gateway sends them by route id; a read has no write safety to show
+    for (const r of body.routes) lines.push(`${r.route.padEnd(4)} ${r.legacy.padEnd(width)}  ${r.mode.padEnd(12)} sample ${String(r.sample).padEnd(5)}${r.writeSafety ? ` writes: ${r.writeSafety}` : ''}`.trimEnd());
+    if (gateways.length > 1) {
+      lines.push('', `Replicas: ${hashes.size === 1 ? `all ${tables.length} run one configuration (hash ${body.hash})` : `${hashes.size} configurations among ${tables.length}: not every replica took the change`}`);
+      tables.forEach((t, i) => lines.push(`  ${gateways[i]}  ${t.instance}  hash ${t.hash}  version ${t.version} (${t.changedAt}, by ${t.source})`));
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
   }
-  const width = Math.max(...body.routes.map((r) => r.legacy.length));
-  const lines = [`Live route table of ${body.instance} (version ${body.version}, ${body.changedAt}, by ${body.source}); ${body.scope}`, ''];
-  // the gateway sends them by route id; a read has no write safety to show
-  for (const r of body.routes) lines.push(`${r.route.padEnd(4)} ${r.legacy.padEnd(width)}  ${r.mode.padEnd(8)} sample ${String(r.sample).padEnd(5)}${r.writeSafety ? ` writes: ${r.writeSafety}` : ''}`.trimEnd());
-  process.stdout.write(`${lines.join('\n')}\n`);
+  if (hashes.size > 1) process.exitCode = 1;
 }
 
 export async function runRoutes(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false }, gateway: { type: 'string' }, 'operator-token': { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false }, gateway: { type: 'string', multiple: true }, 'operator-token': { type: 'string' } }, strict: true });
   if (values.gateway !== undefined) return liveRoutes(values.gateway, values['operator-token'] ?? process.env.PAYBRIDGE_OPERATOR_TOKEN, values.json);
   const { routes } = createTranslator();
   const byId = new Map(routes.mappings.map((c) => [c.mapping.route, c.mapping]));

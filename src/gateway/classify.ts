@@ -7,7 +7,7 @@ import { PaybridgeError } from '../errors.js';
 import { foreignScheme, isLegacyRequest } from '../translate/credentials.js';
 import type { Translator } from '../translate/index.js';
 import { environmentOf, type Environment } from './environments.js';
-import { modeOf, sampleOf, type RouteTable } from './route-control.js';
+import { routeMode, sampleOf, type RouteTable } from './route-control.js';
 import { soleCredential, type Decision } from './requests.js';
 
 /**
@@ -74,9 +74,11 @@ export function createClassifier(config: Config, translator: Translator, routes:
       const route = match?.compiled.mapping.route ?? 'unmapped';
       // the route table in force as the request starts: it finishes under it, whatever changes later
       const table = routes.table;
-      const mode = match ? modeOf(table, route, merchant) : config.unmappedRoutes === 'legacy' ? 'legacy' : 'current';
+      const { mode, percent } = match ? routeMode(table, route, merchant) : { mode: config.unmappedRoutes === 'legacy' ? 'legacy' as const : 'current' as const, percent: 0 };
       const decision: Decision = { generation: 'legacy', headers, route, mode, match, ...(merchant ? { merchant } : {}) };
       onDecision(decision);
+      // a percentage canary: which side serves it is decided once its key is known (the body may name it)
+      if (mode === 'canary' && percent < 100) decision.canary = { percent, key: table.canaryKey };
       if (mode === 'shadow' || mode === 'canary') decision.sampled = Math.random() < sampleOf(table, route) && (mode === 'canary' || admit(route));
       // legacy mode, and shadow exchanges not sampled, go straight through
       if (mode === 'legacy' || (mode === 'shadow' && !decision.sampled)) decision.upstream = upstreamFor(credential, 'legacy');

@@ -6,6 +6,7 @@ import { PaybridgeError } from '../errors.js';
 import { REDACTED, redactValue, scrub } from '../observability/redact.js';
 import { renderReportHtml } from '../shadow/html.js';
 import type { ShadowReport } from '../shadow/ledger.js';
+import type { LiveConfig } from './live-config.js';
 import { modeOf, sampleOf, type RouteControl } from './route-control.js';
 
 /**
@@ -41,7 +42,8 @@ export interface OperatorOptions {
   tokens: Readonly<Record<string, string>>;
   report: () => unknown;
   find: (id: string) => unknown[];
-  config: Config;
+  /** The configuration in force (the live route table laid in) and what the reloads did. */
+  live: LiveConfig;
   routes: RouteControl;
   /** The legacy route table: route id, legacy call, current call. */
   routeRows: () => { route: string; legacy: string; current: string }[];
@@ -57,8 +59,10 @@ export interface OperatorOptions {
  * - `GET /_paybridge/report` (JSON, `?find=ID`) and `GET /_paybridge/` (HTML): the shadow report;
  * - `GET /_paybridge/routes`: the live route table by route id, each route's mode, sample rate and (a write's) write safety;
  * - `PUT /_paybridge/routes/{route}` `{mode?, sample?}`: changes this replica's table at once;
- *   `{merchant, mode}` sets (`mode: null` removes) one merchant's mode of the route;
- * - `GET /_paybridge/config`: the configuration in force, secrets masked.
+ *   `{merchant, mode}` sets (`mode: null` removes) one merchant's mode of the route; refused (403)
+ *   while a configuration file sets the table, which the next reload would apply over the change;
+ * - `GET /_paybridge/config`: the configuration in force (after reloads), secrets masked, its hash
+ *   and generation, and the settings a reload read but did not apply.
  */
 export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOptions): void {
   const named = Object.entries(options.tokens).map(([name, token]) => [name, digestOf(token)] as const);
@@ -91,11 +95,16 @@ export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOp
     const table = options.routes.table;
     return {
       instance: options.instance,
-      scope: 'this replica: a change made here applies to this gateway only; the configuration file (a ConfigMap) changes every replica',
+      scope: options.routes.managedBy !== undefined
+        ? `set by the configuration file ${options.routes.managedBy} (a ConfigMap: every replica); changes here are refused`
+        : 'this replica: a change made here applies to this gateway only (no configuration file sets the table)',
+      hash: options.live.hash(),
       version: table.version,
       changedAt: table.changedAt,
       source: table.source,
       default: { mode: modeOf(table, '*'), sample: sampleOf(table, '*') },
+      /** What a canary:N% route's choice sticks to. */
+      canaryKey: table.canaryKey,
       /** Modes set for one merchant, over the route's: merchant id -> route id -> mode. */
       merchants: table.merchants,
       routes: options.routeRows().map((row) => ({ ...row, mode: modeOf(table, row.route), sample: sampleOf(table, row.route), writeSafety: options.writeSafety(row.route) })),
@@ -112,5 +121,5 @@ export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOp
     options.routes.change([{ route, mode, sample, ...(merchant !== undefined ? { merchant } : {}) }], `operator ${(request as FastifyRequest & { operator?: string }).operator}`);
     return routeTable();
   });
-  app.get('/_paybridge/config', { onRequest: guard }, async () => ({ instance: options.instance, config: maskedConfig(options.config) }));
+  app.get('/_paybridge/config', { onRequest: guard }, async () => ({ instance: options.instance, ...options.live.status(), config: maskedConfig(options.live.inForce()) }));
 }

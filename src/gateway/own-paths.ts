@@ -15,6 +15,7 @@ import { isWriteRoute } from '../translate/define.js';
 import type { Translator } from '../translate/index.js';
 import { routeNumber } from '../translate/legacy-routes.js';
 import { registerOperatorRoutes } from './operator.js';
+import type { LiveConfig } from './live-config.js';
 import type { RouteControl } from './route-control.js';
 
 export interface OwnPathDeps {
@@ -23,6 +24,7 @@ export interface OwnPathDeps {
   translator: Translator;
   shadow: Shadow;
   routes: RouteControl;
+  live: LiveConfig;
   /** True once the gateway is shutting down: /readyz answers 503. */
   draining: () => boolean;
 }
@@ -98,9 +100,9 @@ export function registerOwnPaths(app: FastifyInstance, deps: OwnPathDeps): void 
   const tokens: Record<string, string> = { ...deps.config.operatorTokens, ...(deps.config.operatorToken ? { operator: deps.config.operatorToken } : {}) };
   registerOperatorRoutes(app, {
     tokens,
-    report: () => ({ ...shadow.ledger.report(), instance: shadow.instance, modes: deps.routes.table.modes }),
+    report: () => ({ ...shadow.report(), instance: shadow.instance, modes: deps.routes.table.modes }),
     find: (id) => shadow.ledger.find(id),
-    config: deps.config,
+    live: deps.live,
     routes: deps.routes,
     routeRows: () =>
       translator.routes.mappings

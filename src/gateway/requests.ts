@@ -1,7 +1,7 @@
 /** What the gateway knows about one request: its headers, its generation, its route and mode. */
 import type { IncomingMessage } from 'node:http';
 import { isIPv6 } from 'node:net';
-import type { RouteMode } from '../config.js';
+import type { CanaryKey, RouteMode } from '../config.js';
 import { newRequestId } from '../contract/ids.js';
 import { PaybridgeError } from '../errors.js';
 import { scrub } from '../observability/redact.js';
@@ -25,6 +25,8 @@ export interface Decision {
   upstream?: string;
   /** The merchant the credential belongs to, when modes are set per merchant and it is known. */
   merchant?: string;
+  /** A percentage canary (`canary:N%`): the share the translation serves and what the choice sticks to; decided once the key is known. */
+  canary?: { percent: number; key: CanaryKey };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;

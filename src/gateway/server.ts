@@ -20,6 +20,7 @@ import { requestIdOf } from './requests.js';
 import { legacyClientError, refusalRecorder, refuseConnect } from './client-error.js';
 import { registerOwnPaths, sendOwnError } from './own-paths.js';
 import { createCorpus } from '../shadow/corpus.js';
+import { createLiveConfig, type LiveConfig } from './live-config.js';
 import { createRouteControl, type RouteControl } from './route-control.js';
 import { createTraffic } from './traffic.js';
 import { createUpstream, type Upstream } from './upstream.js';
@@ -35,6 +36,10 @@ export interface GatewayOptions {
   logStream?: NodeJS.WritableStream;
   /** Reads a merchant's public key for merchant tokens instead of Get Merchant (the embedded sandbox's store). */
   lookupMerchantKey?: (merchantId: string) => Promise<string>;
+  /** The configuration file the route table is set in: reloads apply its table, the operator API refuses changes. */
+  configFile?: string;
+  /** The configuration as the operator gave it, before the embedded sandbox was laid in (its hash is the replicas' common one). */
+  declaredConfig?: Config;
 }
 
 export interface Gateway {
@@ -57,6 +62,8 @@ export interface Gateway {
   prettyLogs: boolean;
   /** The live route table: modes and sample rates, changed by the operator API or a reloaded configuration. */
   routes: RouteControl;
+  /** The configuration in force, and what reloads did with a configuration read again. */
+  live: LiveConfig;
 }
 
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
@@ -100,13 +107,15 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const translator = options.translator ?? gatewayTranslator(options, metrics, app.log);
   metrics.total('paybridge_merchant_key_lookups_total', 'Get Merchant calls made to resolve merchant tokens (cache misses).', () => translator.merchantKeys?.lookups ?? 0);
   const routeIds = [...new Set(translator.routes.mappings.map((m) => m.mapping.route))].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
-  const routes = createRouteControl(config, routeIds, app.log, metrics);
+  const routes = createRouteControl(config, routeIds, app.log, metrics, options.configFile);
+  const live = createLiveConfig(config, routes, metrics, options.declaredConfig);
   const corpusSettings = config.shadow.corpus;
-  const corpus = corpusSettings ? createCorpus(corpusSettings) : undefined;
+  const corpusSkipped = metrics.counter('paybridge_corpus_skipped_total', 'Translated exchanges left out of the replay corpus: nested too deep, too large, or failed to write.', ['reason']);
+  const corpus = corpusSettings ? createCorpus(corpusSettings, (reason) => corpusSkipped.inc({ reason })) : undefined;
   traffic = createTraffic({ config, routes, corpus, translator, upstream, metrics, tracing, log: app.log, access: logging.access, draining: () => draining });
   const { shadow } = traffic;
 
-  registerOwnPaths(app, { config, metrics, translator, shadow, routes, draining: () => draining });
+  registerOwnPaths(app, { config, metrics, translator, shadow, routes, live, draining: () => draining });
 
   return {
     app,
@@ -133,6 +142,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
     prettyLogs: pretty !== undefined,
     routes,
+    live,
   };
 }
 

@@ -16,6 +16,8 @@ import { isLegacyRequest } from '../translate/credentials.js';
 import { headerRecord } from '../translate/headers.js';
 import type { Translator } from '../translate/index.js';
 import { createAnswers, type AnswersDeps, type Exchange } from './answers.js';
+import { hasBody, readBody } from './body.js';
+import { keyFromBody, keyFromPath, merchantKey, servedByTranslation } from './canary.js';
 import { createClassifier } from './classify.js';
 import { createMerchants } from './merchants.js';
 import { trustedProxies } from './proxies.js';
@@ -101,9 +103,35 @@ export function createTraffic(deps: TrafficDeps) {
     const decision = classifier.classify(x.method, x.url, x.headers, (d) => (x.decision = d), merchant);
     return decision.upstream
       ? passthrough(x, decision as Decision & { upstream: string })
-      : decision.mode === 'shadow'
-        ? shadowRoute.shadowed(x)
-        : translate(x, decision);
+      : decision.canary
+        ? split(x, decision)
+        : decision.mode === 'shadow'
+          ? shadowRoute.shadowed(x)
+          : translate(x, decision);
+  }
+
+  /**
+   * A percentage canary's request: the side that answers it chosen by what it is about (named on its
+   * path, else in its body, which is then read first; else its merchant), so one order's calls take
+   * one path. The translation's share is served as in canary mode; the rest as in shadow mode.
+   */
+  function split(x: Exchange, decision: Decision): Promise<void> {
+    const { key } = decision.canary!;
+    const onPath = key === 'merchant' ? merchantKey(decision) : keyFromPath(key, decision, x.url);
+    if (onPath !== undefined || key === 'request' || !hasBody(x.req)) return serve(x, decision, onPath ?? (key === 'request' ? undefined : merchantKey(decision)));
+    return readBody(x.req, config.bodyLimitBytes).then((body) => serve(x, decision, keyFromBody(key, body?.toString('utf8')) ?? merchantKey(decision), { body }));
+  }
+
+  function serve(x: Exchange, decision: Decision, key: string | undefined, read?: { body: Buffer | undefined }): Promise<void> {
+    const { percent } = decision.canary!;
+    const side = servedByTranslation(percent, key) ? 'translation' : 'legacy';
+    shadowRoute.shadow.served(decision.route, side, percent);
+    if (side === 'translation') return translate(x, decision, read);
+    // answered by the legacy upstream: compared as a shadow exchange when sampled and the queue has room
+    if (decision.sampled && shadowRoute.shadow.admit(decision.route)) return shadowRoute.shadowed(x, read);
+    decision.sampled = false;
+    decision.upstream = classifier.upstreamFor(soleCredential(decision.headers), 'legacy');
+    return passthrough(x, decision as Decision & { upstream: string }, read);
   }
 
   return { handle, shadow: shadowRoute.shadow };

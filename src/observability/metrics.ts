@@ -38,6 +38,10 @@ export function createMetrics() {
     gauge(name: string, help: string, read: () => number) {
       new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
     },
+    /** An info metric: one series at 1 whose labels (read when scraped) say what is in force, as kube-state-metrics' `_info` series do. */
+    info(name: string, help: string, labelNames: readonly string[], read: () => Record<string, string>) {
+      new Gauge({ name, help, labelNames, registers: [registry], collect() { this.reset(); this.set(read(), 1); } });
+    },
     /** The Prometheus text exposition. */
     render(): Promise<string> {
       return registry.metrics();

@@ -65,5 +65,36 @@ groups:
         annotations:
           summary: "Upstream errors on {{ $labels.route }} ({{ $labels.code }})"
           description: "More than one upstream error a second for five minutes."
+  - name: paybridge-migration
+    rules:
+      # a percentage canary (canary:N%): the share of a route's requests the translation answered, across the replicas
+      - record: paybridge:canary_translation_share:rate5m
+        expr: sum by (route) (rate(paybridge_canary_requests_total{served="translation"}[5m])) / sum by (route) (rate(paybridge_canary_requests_total[5m]))
+      # replicas per configuration in force: one series when every replica took the last change
+      - record: paybridge:config_replicas:count
+        expr: count by (job, hash) (paybridge_config_info)
+      - alert: PaybridgeConfigReloadRefused
+        expr: paybridge_config_last_reload_successful == 0
+        labels:
+          severity: warning
+        annotations:
+          summary: "A paybridge replica refused its configuration file"
+          description: "The last reload on {{ $labels.instance }} did not validate; the replica runs the configuration it had. GET /_paybridge/config names the problem (lastReload.error); fix the ConfigMap."
+      - alert: PaybridgeReplicasDiverge
+        expr: count by (job) (paybridge:config_replicas:count) > 1
+        for: 5m
+        labels:
+          severity: warning
+        annotations:
+          summary: "paybridge replicas of {{ $labels.job }} run different configurations"
+          description: "For five minutes the replicas have not shown one configuration hash (paybridge_config_info): a ConfigMap change some pods did not take, or a route changed on one replica through the operator API."
+      - alert: PaybridgeRestartPending
+        expr: max by (job) (paybridge_config_not_applied) > 0
+        for: 15m
+        labels:
+          severity: info
+        annotations:
+          summary: "paybridge settings wait for a restart"
+          description: "The configuration file holds settings a reload cannot apply (the reload's log line names them, as does GET /_paybridge/config): kubectl rollout restart deployment/paybridge applies them."
 `;
 }

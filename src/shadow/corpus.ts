@@ -7,12 +7,11 @@
  * request still passes the translator's checks. Bounded in bytes and rotated.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, renameSync, statSync } from 'node:fs';
 import { ID_PREFIX } from '../contract/ids.js';
-import { stringifyJson } from '../contract/json.js';
+import { duplicateKey, MAX_JSON_DEPTH, parseJsonValue, stringifyJson } from '../contract/json.js';
 import { looksLikeJwt, peekJwtKind } from '../contract/jwt.js';
-import { fileLines, type FileLines } from '../observability/lines.js';
 import { createRedactor, isCardNumber, REDACTED, secretQueryName, type Masks } from '../observability/redact.js';
+import { rotatingLines } from '../observability/rotating-lines.js';
 import type { CurrentRequest, CurrentResponse, LegacyRequest, LegacyResponse } from '../translate/index.js';
 
 /** One current call of an exchange: the request sent and the answer it got. */
@@ -25,7 +24,13 @@ export interface CorpusEntry {
   type: 'exchange';
   time: string;
   route: string;
-  legacy: { request: { method: string; path: string; headers: Record<string, unknown>; body?: unknown }; answer: { status: number; body?: unknown } };
+  /** The gateway's request id: the tracer of the errors the translation made itself, so a replay makes the same. */
+  requestId?: string;
+  legacy: {
+    /** `body`: the JSON the client sent, parsed (replayed as JSON text, as it came), or with `text`, a body that was not JSON, as text. */
+    request: { method: string; path: string; headers: Record<string, unknown>; body?: unknown; text?: true };
+    answer: { status: number; body?: unknown };
+  };
   current: CorpusCall[];
 }
 
@@ -129,61 +134,90 @@ export interface CorpusOptions {
   sample: number;
 }
 
-/** The corpus writer: entries with placeholders, one JSON line each; the file rotated past maxBytes. */
-export function createCorpus(options: CorpusOptions) {
-  let lines: FileLines | undefined;
-  let bytes = existsSync(options.file) ? statSync(options.file).size : 0;
-  let rotating: Promise<void> = Promise.resolve();
+/** The largest entry kept: an exchange larger than this (or a quarter of maxBytes) is left out and counted. */
+const MAX_ENTRY_BYTES = 1024 * 1024;
 
-  async function rotate(): Promise<void> {
-    await lines?.close();
-    lines = undefined;
-    for (let i = options.keep; i >= 1; i--) {
-      const from = i === 1 ? options.file : `${options.file}.${i - 1}`;
-      if (existsSync(from)) renameSync(from, `${options.file}.${i}`);
-    }
-    bytes = 0;
+/** Why an exchange was left out of the corpus: too deep to walk, too large, or an unexpected failure. */
+export type CorpusSkip = 'depth' | 'size' | 'error';
+
+/**
+ * Whether a value nests deeper than `limit` objects and arrays, found without recursion (a body of
+ * 10,000 levels, which the translation refuses, must not overflow the stack that writes its entry).
+ */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * A legacy body as the corpus keeps it: JSON parsed (exact numbers kept); anything else as its text,
+ * a body giving a key twice included (parsing it would keep one of the two, and its replay would not
+ * be the request the gateway refused).
+ */
+function legacyBody(body: unknown): { body?: unknown; text?: true } {
+  if (typeof body !== 'string') return body === undefined ? {} : { body };
+  try {
+    if (duplicateKey(body) === undefined) return { body: parseJsonValue(body) };
+  } catch {
+    // not JSON: kept as text
+  }
+  return { body, text: true };
+}
+
+/**
+ * The corpus writer: entries with placeholders, one JSON line each; the file rotated past maxBytes.
+ * Writing an entry never fails the request it records: an exchange nested deeper than the gateway
+ * accepts, or larger than an entry may be, is left out (`skipped` says why), and so is one whose
+ * writing fails.
+ */
+export function createCorpus(options: CorpusOptions, skipped: (reason: CorpusSkip) => void = () => {}) {
+  const lines = rotatingLines(options);
+  const maxEntryBytes = Math.min(MAX_ENTRY_BYTES, Math.floor(options.maxBytes / 4));
+
+  function entryOf(route: string, request: LegacyRequest, answer: LegacyResponse, calls: readonly { request: CurrentRequest; answer: CurrentResponse }[]): CorpusEntry | CorpusSkip {
+    const body = legacyBody(request.body);
+    if ([body.body, answer.body, ...calls.flatMap((c) => [c.request.body, c.answer.body])].some((v) => nestedDeeperThan(v, MAX_JSON_DEPTH))) return 'depth';
+    return {
+      type: 'exchange',
+      time: new Date().toISOString(),
+      route,
+      requestId: request.requestId,
+      legacy: {
+        request: { method: request.method, path: pathWithPlaceholders(request.path), headers: headersWithPlaceholders(request.headers), body: withPlaceholders(body.body), text: body.text },
+        answer: { status: answer.status, body: withPlaceholders(answer.body) },
+      },
+      current: calls.map(({ request: current, answer: got }) => ({
+        request: { method: current.method, path: pathWithPlaceholders(current.path), headers: headersWithPlaceholders(current.headers) as Record<string, string>, body: withPlaceholders(current.body) },
+        answer: { status: got.status, body: withPlaceholders(got.body) },
+      })),
+    };
   }
 
   return {
     /** Whether this exchange is kept (the sample rate). */
     sampled: () => options.sample >= 1 || Math.random() < options.sample,
-    /** Records one translated exchange. */
+    /** Records one translated exchange; never throws. */
     write(route: string, request: LegacyRequest, answer: LegacyResponse, calls: readonly { request: CurrentRequest; answer: CurrentResponse }[]): void {
-      const entry: CorpusEntry = {
-        type: 'exchange',
-        time: new Date().toISOString(),
-        route,
-        legacy: {
-          request: { method: request.method, path: pathWithPlaceholders(request.path), headers: headersWithPlaceholders(request.headers), body: withPlaceholders(typeof request.body === 'string' ? safeJson(request.body) : request.body) },
-          answer: { status: answer.status, body: withPlaceholders(answer.body) },
-        },
-        current: calls.map(({ request: current, answer: got }) => ({
-          request: { method: current.method, path: pathWithPlaceholders(current.path), headers: headersWithPlaceholders(current.headers) as Record<string, string>, body: withPlaceholders(current.body) },
-          answer: { status: got.status, body: withPlaceholders(got.body) },
-        })),
-      };
-      const line = `${stringifyJson(entry)}\n`;
-      rotating = rotating.then(async () => {
-        if (bytes > 0 && bytes + line.length > options.maxBytes) await rotate();
-        lines ??= fileLines(options.file);
+      try {
+        const entry = entryOf(route, request, answer, calls);
+        if (typeof entry === 'string') return skipped(entry);
+        const line = `${stringifyJson(entry)}\n`;
+        if (Buffer.byteLength(line) > maxEntryBytes) return skipped('size');
         lines.write(line);
-        bytes += line.length;
-      });
+      } catch {
+        skipped('error');
+      }
     },
     async close(): Promise<void> {
-      await rotating;
-      await lines?.close();
+      await lines.close();
     },
   };
 }
 
 export type Corpus = ReturnType<typeof createCorpus>;
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}

@@ -5,7 +5,6 @@
  * other generation unless the route's write safety is `send` and the candidate is an isolated sandbox.
  * Every comparison leaves a record (records.ts) that the ledger reads into the report.
  */
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Config } from '../config.js';
 import { PaybridgeError } from '../errors.js';
@@ -16,9 +15,10 @@ import type { TranslatedRequest } from '../translate/index.js';
 import { compareAnswers, type Difference } from './diff.js';
 import { asLegacyRequest, parsed, succeeded, type Answer, type Exchange, type QueuedExchange } from './exchange.js';
 import { createIsolation } from './isolation.js';
-import { parseRecordLine, ShadowLedger, type CompareMethod, type ShadowRecord } from './ledger.js';
+import { ShadowLedger, type CompareMethod, type ServedRecord, type ShadowRecord } from './ledger.js';
 import { builtinNoise } from './noise.js';
 import { createComparisonQueue } from './queue.js';
+import { durationMs, readBack } from './read-back.js';
 import { createRecorder } from './recorder.js';
 import { comparisonRecord, noiseRecord, skippedRecord, withHeaders } from './records.js';
 import { createSides, type SidesDeps } from './sides.js';
@@ -38,14 +38,19 @@ export function createShadow(deps: ShadowDeps) {
   const recorder = createRecorder({
     ...(settings.log ? { file: settings.log } : {}),
     log: (record) => deps.log.info({ shadowRecord: record }, `shadow ${record.type}`),
+    onError: (err) => deps.log.warn({ err: { message: err.message } }, 'shadow records: rotating the record file failed; writing on in the current one'),
   });
   const compared = metrics.counter('paybridge_shadow_comparisons_total', 'Shadow/canary comparisons, by route id and outcome (match, mismatch): readiness across replicas in PromQL.', ['route', 'outcome']);
   const skipped = metrics.counter('paybridge_shadow_skipped_total', 'Sampled exchanges not compared, by route id and reason.', ['route', 'reason']);
   // every route's series from the start, at 0: a mismatch series first seen at 1 would have increase() 0
   for (const route of new Set(translator.routes.mappings.map((m) => m.mapping.route)))
     for (const outcome of ['match', 'mismatch', 'validated']) compared.inc({ route, outcome }, 0);
-  // the records are the state: a restarted gateway reads its own back, and reports the same verdicts
-  if (settings.log) for (const record of readRecords(settings.log)) ledger.ingest(record);
+  // the records are the state: a restarted gateway reads back those of the verdict window, and reports the same verdicts
+  if (settings.log) {
+    const since = isoTime(Date.now() - durationMs(settings.readyWindow));
+    const read = readBack({ file: settings.log.file, keep: settings.log.keep, since, perRoute: ledger.keep }, (record) => ledger.ingest(record));
+    if (read.files > 0) deps.log.info({ file: settings.log.file, since, ...read }, 'shadow records read back');
+  }
 
   const sides = createSides(deps);
   const isolation = createIsolation({ sides, gauge: (name, help, read) => metrics.gauge(name, help, read), log: deps.log });
@@ -83,6 +88,19 @@ export function createShadow(deps: ShadowDeps) {
     emit(skippedRecord(ex, reason));
     skipped.inc({ route: ex.route, reason });
   }
+
+  // a percentage canary's requests by the side that answered: counted for Prometheus at once, and
+  // written as a record every few seconds (and before a report), so the report gives the share served
+  const canaryServed = metrics.counter('paybridge_canary_requests_total', 'Requests of percentage-canary routes (canary:N%), by route id and the side that answered them (translation, legacy).', ['route', 'served']);
+  // from the start at 0, as the comparisons: a series first scraped at 16 would show Prometheus no increase, and the share 0/0
+  for (const route of new Set(translator.routes.mappings.map((m) => m.mapping.route))) for (const served of ['translation', 'legacy']) canaryServed.inc({ route, served }, 0);
+  const servedSince = new Map<string, Pick<ServedRecord, 'percent' | 'translation' | 'legacy'>>();
+  function flushServed(): void {
+    const time = isoTime();
+    for (const [route, counts] of servedSince) emit({ type: 'served', time, route, ...counts });
+    servedSince.clear();
+  }
+  const servedTimer = setInterval(flushServed, SERVED_FLUSH_MS).unref();
 
   const writes = createWriteComparisons({ settings, translator, callCurrent: deps.callCurrent, sides, isolation, comparison, skip });
 
@@ -153,6 +171,19 @@ export function createShadow(deps: ShadowDeps) {
 
   return {
     ledger,
+    /** The report of this gateway's comparisons, the canary shares served until now included. */
+    report() {
+      flushServed();
+      return ledger.report();
+    },
+    /** A percentage canary's request answered by `side` (the route configured to `percent`). */
+    served(route: string, side: 'translation' | 'legacy', percent: number): void {
+      canaryServed.inc({ route, served: side });
+      let counts = servedSince.get(route);
+      if (!counts) servedSince.set(route, (counts = { percent, translation: 0, legacy: 0 }));
+      counts.percent = percent;
+      counts[side]++;
+    },
     /**
      * A sampled exchange whose primary failed (the upstream 502/504, or refused before it was sent):
      * recorded as such and counted, so a route never reads as matching while clients got errors.
@@ -182,6 +213,8 @@ export function createShadow(deps: ShadowDeps) {
     async close(deadline = Number.POSITIVE_INFINITY): Promise<number> {
       const unfinished = Number.isFinite(deadline) ? await queue.settle(deadline) : (await queue.idle(), []);
       for (const ex of unfinished) skip(ex, 'shutdown: not compared before the gateway stopped');
+      clearInterval(servedTimer);
+      flushServed();
       closed = true;
       await recorder.close();
       return unfinished.length;
@@ -191,24 +224,5 @@ export function createShadow(deps: ShadowDeps) {
 
 export type Shadow = ReturnType<typeof createShadow>;
 
-/** The most a restarted gateway reads back of its record file (its end: the latest records). */
-const READ_BACK_BYTES = 64 * 1024 * 1024;
-
-/** The records of a gateway's own record file (its last READ_BACK_BYTES only), for the ledger after a restart. */
-function readRecords(file: string): ShadowRecord[] {
-  if (!existsSync(file)) return [];
-  const size = statSync(file).size;
-  const from = Math.max(0, size - READ_BACK_BYTES);
-  const tail = Buffer.alloc(size - from);
-  const fd = openSync(file, 'r');
-  try {
-    readSync(fd, tail, 0, tail.length, from);
-  } finally {
-    closeSync(fd);
-  }
-  const lines = tail.toString('utf8').split('\n');
-  // a read that starts mid-file starts mid-line: that first piece is no record
-  if (from > 0) lines.shift();
-  // a line cut by a crash mid-write is not a record either: passed over
-  return lines.flatMap((line) => (line.trim() === '' ? [] : (parseRecordLine(line).record ?? [])));
-}
+/** How often a percentage canary's served counts are written as a record. */
+const SERVED_FLUSH_MS = 10_000;

@@ -19,12 +19,19 @@ function diffs(route: RouteReport): string {
     .join('')}</ul>`;
 }
 
+/** A percentage canary's share: configured, and served by the translation. */
+function canary(r: RouteReport): string {
+  if (!r.canary) return '';
+  const served = Math.round(r.canary.served * 1000) / 10;
+  return `<div class="muted canary">canary ${esc(r.canary.percent)}%: ${served}% served by the translation (${r.canary.translation} of ${r.canary.translation + r.canary.legacy})</div>`;
+}
+
 function row(r: RouteReport): string {
   const ms = (v: number) => v.toFixed(1);
   const latency = `${ms(r.latencyMs.primary.p50)}/${ms(r.latencyMs.primary.p99)}` + (r.latencyMs.candidate ? ` vs ${ms(r.latencyMs.candidate.p50)}/${ms(r.latencyMs.candidate.p99)}` : '');
   const noise = r.learnedNoise.length ? `<div class="muted">learned noise: ${r.learnedNoise.map((n) => `<code>${esc(n.path)}</code>`).join(', ')}</div>` : '';
   return `<tr data-route="${esc(r.route)}" data-state="${r.state}" class="state-${r.state}">
-<td>${esc(r.route)}</td><td>${esc(r.modes.join(', '))}</td><td class="num">${r.compared}</td><td class="rate">${bar(r.matchRate)}</td>
+<td>${esc(r.route)}</td><td>${esc(r.modes.join(', '))}${canary(r)}</td><td class="num">${r.compared}</td><td class="rate">${bar(r.matchRate)}</td>
 <td class="num">${r.unexplained}</td><td class="num">${esc(latency)}</td><td class="verdict">${esc(r.verdict)}</td><td>${diffs(r)}${noise}</td></tr>`;
 }
 

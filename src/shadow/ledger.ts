@@ -53,7 +53,22 @@ export interface SkippedRecord {
   instance?: string;
 }
 
-export type ShadowRecord = ComparisonRecord | NoiseRecord | SkippedRecord;
+/**
+ * The requests of a percentage canary route (`canary:N%`) each side answered since the last such
+ * record: the share the translation served, beside the share configured.
+ */
+export interface ServedRecord {
+  type: 'served';
+  time: string;
+  route: string;
+  /** The percent configured for the translation (the route's `canary:N%`) when these were served. */
+  percent: number;
+  translation: number;
+  legacy: number;
+  instance?: string;
+}
+
+export type ShadowRecord = ComparisonRecord | NoiseRecord | SkippedRecord | ServedRecord;
 
 /** One line of a record file as a record; undefined when it is not JSON or not a record (`why` says which). */
 export function parseRecordLine(line: string): { record?: ShadowRecord; why?: 'not JSON' | 'not a shadow record' } {
@@ -64,7 +79,7 @@ export function parseRecordLine(line: string): { record?: ShadowRecord; why?: 'n
     return { why: 'not JSON' };
   }
   const type = (value as { type?: unknown } | null)?.type;
-  return typeof value === 'object' && value !== null && (type === 'comparison' || type === 'noise' || type === 'skipped')
+  return typeof value === 'object' && value !== null && (type === 'comparison' || type === 'noise' || type === 'skipped' || type === 'served')
     ? { record: value as ShadowRecord }
     : { why: 'not a shadow record' };
 }
@@ -100,6 +115,11 @@ export interface RouteReport {
   byClient: Record<string, Breakdown>;
   /** The gateway instances whose records these are, and the modes they compared in. */
   instances: Record<string, string[]>;
+  /**
+   * A percentage canary's requests by the side that answered them, and the share the translation
+   * served (0-1) beside the percent configured (the last one seen); absent for a route never so split.
+   */
+  canary?: { percent: number; translation: number; legacy: number; served: number };
 }
 
 
@@ -141,6 +161,8 @@ interface RouteRecords {
   foldedCompared: number;
   foldedMatched: number;
   skipped: Record<string, number>;
+  /** A percentage canary's requests, by the side that answered. */
+  served?: { percent: number; translation: number; legacy: number };
 }
 
 /** A percentile in whole milliseconds with one decimal. */
@@ -157,7 +179,8 @@ export interface LedgerOptions {
 export class ShadowLedger {
   readonly noise: NoiseRules;
   private readonly routes = new Map<string, RouteRecords>();
-  private readonly keep: number;
+  /** Comparisons kept per route (older ones folded into counts). */
+  readonly keep: number;
   dropped = 0;
 
   constructor(private readonly options: LedgerOptions) {
@@ -185,6 +208,13 @@ export class ShadowLedger {
       return;
     }
     const s = this.state(record.route);
+    if (record.type === 'served') {
+      s.served ??= { percent: record.percent, translation: 0, legacy: 0 };
+      s.served.percent = record.percent;
+      s.served.translation += record.translation;
+      s.served.legacy += record.legacy;
+      return;
+    }
     if (record.type === 'skipped') {
       s.skipped[record.reason] = (s.skipped[record.reason] ?? 0) + 1;
       return;
@@ -281,6 +311,7 @@ export class ShadowLedger {
         instances: Object.fromEntries(
           [...new Set(kept.map((c) => c.instance ?? 'this gateway'))].map((name) => [name, [...new Set(kept.filter((c) => (c.instance ?? 'this gateway') === name).map((c) => c.mode))]]),
         ),
+        ...(s.served ? { canary: { ...s.served, served: s.served.translation / Math.max(1, s.served.translation + s.served.legacy) } } : {}),
       });
       compared += routeCompared;
       matched += routeMatched;

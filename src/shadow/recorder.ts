@@ -1,6 +1,6 @@
-/** Where comparison records go: one JSON line each, to a file (appended) and/or the log stream. */
+/** Where comparison records go: one JSON line each, to a file (appended, rotated past its bound) or the log stream. */
 import { stringifyJson } from '../contract/json.js';
-import { fileLines } from '../observability/lines.js';
+import { rotatingLines, type RotationOptions } from '../observability/rotating-lines.js';
 import type { ShadowRecord } from './ledger.js';
 
 export interface Recorder {
@@ -10,9 +10,9 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-export function createRecorder(options: { file?: string; log?: (record: ShadowRecord) => void }): Recorder {
+export function createRecorder(options: { file?: RotationOptions; log?: (record: ShadowRecord) => void; onError?: (err: Error) => void }): Recorder {
   // records go out in large writes: a write per record cost 40-90 us of CPU, more than the comparison
-  const file = options.file ? fileLines(options.file) : undefined;
+  const file = options.file ? rotatingLines(options.file, options.onError) : undefined;
   return {
     write(record) {
       // exact numbers (metadata a double cannot hold) written as the numbers they are

@@ -1,11 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { LEGACY_ROUTES } from '../../src/translate/legacy-routes.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { startSlowUpstream } from '../helpers/fake-upstream.js';
 import { spawnGateway, tempJson } from '../helpers/gateway.js';
 import { client } from '../helpers/http.js';
 import { KEYS } from '../helpers/sandbox.js';
+import { OPERATOR_TOKENS } from '../helpers/secrets.js';
 import { spawnBin } from '../helpers/spawn.js';
+
+const OPERATOR = OPERATOR_TOKENS.config;
 
 describe('configuration', () => {
   it('takes the file, then PAYBRIDGE_* variables, then flags, later winning', () => {
@@ -38,8 +44,45 @@ describe('configuration', () => {
     fails({ flags: { 'current-url': 'not a url' } }, /upstreams\.sandbox\.current: /);
     fails({ flags: { 'service-key': 'sandbox_sk_x' } }, /serviceKey: expected a marketplace API key/);
     fails({ flags: { mode: ['L7'] } }, /--mode: expected ROUTE=MODE/);
-    fails({ flags: { 'merchant-tokens': '/nonexistent/tokens.json' } }, /--merchant-tokens: cannot read/);
+    fails({ flags: { 'merchant-tokens': '/nonexistent/tokens.json' } }, /--merchant-tokens: \/nonexistent\/tokens\.json: no such file$/);
+    // the route table of a gateway with a configuration file is the file's: a flag or variable would win over it at every reload
+    const beside: [Parameters<typeof loadConfig>[0], string][] = [
+      [{ flags: { mode: ['L1=legacy'] } }, '--mode'],
+      [{ env: { PAYBRIDGE_MODE: 'L1=legacy' } }, 'PAYBRIDGE_MODE'],
+      [{ flags: { 'shadow-sample': '0.5' } }, '--shadow-sample'],
+    ];
+    for (const [sources, name] of beside)
+      fails({ file: { routes: { L1: 'shadow' } }, fileName: 'paybridge.json', ...sources }, new RegExp(`^invalid configuration: ${name}: the route table .* is set in that file \\(paybridge\.json\\)`));
+    // without a file, flags set it
+    expect(loadConfig({ flags: { mode: ['L1=canary:12.5%'] } }).routes).toMatchObject({ L1: 'canary:12.5%' });
+    for (const mode of ['canary:101%', 'canary:10', 'canary:-1%', 'canary:1.234%']) fails({ file: { routes: { L1: mode } } }, /routes\.L1: expected current, legacy, shadow, canary or canary:N%/);
   });
+
+  it('a configuration file that is not there: one line naming it; declared optional, the gateway starts without it, reads it once it appears, and refuses it gone', async () => {
+    const missing = join(mkdtempSync(join(tmpdir(), 'paybridge-')), 'paybridge.json');
+    const refused = spawnBin(['serve', '--port', '0', '--config', missing]);
+    expect(await refused.exited).toBe(1);
+    expect(refused.stderr()).toBe(`paybridge: invalid configuration: --config: ${missing}: no such file (to start without it and read it once it appears, add --config-optional)\n`);
+
+    const gw = await spawnGateway(['--config', missing, '--config-optional'], { PAYBRIDGE_OPERATOR_TOKEN: OPERATOR });
+    const operator = client(gw.url, { authorization: `Bearer ${OPERATOR}` });
+    const modeOf = async (route: string) => ((await operator.get('/_paybridge/routes')).body as { routes: { route: string; mode: string }[] }).routes.find((r) => r.route === route)!.mode;
+    try {
+      await vi.waitFor(() => expect(gw.stdout()).toContain('configuration file not there yet (--config-optional)'));
+      expect(await modeOf('L1')).toBe('current');
+      // the ConfigMap created: the file appears, and its route table applies
+      writeFileSync(missing, JSON.stringify({ routes: { '*': 'current', L1: 'legacy' } }));
+      await vi.waitFor(async () => expect(await modeOf('L1')).toBe('legacy'), { timeout: 8_000, interval: 200 });
+      // the ConfigMap deleted: the running configuration stays, and the refusal is in the log and the metrics
+      rmSync(missing);
+      await vi.waitFor(() => expect(gw.stdout()).toContain('configuration reload refused'), { timeout: 8_000, interval: 200 });
+      expect(await modeOf('L1')).toBe('legacy');
+      expect((await client(gw.url).get('/metrics')).text).toMatch(/^paybridge_config_last_reload_successful 0$/m);
+      expect(gw.child.exitCode).toBeNull();
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+  }, 30_000);
 
   it('the bin refuses to start on an invalid config file, naming the key', async () => {
     const proc = spawnBin(['serve', '--port', '0', '--config', tempJson('config.json', { upstreams: { sandbox: { current: 'http://x.example', extra: 1 } } })]);

@@ -5,7 +5,8 @@
  * environment (with the service-link variables Kubernetes adds for Services named paybridge*) starts
  * the gateway.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Service } from 'kubernetes-models/v1/Service';
@@ -110,6 +111,16 @@ describe('Kubernetes manifests', () => {
     expect(mount.subPath).toBeUndefined();
     const file = container.args[container.args.indexOf('--config') + 1];
     expect(file).toBe(`${mount.mountPath}/paybridge.json`);
+    // the ConfigMap is optional: so is the file, or a pod would not start until it exists
+    expect(container.args).toContain('--config-optional');
+    // the data volume (the working directory, where the corpus's relative path lands) holds what the
+    // rotation of the shadow records and of the corpus keeps: (keep + 1) x maxBytes each
+    const shadow = loadConfig({ file: configFile(), flags: { 'shadow-log': container.args[container.args.indexOf('--shadow-log') + 1] } }).shadow;
+    const mountOf = (file: string) => container.volumeMounts.find((m: any) => `${container.workingDir}/${file}`.startsWith(`${m.mountPath}/`));
+    expect(mountOf(shadow.log!.file).name).toBe(mountOf(shadow.corpus!.file).name);
+    const data = pod.volumes.find((v: any) => v.name === mountOf(shadow.log!.file).name);
+    const bound = [shadow.log!, shadow.corpus!].reduce((sum, f) => sum + (f.keep + 1) * f.maxBytes, 0);
+    expect(Number(/^(\d+)Mi$/.exec(data.emptyDir.sizeLimit)![1]) * 2 ** 20).toBeGreaterThanOrEqual(bound);
     expect(() => loadConfig({ file: configFile() })).not.toThrow();
     expect(pod.enableServiceLinks).toBe(false);
   });
@@ -156,8 +167,9 @@ describe('the pod environment', () => {
     for (const { name, value } of container.env as { name: string; value: string }[]) env[name] = value;
     // on this machine: the ConfigMap's file in a temporary folder, loopback and a free port instead of the pod's 0.0.0.0:8080
     const file = tempJson('paybridge.json', configFile());
-    const args = container.args.slice(1).map((a: string) => a.replace('/app/data/', `${process.cwd()}/.test-logs/k8s-`).replace('/app/config/paybridge.json', file));
-    const proc = await spawnGateway([...args, '--host', '127.0.0.1'], env);
+    const args = container.args.slice(1).map((a: string) => a.replace('/app/config/paybridge.json', file));
+    // the pod's working directory, the data volume: a temporary folder here
+    const proc = await spawnGateway([...args, '--host', '127.0.0.1'], env, { cwd: mkdtempSync(join(tmpdir(), 'paybridge-pod-')) });
     try {
       expect((await client(proc.url).get('/readyz')).status).toBe(200);
     } finally {

@@ -4,10 +4,13 @@
  * ConfigMap update) reload it with the same validation, a bad file keeping the running table; a route
  * cut over and rolled back under load loses no request and sends no write twice.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { configMapVolume } from '../helpers/configmap.js';
 import { logSink, spawnGateway, startGateway, tempJson } from '../helpers/gateway.js';
 import { client } from '../helpers/http.js';
 import { currentOrder, KEYS, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -166,7 +169,12 @@ describe('the operator API', () => {
     gw.gateway.flushLogs();
     const audit = logs.records().filter((r) => r.audit === 'route');
     expect(audit).toEqual([expect.objectContaining({ by: 'operator bob', route: 'L6', old: { mode: null, sample: null }, new: { mode: 'legacy', sample: 0.5 }, version: 1, msg: 'route changed' })]);
-    expect((await client(gw.url).get('/metrics')).text).toMatch(/^paybridge_route_changes_total\{route="L6",source="operator"\} 1$/m);
+    const metrics = (await client(gw.url).get('/metrics')).text;
+    expect(metrics).toMatch(/^paybridge_route_changes_total\{route="L6",source="operator"\} 1$/m);
+    // the configuration in force moved: its generation, and a hash the other replicas do not share
+    expect(metrics).toMatch(/^paybridge_config_generation 1$/m);
+    const hash = /^paybridge_config_info\{hash="([0-9a-f]{12})",source="operator"\} 1$/m.exec(metrics)?.[1];
+    expect(hash).toBe((await as(BOB).get('/_paybridge/config')).body.hash);
     // and back in one step
     expect((await client(gw.url, { authorization: `Bearer ${BOB}` }).put('/_paybridge/routes/L6', { mode: 'current' })).status).toBe(200);
     expect((await legacyCall()).body.detail).toBe('current');
@@ -236,6 +244,111 @@ describe('the configuration file, reloaded', () => {
       const routes = spawnBin(['routes', '--gateway', gw.url, '--operator-token', ALICE]);
       expect(await routes.exited).toBe(0);
       expect(routes.stdout()).toMatch(/^L3\s+GET \/orders\/\{merchantOrderId\}\s+shadow\s+sample 1/m);
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+  }, 30_000);
+});
+
+/** A ConfigMap mounted in a fresh folder: its paybridge.json, and the update the kubelet makes. */
+function configMapFile(content: unknown) {
+  const dir = mkdtempSync(join(tmpdir(), 'paybridge-configmap-'));
+  const project = configMapVolume(dir);
+  const update = (value: unknown) => project({ 'paybridge.json': JSON.stringify(value) });
+  update(content);
+  return { file: join(dir, 'paybridge.json'), update };
+}
+
+describe('one source of truth for the route table', () => {
+  const metric = async (url: string, pattern: RegExp) => pattern.exec((await client(url).get('/metrics')).text)?.[1];
+  const hashOf = (url: string) => metric(url, /^paybridge_config_info\{hash="([0-9a-f]{12})",source="\w+"\} 1$/m);
+
+  it('with a file the operator API refuses changes (naming the file); a reload applies its table, names every setting it did not apply, and /_paybridge/config shows what is in force', async () => {
+    const settings = { routes: { '*': 'current' }, operatorToken: ALICE, shadow: { readyAfter: 50 } };
+    const file = tempJson('paybridge.json', settings);
+    const gw = await spawnGateway(['--config', file]);
+    const operator = client(gw.url, { authorization: `Bearer ${ALICE}` });
+    try {
+      const refused = await operator.put('/_paybridge/routes/L3', { mode: 'legacy' });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ errorCode: 'forbidden', detail: expect.stringContaining(`the route table is set by the configuration file ${file}: change the file`) });
+      expect((await operator.get('/_paybridge/routes')).body).toMatchObject({ version: 0, scope: expect.stringContaining(`set by the configuration file ${file}`) });
+      const before = await hashOf(gw.url);
+
+      // one change the reload applies (a route's mode) and three it cannot (made at start)
+      writeFileSync(file, JSON.stringify({ ...settings, routes: { '*': 'current', L3: 'canary:25%' }, shadow: { readyAfter: 10, writeSafety: { L7: 'validate' } }, sandbox: { allowedOrigins: ['https://shop.example'] } }));
+      await vi.waitFor(async () => expect((await operator.get('/_paybridge/config')).body.config.routes).toEqual({ '*': 'current', L3: 'canary:25%' }), { timeout: 8_000, interval: 200 });
+      const line = gw.stdout().split('\n').filter((l) => l.includes('"configuration reloaded')).map((l) => JSON.parse(l)).at(-1);
+      expect(line).toMatchObject({ level: 40, reload: 'file', routesApplied: true, msg: expect.stringContaining('not applied, a restart applies them: ') });
+      expect(new Set(line.notApplied)).toEqual(new Set(['shadow.readyAfter', 'shadow.writeSafety.L7', 'sandbox.allowedOrigins']));
+      // what runs: the new table, the start's readyAfter and write safety; the settings waiting named
+      const shown = (await operator.get('/_paybridge/config')).body;
+      expect(shown).toMatchObject({ generation: 1, routesSetBy: `the configuration file ${file}`, lastReload: { source: 'file', ok: true }, notApplied: line.notApplied });
+      expect(shown.config.shadow).toMatchObject({ readyAfter: 50, writeSafety: {} });
+      expect(shown.config.sandbox.allowedOrigins).toEqual(['*']);
+      const after = await hashOf(gw.url);
+      expect(after).toBe(shown.hash);
+      expect(after).not.toBe(before);
+      expect(await metric(gw.url, /^paybridge_config_not_applied (\d+)$/m)).toBe('3');
+      expect(await metric(gw.url, /^paybridge_config_generation (\d+)$/m)).toBe('1');
+      // the same file again (SIGHUP): nothing moves
+      gw.child.kill('SIGHUP');
+      await vi.waitFor(() => expect(gw.stdout()).toMatch(/"reload":"SIGHUP"/), { timeout: 5_000 });
+      expect(await hashOf(gw.url)).toBe(after);
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+  }, 30_000);
+
+  it('two replicas on one ConfigMap: after an update (the kubelet swaps the mounted folder) both run the new table and show one hash', async () => {
+    const volume = configMapFile({ routes: { '*': 'legacy' }, operatorToken: ALICE });
+    const replicas: Awaited<ReturnType<typeof spawnGateway>>[] = [];
+    try {
+      for (let i = 0; i < 2; i++) replicas.push(await spawnGateway(['--config', volume.file], {}, { timeoutMs: 20_000 }));
+      const start = await Promise.all(replicas.map((r) => hashOf(r.url)));
+      expect(start[0]).toBe(start[1]);
+      const changed = Date.now();
+      volume.update({ routes: { '*': 'legacy', L1: 'shadow' }, operatorToken: ALICE });
+      await vi.waitFor(async () => {
+        const now = await Promise.all(replicas.map((r) => hashOf(r.url)));
+        expect(now[0]).not.toBe(start[0]);
+        expect(now[1]).toBe(now[0]);
+      }, { timeout: 8_000, interval: 100 });
+      // within the file poll (a second) and a scrape: the kubelet's own sync comes on top in a cluster
+      expect(Date.now() - changed).toBeLessThan(8_000);
+      const check = spawnBin(['routes', ...replicas.flatMap((r) => ['--gateway', r.url]), '--operator-token', ALICE]);
+      expect(await check.exited).toBe(0);
+      expect(check.stdout()).toMatch(/^Replicas: all 2 run one configuration \(hash [0-9a-f]{12}\)$/m);
+      expect(check.stdout()).toMatch(/^L1\s+POST \/orders\s+shadow/m);
+    } finally {
+      for (const r of replicas) expect(await r.stop()).toBe(0);
+    }
+  }, 30_000);
+
+  it('replicas that differ are told apart: the routes check exits 1', async () => {
+    const a = await startGateway({ routes: { '*': 'legacy' }, operatorToken: ALICE, upstreams: { sandbox: { legacy: 'http://127.0.0.1:9' } } });
+    const b = await startGateway({ routes: { '*': 'legacy' }, operatorToken: ALICE, upstreams: { sandbox: { legacy: 'http://127.0.0.1:9' } } });
+    try {
+      expect((await client(a.url, { authorization: `Bearer ${ALICE}` }).put('/_paybridge/routes/L1', { mode: 'canary:10%' })).status).toBe(200);
+      const check = spawnBin(['routes', '--gateway', a.url, '--gateway', b.url, '--operator-token', ALICE]);
+      expect(await check.exited).toBe(1);
+      expect(check.stdout()).toMatch(/^Replicas: 2 configurations among 2: not every replica took the change$/m);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 30_000);
+
+  it('without a file the operator API sets the table, and a reload (SIGHUP) keeps its changes and says so', async () => {
+    const gw = await spawnGateway(['--mode', '*=legacy', '--operator-token', ALICE]);
+    const operator = client(gw.url, { authorization: `Bearer ${ALICE}` });
+    try {
+      expect((await operator.put('/_paybridge/routes/L1', { mode: 'shadow' })).status).toBe(200);
+      gw.child.kill('SIGHUP');
+      await vi.waitFor(() => expect(gw.stdout()).toContain('configuration reloaded: no configuration file: the route table stays as the operator API set it'), { timeout: 5_000 });
+      const table = (await operator.get('/_paybridge/routes')).body;
+      expect(table.routes.find((r: { route: string }) => r.route === 'L1').mode).toBe('shadow');
+      expect(table).toMatchObject({ version: 1, source: 'operator operator' });
     } finally {
       expect(await gw.stop()).toBe(0);
     }

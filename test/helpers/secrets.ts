@@ -2,7 +2,7 @@
 import { DEFAULT_FIXTURES } from '../../src/sandbox/fixtures.js';
 import { CARDS, jwt } from './sandbox.js';
 
-export const OPERATOR_TOKENS = { replay: 'operator-token-for-tests-0123', page: 'operator-token-for-the-html-page', clients: 'operator-token-deployed-clients' } as const;
+export const OPERATOR_TOKENS = { replay: 'operator-token-for-tests-0123', page: 'operator-token-for-the-html-page', clients: 'operator-token-deployed-clients', config: 'operator-token-config-tests-01', migration: 'operator-token-migration-guide' } as const;
 /** Customer e-mail addresses the suite sends: masked (`s***@example.com`) wherever they are written. */
 export const CUSTOMER_EMAILS = ['shopper@example.com', 'alice@example.com', 'jo@example.com', 'sam@example.com'];
 /** A checkout token a test sends in a query string. */

@@ -17,8 +17,8 @@ export interface Spawned {
 }
 
 /** Runs the paybridge bin as a user would: `node dist/src/cli.js <args>`. */
-export function spawnBin(args: string[], env: NodeJS.ProcessEnv = {}): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
+export function spawnBin(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Spawned {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: 'pipe', ...(cwd ? { cwd } : {}) });
   let out = '';
   let err = '';
   // the gateway's log lines (stdout) are kept for the secrets scan; the sandbox prints its seeded

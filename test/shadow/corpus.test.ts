@@ -1,8 +1,12 @@
 /**
  * The replay corpus: client-shaped traffic through a gateway keeping one, then replayed offline. The
  * corpus holds no secret (each replaced by a stable placeholder of its kind); replayed through this
- * build, nothing would change; replayed through a build whose L6 mapping reads the wrong fee, exactly
- * L6 is reported, at the answer's `fee`; and `paybridge replay` exits 1 on a difference.
+ * build, nothing would change, the errors the gateway made itself (their tracers its request ids) and
+ * bodies of every shape included, so `paybridge replay` exits 0 and CI can gate on it; replayed
+ * through a build whose L6 mapping reads the wrong fee, exactly L6 is reported, at the answer's `fee`,
+ * and `paybridge replay` exits 3 naming the route and path. The writer bounds what it keeps: an
+ * exchange nested 10,000 levels deep or larger than an entry may be is left out and counted, and the
+ * request is answered all the same.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -15,9 +19,10 @@ import { dotnetSdk } from '../clients/dotnet.js';
 import { magento } from '../clients/magento.js';
 import { unblockCards } from '../clients/replay.js';
 import { mappingsWithBrokenL6Fee } from '../helpers/broken-mapping.js';
-import { startGateway } from '../helpers/gateway.js';
+import { logSink, startGateway } from '../helpers/gateway.js';
+import { client } from '../helpers/http.js';
 import { logPath } from '../helpers/logs.js';
-import { CARDS, jwt, KEYS, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { CARDS, jwt, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/spawn.js';
 
 const run = promisify(execFile);
@@ -28,10 +33,21 @@ beforeAll(async () => {
   sb = await startSandbox();
   const gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'current' }, shadow: { corpus: { file: corpusFile } } });
   try {
-    for (const client of [dotnetSdk, magento]) {
+    for (const deployed of [dotnetSdk, magento]) {
       await unblockCards(sb.currentUrl);
-      await client({ base: gw.url });
+      await deployed({ base: gw.url });
     }
+    // what else reaches a gateway: the errors it answers itself (a body it refuses, a currency it
+    // checks), the upstream's own errors, and bodies of every shape, each then replayed
+    const api = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk });
+    for (const raw of ['""', 'null', '[]', '123', 'a=b&c=d', '{"internalOrderId":5}', '{"internalOrderId":"dup","internalOrderId":"dup2"}'])
+      expect((await api.raw('POST', '/orders', { raw })).status, raw).toBe(400);
+    const order = await api.post('/orders', legacyOrder({ internalOrderId: 'corpus-read' }));
+    // metadata goes on byte for byte: a number a double cannot hold, recorded and replayed exactly
+    expect((await api.raw('POST', '/orders', { raw: JSON.stringify(legacyOrder({ internalOrderId: 'corpus-exact' })).replace('"id":42', '"id":12345678901234567890123') })).status).toBe(200);
+    expect((await api.get(`/orders/${order.body.merchantOrderId}`)).status).toBe(200);
+    expect((await api.get('/orders/ordr_not_there')).status).toBe(404);
+    expect((await api.post('/refunds', { transactionId: 'tran_not_there', refundAmount: { amount: 100, currency: 'AUD' } })).status).toBe(404);
   } finally {
     await gw.close();
   }
@@ -86,9 +102,13 @@ describe('a corpus of client traffic, replayed', () => {
     expect(changed[0]!.differences[0]).toMatchObject({ primary: expect.any(Number), candidate: expect.any(Number) });
   });
 
-  it('paybridge replay: exit 0 when nothing would change, 1 naming the route and path when something would', async () => {
+  it('paybridge replay: exit 0 when nothing would change, 3 naming the route and path when something would', async () => {
     const same = await run(process.execPath, [BIN, 'replay', corpusFile]);
     expect(same.stdout).toMatch(/^replay: \d+ exchanges, 0 would change/m);
+    // the gateway's own refusals are in it, with the gateway's request id as their tracer
+    const entries = readFileSync(corpusFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { requestId: string; legacy: { answer: { status: number; body: { tracer?: string } } } });
+    const refusals = entries.filter((e) => e.legacy.answer.status === 400 && e.legacy.answer.body.tracer === e.requestId);
+    expect(refusals.length).toBeGreaterThanOrEqual(7);
     // a recorded answer that this build would not give: the corpus of yesterday's mapping
     const lines = readFileSync(corpusFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { route: string; legacy: { answer: { body: Record<string, unknown> } } });
     const order = lines.find((e) => e.route === 'L3')!;
@@ -96,9 +116,66 @@ describe('a corpus of client traffic, replayed', () => {
     const changed = logPath('replay-corpus-changed', 'jsonl');
     writeFileSync(changed, `${JSON.stringify(order)}\n`);
     const failed = await run(process.execPath, [BIN, 'replay', changed]).then(() => null, (err: { code: number; stdout: string }) => err);
-    expect(failed?.code).toBe(1);
+    expect(failed?.code).toBe(3);
     expect(failed?.stdout).toMatch(/^L3\s+1 replayed\s+1 would change$/m);
     expect(failed?.stdout).toContain('legacy.answer internalOrderId: "yesterday" -> ');
+  });
+});
+
+describe('tracers', () => {
+  it('a corpus written before request ids were kept: the tracer the gateway minted is compared as such, an upstream tracer as a value', async () => {
+    const entries = readFileSync(corpusFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { requestId?: string; route: string; legacy: { request: { body?: unknown }; answer: { status: number; body: { tracer?: string } } }; current: { answer: { body: { tracer?: string } } }[] });
+    const minted = entries.find((e) => e.legacy.answer.status === 400 && e.legacy.answer.body.tracer === e.requestId && typeof e.legacy.request.body === 'object')!;
+    delete minted.requestId;
+    const upstream = entries.find((e) => e.legacy.answer.status === 404 && e.current[0]?.answer.body.tracer !== undefined)!;
+    const { routes } = await replayCorpus([corpusOf('replay-corpus-old', [minted, upstream])], createTranslator());
+    expect(routes.flatMap((r) => r.differences)).toEqual([]);
+    // the mapping that dropped the upstream's tracer for its own would be caught
+    upstream.current[0]!.answer.body.tracer = 'tracer-the-mapping-must-carry';
+    const changed = await replayCorpus([corpusOf('replay-corpus-tracer', [upstream])], createTranslator());
+    expect(changed.routes.flatMap((r) => r.differences.map((d) => `${r.route} ${d.at} ${d.path}`))).toEqual([`${upstream.route} legacy.answer tracer`]);
+  });
+});
+
+/** A corpus file of these entries. */
+function corpusOf(name: string, entries: unknown[]): string {
+  const file = logPath(name, 'jsonl');
+  writeFileSync(file, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  return file;
+}
+
+describe('the corpus writer', () => {
+  it('leaves out a body nested 10,000 levels deep (no stack overflow), counted, and the client has its answer', async () => {
+    const file = logPath('replay-corpus-deep', 'jsonl');
+    const logs = logSink();
+    const gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'current' }, shadow: { corpus: { file } } }, logs.stream);
+    try {
+      const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+      const answer = await client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).raw('POST', '/orders', { raw: deep });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ errorCode: 'invalid_request', detail: 'body: nested deeper than 64 levels' });
+      // a keep-alive connection still serves the next request
+      expect((await client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).get('/orders/ordr_not_there')).status).toBe(404);
+      expect((await client(gw.url).get('/metrics')).text).toMatch(/^paybridge_corpus_skipped_total\{reason="depth"\} 1$/m);
+    } finally {
+      await gw.close();
+    }
+    gw.gateway.flushLogs();
+    expect(logs.records().filter((r) => (r.level as number) >= 50)).toEqual([]);
+    const kept = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { route: string; legacy: { answer: { status: number } } });
+    expect(kept.map((e) => e.legacy.answer.status)).toEqual([404]);
+  });
+
+  it('leaves out an exchange larger than an entry may be (a quarter of maxBytes, 1 MiB at most)', async () => {
+    const file = logPath('replay-corpus-size', 'jsonl');
+    const skipped: string[] = [];
+    const corpus = createCorpus({ file, maxBytes: 64 * 1024, keep: 1, sample: 1 }, (reason) => skipped.push(reason));
+    const request = (note: string) => ({ method: 'POST', path: '/orders', headers: { 'limepay-secretkey': KEYS.soloSk }, body: JSON.stringify({ internalOrderId: 'size', note }) });
+    corpus.write('L1', request('x'.repeat(20 * 1024)), { status: 400, body: { errorCode: 'invalid_request' } }, []);
+    corpus.write('L1', request('small'), { status: 400, body: { errorCode: 'invalid_request' } }, []);
+    await corpus.close();
+    expect(skipped).toEqual(['size']);
+    expect(readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l).legacy.request.body.note)).toEqual(['small']);
   });
 });
 

@@ -107,6 +107,65 @@ describe('the readiness rule under promtool', () => {
   });
 });
 
+describe('the migration rules under promtool', () => {
+  it.skipIf(!promtool)('record the canary share served, and alert on replicas that run two configurations for 5 minutes and on a refused reload', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paybridge-promtool-'));
+    const tests = [
+      `rule_files: [${JSON.stringify(fileURLToPath(RULES))}]`,
+      'evaluation_interval: 1m',
+      'tests:',
+      '  - interval: 1m',
+      '    input_series:',
+      // L3 at canary:25%: 1 request a minute by the translation, 3 by the legacy upstream (a share a double holds exactly)
+      `      - series: 'paybridge_canary_requests_total{route="L3",served="translation",instance="a",job="paybridge"}'`,
+      "        values: '0+1x20'",
+      `      - series: 'paybridge_canary_requests_total{route="L3",served="legacy",instance="a",job="paybridge"}'`,
+      "        values: '0+3x20'",
+      // replica b took a change at minute 3, replica a only at minute 12 (a series gone from a scrape is marked stale); b refused a reload at minute 5
+      `      - series: 'paybridge_config_info{hash="aaaaaaaaaaaa",source="file",instance="a",job="paybridge"}'`,
+      "        values: '1x11 stale'",
+      `      - series: 'paybridge_config_info{hash="bbbbbbbbbbbb",source="file",instance="a",job="paybridge"}'`,
+      "        values: '_x11 1x9'",
+      `      - series: 'paybridge_config_info{hash="aaaaaaaaaaaa",source="file",instance="b",job="paybridge"}'`,
+      "        values: '1x2 stale'",
+      `      - series: 'paybridge_config_info{hash="bbbbbbbbbbbb",source="file",instance="b",job="paybridge"}'`,
+      "        values: '_x2 1x18'",
+      `      - series: 'paybridge_config_last_reload_successful{instance="b",job="paybridge"}'`,
+      "        values: '1x4 0x16'",
+      '    promql_expr_test:',
+      '      - expr: paybridge:canary_translation_share:rate5m',
+      '        eval_time: 15m',
+      '        exp_samples:',
+      `          - labels: 'paybridge:canary_translation_share:rate5m{route="L3"}'`,
+      '            value: 0.25',
+      '    alert_rule_test:',
+      '      - alertname: PaybridgeReplicasDiverge',
+      '        eval_time: 6m',
+      '        exp_alerts: []',
+      '      - alertname: PaybridgeReplicasDiverge',
+      '        eval_time: 9m',
+      '        exp_alerts:',
+      '          - exp_labels: { severity: warning, job: paybridge }',
+      '            exp_annotations:',
+      '              summary: "paybridge replicas of paybridge run different configurations"',
+      '              description: "For five minutes the replicas have not shown one configuration hash (paybridge_config_info): a ConfigMap change some pods did not take, or a route changed on one replica through the operator API."',
+      '      - alertname: PaybridgeReplicasDiverge',
+      '        eval_time: 15m',
+      '        exp_alerts: []',
+      '      - alertname: PaybridgeConfigReloadRefused',
+      '        eval_time: 6m',
+      '        exp_alerts:',
+      '          - exp_labels: { severity: warning, instance: b, job: paybridge }',
+      '            exp_annotations:',
+      '              summary: "A paybridge replica refused its configuration file"',
+      '              description: "The last reload on b did not validate; the replica runs the configuration it had. GET /_paybridge/config names the problem (lastReload.error); fix the ConfigMap."',
+    ].join('\n');
+    const file = join(dir, 'migration.test.yml');
+    writeFileSync(file, `${tests}\n`);
+    expect(execFileSync(promtool!, ['test', 'rules', file], { encoding: 'utf8' })).toMatch(/SUCCESS/);
+  });
+});
+
 describe('paybridge rules', () => {
   const bin = (args: string[]) => execFileSync(process.execPath, [fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url)), ...args], { encoding: 'utf8' });
 

@@ -41,8 +41,10 @@ export function createPassthrough({ config, upstream, tracing, answers }: Passth
   }
 
   // a promise chain, not an async function: its every await is paid per request
-  return function passthrough(x: Exchange, decision: Decision & { upstream: string }): Promise<void> {
+  /** `read`: the body, when the gateway already read it (a percentage canary looks into it to choose a side). */
+  return function passthrough(x: Exchange, decision: Decision & { upstream: string }, read?: { body: Buffer | undefined }): Promise<void> {
     const deadline = Date.now() + config.timeouts.requestMs;
+    if (read) return send(x, decision, deadline, read.body);
     if (!hasBody(x.req)) return send(x, decision, deadline, undefined);
     return readBody(x.req, config.bodyLimitBytes).then((body) => send(x, decision, deadline, body));
   };

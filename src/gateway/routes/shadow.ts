@@ -71,10 +71,14 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
     });
   }
 
-  /** A sampled shadow exchange: the legacy upstream answers the client; the comparison runs afterwards. */
-  async function shadowed(x: Exchange): Promise<void> {
+  /**
+   * A sampled shadow exchange: the legacy upstream answers the client; the comparison runs afterwards.
+   * `read`: the body, when the gateway already read it (a percentage canary looks into it).
+   */
+  async function shadowed(x: Exchange, read?: { body: Buffer | undefined }): Promise<void> {
     const decision = x.decision!;
-    const body = hasBody(x.req) ? (await readBody(x.req, config.bodyLimitBytes))?.toString('utf8') : undefined;
+    const raw = read ? read.body : hasBody(x.req) ? await readBody(x.req, config.bodyLimitBytes) : undefined;
+    const body = raw?.toString('utf8');
     let answer;
     try {
       answer = await forwardLegacy(x.method, x.url, decision.headers, body, x.id, forwardedHeaders(decision.headers, x.req));

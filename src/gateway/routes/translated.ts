@@ -102,10 +102,14 @@ export function createTranslated(deps: TranslatedDeps) {
     });
   }
 
-  /** A translated request (a throw here is the caller's rejection: traffic.ts answers it). */
-  return function translate(x: Exchange, decision: Decision): Promise<void> {
+  /**
+   * A translated request (a throw here is the caller's rejection: traffic.ts answers it); `read`: its
+   * body, when the gateway already read it (a percentage canary looks into it to choose a side).
+   */
+  return function translate(x: Exchange, decision: Decision, read?: { body: Buffer | undefined }): Promise<void> {
     // one deadline for every upstream call of this request (a refund's read and the refund)
     const deadline = Date.now() + config.timeouts.requestMs;
+    if (read) return exchange(x, decision, deadline, read.body?.toString('utf8'));
     if (!hasBody(x.req)) return exchange(x, decision, deadline, undefined);
     return readBody(x.req, config.bodyLimitBytes).then((body) => exchange(x, decision, deadline, body?.toString('utf8')));
   };
