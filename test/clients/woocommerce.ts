@@ -14,30 +14,34 @@ import { hostOf, type WireRequest } from './wire.js';
 
 export type WordPressTransport = 'curl' | 'fsockopen';
 
-function request(target: Target, transport: WordPressTransport, path: string, data: unknown): WireRequest {
-  const body = phpJson(data);
+/**
+ * A request as WordPress 6.1 writes it for a plugin that builds `["Content-Type: application/json",
+ * "Content-Length: N"]` plus its credential header (the legacy plugin's `Limepay-SecretKey`, the April
+ * plugin's `Authorization`): `wp_remote_post` with `method`, on either transport.
+ */
+export function wordPressRequest(base: string, transport: WordPressTransport, method: string, path: string, credential: [string, string], body: string): WireRequest {
   const length = String(Buffer.byteLength(body));
   const plugin: [string, string][] = [
     ['0', 'Content-Type: application/json'],
     ['1', `Content-Length: ${length}`],
-    ['Limepay-SecretKey', KEYS.soloSk],
+    credential,
   ];
   // header lines in the order WordPress 6.1's Requests writes them (captured from its two transports)
   const headers: [string, string][] =
     transport === 'curl'
       ? [
-          ['Host', hostOf(target.base)],
+          ['Host', hostOf(base)],
           ['User-Agent', 'WordPress/6.1.9; https://shop.example'],
           ['Accept', '*/*'],
           ['Accept-Encoding', 'deflate, gzip, br, zstd'],
-          ['Referer', `${target.base}/${path}`],
+          ['Referer', `${base}/${path}`],
           ...plugin,
           ['Connection', 'close'],
           ['Content-Length', length],
           ['Content-Type', 'application/x-www-form-urlencoded'],
         ]
       : [
-          ['Host', hostOf(target.base)],
+          ['Host', hostOf(base)],
           ['User-Agent', 'WordPress/6.1.9; https://shop.example'],
           ['Accept-Encoding', 'deflate;q=1.0, compress;q=0.5, gzip;q=0.5'],
           ...plugin,
@@ -45,8 +49,11 @@ function request(target: Target, transport: WordPressTransport, path: string, da
           ['Content-Type', 'application/x-www-form-urlencoded; charset=UTF-8'],
           ['Connection', 'Close'],
         ];
-  return { method: 'POST', path: `/${path}`, headers, body };
+  return { method, path: `/${path}`, headers, body };
 }
+
+const request = (target: Target, transport: WordPressTransport, path: string, data: unknown): WireRequest =>
+  wordPressRequest(target.base, transport, 'POST', path, ['Limepay-SecretKey', KEYS.soloSk], phpJson(data));
 
 /** get_order_data(): every string through strval(), amounts through round() (PHP floats). */
 export function orderData(orderId: number, totalCents: number, virtual: boolean) {
