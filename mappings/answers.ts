@@ -32,20 +32,27 @@ export const ORDER_ANSWER = z
     internalOrderId: z.string(),
     amount: z.int().describe('minor units'),
     currency: z.string(),
+    paymentTypeAmounts: z.null().describe('the current order has nothing for it'),
+    amountPaid: z.int().describe('amount when status is paid, else 0'),
     customerEmail: z.string().nullable(),
     phoneNo: z.string().nullable(),
     type: z.enum(['online', 'paybylink']),
     description: z.string().nullable(),
     items: z.array(z.object({ description: z.string(), quantity: z.number(), amount: z.int(), currency: z.string(), sku: z.string().optional(), imageUrl: z.string().optional() })).nullable(),
+    invoiceLineItems: z.null(),
+    taxIncluded: z.null(),
+    taxIncludedAmountOverride: z.null(),
     discount: z.object({ amount: z.int() }).nullable(),
     shipping: z.object({ amount: z.int().optional(), address: address.optional(), name: z.string().optional(), phone: z.string().optional(), carrier: z.string().optional(), trackingNumber: z.string().optional() }).nullable(),
     billing: z.object({ address: address.optional(), name: z.string().optional(), email: z.string().optional(), phone: z.string().optional() }).nullable(),
     metadata: obj.nullable().describe('the order metadata, byte for byte'),
     status: z.enum(['created', 'paid', 'cancelled']),
+    request3DSOnPayment: z.null(),
+    emailCustomerReceipt: z.null(),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
-  .describe('The legacy order (L1-L3, L11, L12, L30).');
+  .describe('The legacy order (L1-L3, L11, L12, L30): every field of the legacy reference, null where the current order has nothing.');
 
 export const PAY_ANSWER = z
   .object({
@@ -101,8 +108,8 @@ export const TRANSFER_ANSWER = z
     transactionAmount: z.int().describe('minor units'),
     currency: z.string(),
     totalTransferred: z.int(),
-    totalSurcharged: z.literal(0),
-    totalLevied: z.literal(0),
+    totalSurcharged: z.literal(0).describe('the platform fee figure is not shown by the current API'),
+    totalLevied: z.int(),
     transfers: z.array(
       z.object({
         transferredToMerchantId: id('mcht_'),
@@ -110,7 +117,7 @@ export const TRANSFER_ANSWER = z
         createdAt: timestamp,
         transferred: z.int(),
         surcharged: z.literal(0),
-        levy: z.literal(0),
+        levy: z.int(),
         metadata: z.null(),
       }),
     ),

@@ -3,7 +3,7 @@ import { CONSUMER_REQUIRED, consumerFields, eitherName, ORGANISATION_REQUIRED, o
 import { blankable, email, idOf, legacyReference, phone, shortText } from '../src/contract/zod-helpers.js';
 import { customerCreated, customerList } from '../src/contract/current-responses.js';
 import { checkAnswer, checkWrite, defineMapping, readAnswer, stringAt, toQuery, unlike } from '../src/translate/define.js';
-import { alias, closed, rename } from '../src/translate/shape.js';
+import { alias, closed, moved, rename } from '../src/translate/shape.js';
 import { ok } from './answers.js';
 
 /** The earlier generation answered an upsert with a bare JSON string, the customer id (observed quirk). */
@@ -72,7 +72,7 @@ export const findCustomers = defineMapping({
 
 export const upsertPluginCustomer = defineMapping({
   route: 'L28',
-  description: 'Create or update a customer as the shop plugins do: a body already in current names (emailAddress, givenName, familyName, phoneNumber; internalCustomerId -> referenceCustomerId) becomes UpsertConsumerCustomer; answered {customerId}.',
+  description: "Create or update a customer as the shop plugins do: a body already in current names becomes RegisterPluginConsumerCustomer {referenceCustomerId: internalCustomerId, givenName, familyName, emailAddress}, the official current plugin's form of the same call (phoneNumber has no place in it: taken and not sent); answered {customerId}.",
   legacy: 'POST /customers/plugin',
   current: 'POST /customers',
   body: z.object({
@@ -82,10 +82,10 @@ export const upsertPluginCustomer = defineMapping({
     familyName: blankable(shortText),
     phoneNumber: blankable(phone),
   }),
-  request: { wrap: 'UpsertConsumerCustomer' },
+  request: { wrap: 'RegisterPluginConsumerCustomer', shape: { phoneNumber: moved() } },
   response: { shape: closed({ customerId: 'customerId' }) },
   answers: ok(z.object({ customerId: z.string().startsWith('cust_') })),
-  writeCheck: checkUpsert(CONSUMER_FIELDS),
+  writeCheck: checkUpsert(['referenceCustomerId', 'emailAddress', 'givenName', 'familyName']),
 });
 
 export const signInCustomer = defineMapping({

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import {
   amountInt, blankable, countryCode, currencyCode, email, legacyCount, legacyReference, longText, metadata, phone, shortText,
 } from '../src/contract/zod-helpers.js';
-import { bareOrder, orderResponse as currentOrder, payByLinkOrderResponse } from '../src/contract/current-responses.js';
+import { orderResponse as currentOrder } from '../src/contract/current-responses.js';
+import { bareOrderRead, payByLinkRead, wrappedOrderRead } from './reads.js';
 import { checkWrite, defineMapping, readAnswer, stringAt, toHeader, toPath, unlike, type WriteOutcome } from '../src/translate/define.js';
 import { alias, compileShape, flatten, money, moved, rename, unwrap, verbatim, type ShapeSpec } from '../src/translate/shape.js';
 import { BILLING, LEGACY_ORDER, legacyMoney, ORDER_ITEM, SHIPPING } from './shapes.js';
@@ -83,10 +84,9 @@ const legacyOrder = compileShape(LEGACY_ORDER);
  * The legacy order from either form of a current order answer: wrapped in `OnlineOrder {order}`
  * (current-api.md; Get and Create) or bare (the reference's Update and Cancel); the gateway reads both.
  */
-const orderResponse = readAnswer([currentOrder, bareOrder], (body) => {
-  const order = 'OnlineOrder' in body ? body.OnlineOrder.order : body;
-  if (typeof order.orderId !== 'string') throw new Error('no order (OnlineOrder.order, or a bare order) in the answer');
-  return legacyOrder.backward(order);
+const orderResponse = readAnswer([wrappedOrderRead, bareOrderRead], (body) => {
+  const wrapped = (body as Partial<z.output<typeof wrappedOrderRead>>).OnlineOrder;
+  return legacyOrder.backward(wrapped ? wrapped.order : (body as z.output<typeof bareOrderRead>));
 });
 const orderAnswer = ok(ORDER_ANSWER);
 
@@ -196,12 +196,12 @@ export const patchInternalOrderId = defineMapping({
 export const createInvoiceOrder = defineMapping({
   route: 'L31',
   tier: 2,
-  description: "Create a pay-by-link order (invoice): the orderRequest (an L1 body) becomes CreatePayByLinkOrder with sendSms and sendEmail (the reference's name; the .NET SDK's SendEmail also taken, sendEmail winning when both come); answered {order, token, magicLink}.",
+  description: "Create a pay-by-link order (invoice): the orderRequest (an L1 body) becomes CreatePayByLink (the send-invoice guide's name) with sendSms and sendEmail (the .NET SDK's SendEmail also taken, sendEmail winning when both come); answered {order, token, magicLink}.",
   legacy: 'POST /orders/invoices',
   current: 'POST /orders',
   body: z.object({ orderRequest: createOrderBody, sendSms: blankable(z.boolean()), sendEmail: blankable(z.boolean()), SendEmail: blankable(z.boolean()) }),
-  request: { wrap: 'CreatePayByLinkOrder', shape: { orderRequest: flatten(ORDER_REQUEST), SendEmail: alias('sendEmail') } },
-  response: readAnswer([payByLinkOrderResponse], ({ PayByLinkOrder: link }) => ({
+  request: { wrap: 'CreatePayByLink', shape: { orderRequest: flatten(ORDER_REQUEST), SendEmail: alias('sendEmail') } },
+  response: readAnswer([payByLinkRead], ({ PayByLinkOrder: link }) => ({
     order: legacyOrder.backward(link.order),
     token: link.token,
     magicLink: link.magicLink,
@@ -226,6 +226,8 @@ export const cancelOrder = defineMapping({
   params: { merchantOrderId: toPath('orderId', 'order') },
   response: orderResponse,
   answers: orderAnswer,
+  // an answer without the order: the order read
+  completion: { path: (_answer, { orderId }) => `/orders/${encodeURIComponent(orderId!)}` },
   readback: ({ params }) => `/orders/${params.merchantOrderId}`,
   writeCheck: checkOrderAction((_asked, order) => unlike({ status: ['cancelled', order.status] })),
 });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { blankable, idOf, shortText } from '../src/contract/zod-helpers.js';
-import { cardPayResponse, referencePayOrderComplete, threeDSRequiredResponse, transactionDetail } from '../src/contract/current-responses.js';
-import { checkWrite, defineMapping, LegacyAnswer, readAnswer, stringAt, unlike, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
+import { transactionDetail } from '../src/contract/current-responses.js';
+import { AnswerIncomplete, checkWrite, defineMapping, LegacyAnswer, readAnswer, stringAt, unlike, toHeader, toPath, type Completion, type WriteOutcome } from '../src/translate/define.js';
 import { moved, rename, values, type Obj } from '../src/translate/shape.js';
+import { flatPayRead, payCompleteRead, threeDSRead } from './reads.js';
 import { PAY_ANSWER, THREE_DS_ANSWER } from './answers.js';
 
 /** The pay body as the deployed clients send it (legacy-api.md sections 0 and 4, L4/L5). */
@@ -19,14 +20,20 @@ const payBody = z.object({
   ),
 });
 
+/** What PayByCard carries beside the token: a pay call with none of it is the official client's PayByPaymentToken. */
+const CARD_OPTIONS = ['request3DS', 'authoriseOnly', 'returnURL', 'offSession', 'cardStatement'] as const;
+
 /**
- * A first pay call is PayByCard; a call carrying the paymentActionRequired of a 3DS challenge is the
- * second call, Confirm3DSComplete.
+ * A call carrying the paymentActionRequired of a 3DS challenge is the second call, Confirm3DSComplete.
+ * A first call is PayByCard, as the official client sends it for a card with its options; a call with
+ * the token alone is PayByPaymentToken, as the official client pays a token that came without card
+ * data in this checkout (a saved card's, a renewal's) and which pays any token (current-api-decisions.md).
  */
 const payRequest = {
-  wrap: (body: Obj) => (body.paymentActionRequired ? 'Confirm3DSComplete' : 'PayByCard'),
+  wrap: (body: Obj) => (body.paymentActionRequired ? 'Confirm3DSComplete' : CARD_OPTIONS.some((k) => body[k] !== undefined) ? 'PayByCard' : 'PayByPaymentToken'),
   shape: {
     PayByCard: { paymentToken: 'paymentTokenId', returnURL: 'returnUrl' },
+    PayByPaymentToken: { paymentToken: 'paymentTokenId' },
     // the challenge is being completed (reference: the id under threeDSResponse, authoriseOnly repeated);
     // the first call's other options are not repeated
     Confirm3DSComplete: {
@@ -42,57 +49,66 @@ const payRequest = {
 };
 
 const legacyStatus = values({ authorised: 'not_captured' });
-const legacyPayType = values({ payinfull: 'paycard', PayInFull: 'paycard', PayPlan: 'payplan' });
+const legacyPayType = values({ payinfull: 'paycard', PayInFull: 'paycard', PayPlan: 'payplan', payplan: 'payplan' });
 
-type FlatPayment = z.output<typeof cardPayResponse>;
-type Payment = Omit<FlatPayment, 'transactionStatus' | 'payType' | 'surchargeAmount'> & { transactionStatus: string; payType?: string | undefined; surchargeAmount?: number | undefined };
+type Completed = z.output<typeof payCompleteRead>['PayOrderComplete'];
+type Paid = Completed | z.output<typeof flatPayRead>;
 
 /**
- * A card payment's fields from either form of the answer: flat (current-api.md, what the sandbox
- * answers) or wrapped in `PayOrderComplete` with the figures under `transactionDetails.purchaseDetails`
- * (the reference's sample); current-api-decisions.md: the gateway reads both.
+ * A card payment's legacy answer from any published form of the current one, or any mix of their
+ * fields: the figures flat (current-api.md, and inside `PayOrderComplete` as the sandbox and the guide
+ * answer) or under `transactionDetails.purchaseDetails` (the reference). A figure no form carries is
+ * not guessed: the answer is incomplete and the translator reads the transaction (`completion`).
  */
-function payment(body: FlatPayment | z.output<typeof referencePayOrderComplete>): Payment {
-  if (!('PayOrderComplete' in body)) return body;
-  const complete = body.PayOrderComplete;
-  const purchase = complete.transactionDetails.purchaseDetails;
-  return {
-    transactionId: complete.transactionId,
-    transactionStatus: complete.transactionStatus,
-    amount: complete.amount ?? purchase.amount.minorCurrencyUnits,
-    currency: complete.currency ?? purchase.amount.currency,
-    surchargeAmount: complete.surchargeAmount ?? purchase.surchargeAmount,
-    payType: complete.payType ?? purchase.payType,
+function paidAnswer(paid: Paid) {
+  const purchase = (paid as Partial<Completed>).transactionDetails?.purchaseDetails;
+  const answer = {
+    transactionId: paid.transactionId,
+    transactionStatus: paid.transactionStatus ?? purchase?.status,
+    amount: paid.amount ?? purchase?.amount?.minorCurrencyUnits,
+    currency: paid.currency ?? purchase?.amount?.currency,
+    surchargeAmount: paid.surchargeAmount ?? purchase?.surchargeAmount,
+    type: paid.payType ?? (paid as Partial<Completed>).type ?? purchase?.payType,
   };
+  const missing = Object.entries(answer).filter(([, v]) => v === undefined).map(([k]) => k);
+  if (missing.length > 0) throw new AnswerIncomplete(missing.join(', '));
+  return { ...answer, transactionStatus: legacyStatus(answer.transactionStatus), type: legacyPayType(answer.type) };
 }
 
 /**
  * 3DS: the current 200 ThreeDSAuthorisationRequired is the legacy 403 paymentActionRequired. A payment:
- * the flat card answer in legacy names. The current card answer has no surchargeAmount; card payments
- * through PayByCard carry none, so the legacy field is 0 unless the current answer says otherwise.
+ * its figures in legacy names, from whichever form the current API answered with.
  */
 const payAnswer = readAnswer(
-  [cardPayResponse, threeDSRequiredResponse, referencePayOrderComplete],
+  [payCompleteRead, threeDSRead, flatPayRead],
   (body, legacyBody: z.output<typeof payBody>) => {
-    if ('ThreeDSAuthorisationRequired' in body) {
-      const challenge = body.ThreeDSAuthorisationRequired;
+    const challenge = (body as Partial<z.output<typeof threeDSRead>>).ThreeDSAuthorisationRequired;
+    if (challenge) {
       // paymentToken echoes the request's: the .NET SDK's PaymentActionResponse reads it
       return new LegacyAnswer(403, {
         paymentToken: legacyBody.paymentToken,
         paymentActionRequired: { threeDSAuthorisationId: challenge.threeDSAuthorisationId, redirectURL: challenge.redirectUrl },
       });
     }
-    const paid = payment(body);
-    return {
-      transactionId: paid.transactionId,
-      transactionStatus: legacyStatus(paid.transactionStatus),
-      amount: paid.amount,
-      currency: paid.currency,
-      surchargeAmount: paid.surchargeAmount ?? 0,
-      type: legacyPayType(paid.payType),
-    };
+    return paidAnswer((body as Partial<z.output<typeof payCompleteRead>>).PayOrderComplete ?? (body as z.output<typeof flatPayRead>));
   },
 );
+
+/**
+ * A pay answer without what the legacy answer needs: the transaction it names, or else the order's
+ * transactions (paid, so it has one), read as the reference's PayOrderComplete form.
+ */
+const payCompletion: Completion = {
+  path: (answer, { orderId }) => {
+    const id = stringAt(answer, 'PayOrderComplete.transactionId') ?? stringAt(answer, 'transactionId');
+    return id ? `/transactions/${encodeURIComponent(id)}` : `/transactions?orderId=${encodeURIComponent(orderId!)}&limit=500`;
+  },
+  adapt: (read, { orderId }) => {
+    const details = (Array.isArray(read) ? read : [read]) as { purchaseDetails?: { orderId?: string; transactionId?: string; status?: string; createdAt?: string } }[];
+    const detail = details.filter((d) => d.purchaseDetails?.orderId === orderId).at(-1);
+    return detail && { PayOrderComplete: { transactionId: detail.purchaseDetails?.transactionId, transactionStatus: detail.purchaseDetails?.status, transactionDetails: detail } };
+  },
+};
 
 /** Shadow readback of a pay: the transaction it created, or the order when a 3DS challenge came back. */
 const readPayment = ({ params, answer }: WriteOutcome) => {
@@ -101,6 +117,7 @@ const readPayment = ({ params, answer }: WriteOutcome) => {
 };
 
 type Detail = z.output<typeof transactionDetail>;
+
 
 /**
  * Shadow's check of a pay: the transaction the legacy answer names, or, for a 3DS challenge (nothing
@@ -141,6 +158,7 @@ export const payOrder = defineMapping({
   request: payRequest,
   response: payAnswer,
   answers: { 200: PAY_ANSWER, 403: THREE_DS_ANSWER },
+  completion: payCompletion,
   readback: readPayment,
   writeCheck: checkPay,
 });
@@ -159,6 +177,7 @@ export const payPlatformOrder = defineMapping({
   request: payRequest,
   response: payAnswer,
   answers: { 200: PAY_ANSWER, 403: THREE_DS_ANSWER },
+  completion: payCompletion,
   readback: readPayment,
   writeCheck: checkPay,
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idOf } from '../src/contract/zod-helpers.js';
 import { transactionDetail } from '../src/contract/current-responses.js';
 import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, unlike, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
+import { refundRead } from './reads.js';
 import { amountOnly } from '../src/translate/shape.js';
 import { legacyMoney, sameCurrency } from './shapes.js';
 import { ok } from './answers.js';
@@ -16,7 +17,7 @@ type Detail = z.output<typeof transactionDetail>;
  * transaction; should another writer still slip in, the new ids are told apart by amount, and an id
  * that cannot be told apart is never guessed (null, logged by the caller's answer).
  */
-const createdRefund = readAnswer([transactionDetail], (detail, legacy: z.output<typeof refundBody>, before: Detail | undefined) => {
+const createdRefund = readAnswer([refundRead], (detail, legacy: z.output<typeof refundBody>, before: Detail | undefined) => {
   const known = new Set(before?.purchaseDetails.refundIds ?? []);
   const fresh = detail.purchaseDetails.refundIds.filter((id) => !known.has(id));
   if (fresh.length === 1) return { refundId: fresh[0] };
@@ -67,6 +68,8 @@ const refund = {
     { exclusive: true },
   ),
   response: createdRefund,
+  // an answer without the transaction: the transaction read (the refund's id is the one new in it)
+  completion: { path: (_answer: unknown, { transactionId }: Readonly<Record<string, string>>) => `/transactions/${encodeURIComponent(transactionId!)}` },
   answers: ok(z.object({ refundId: z.string().startsWith('rfnd_').nullable().describe('the refund this call created (null only if it cannot be told from a concurrent one)') })),
   readback: ({ body }: WriteOutcome) => `/transactions/${stringAt(body, 'transactionId')}`,
   writeCheck: checkRefund,

@@ -1,17 +1,24 @@
 import { z } from 'zod';
 import { legacyReverseBody, legacyTransferAnswer, legacyTransferBody, noTransferToReverse, transferToReverse } from '../src/contract/legacy-transfers.js';
-import { transactionDetail, transactionList } from '../src/contract/current-responses.js';
+import { transactionDetail } from '../src/contract/current-responses.js';
 import { amountInt, idOf } from '../src/contract/zod-helpers.js';
 import { PaybridgeError } from '../src/errors.js';
-import { checkWrite, defineMapping, readAnswer, readFirst, toPath, toQuery, unlike, type WriteOutcome } from '../src/translate/define.js';
-import { amountOnly, closed, compileShape, moved, rename, type Obj } from '../src/translate/shape.js';
+import { checkWrite, defineMapping, readAnswer, readFirst, toPath, toQuery, unlike, type Completion, type WriteOutcome } from '../src/translate/define.js';
+import { amountOnly, compileShape, moved, rename, type Obj } from '../src/translate/shape.js';
+import { transactionListRead, transactionRead, transferRead, type TransactionRead } from './reads.js';
 import { LEGACY_TRANSACTION, legacyMoney, sameCurrency } from './shapes.js';
 import { ok, TRANSACTION_ANSWER, TRANSFER_ANSWER } from './answers.js';
 
 type TransactionDetail = z.output<typeof transactionDetail>;
 
 const transactionId = { transactionId: toPath('transactionId', 'transaction') };
-const transactionResponse = { shape: LEGACY_TRANSACTION } as const;
+const legacyTransaction = compileShape(LEGACY_TRANSACTION);
+/** The legacy transaction from the current detail, read at the edge by what the shape reads. */
+const transactionResponse = readAnswer([transactionRead], (detail) => legacyTransaction.backward(detail));
+/** A transaction action's answer without the transaction in it: the transaction on the path, read. */
+const readTheTransaction: Completion = { path: (_answer, { transactionId: id }) => `/transactions/${encodeURIComponent(id!)}` };
+/** An order's transactions, every page, only those whose purchaseDetails.orderId is the order (never trust a filter). */
+const ORDER_FILTER = { filters: { orderId: 'purchaseDetails.orderId' } } as const;
 const transactionAnswer = ok(TRANSACTION_ANSWER);
 /** A preflight read of the transaction the call acts on. */
 const readTransaction = <L>(check: (detail: TransactionDetail, legacyBody: L) => Obj | void, options?: { exclusive?: true }) =>
@@ -20,12 +27,10 @@ const captureBody = z.object({ captureAmount: z.union([amountInt(1), legacyMoney
 /** Shadow readback of a transaction action: the transaction it acted on. */
 const readBack = ({ params }: WriteOutcome) => `/transactions/${params.transactionId}`;
 
-const legacyTransaction = compileShape(LEGACY_TRANSACTION);
-
 /** The most recent transaction of an order's transaction list, or a legacy 404. */
-const latestTransaction = readAnswer([transactionList], (items) => {
-  let latest: TransactionDetail | undefined;
-  for (const item of items) if (!latest || item.purchaseDetails.createdAt >= latest.purchaseDetails.createdAt) latest = item;
+const latestTransaction = readAnswer([transactionListRead], (items) => {
+  let latest: TransactionRead | undefined;
+  for (const item of items) if (!latest || (item.purchaseDetails.createdAt ?? '') >= (latest.purchaseDetails.createdAt ?? '')) latest = item;
   if (!latest) throw new PaybridgeError('not_found', 'transactionId: the order has no transaction');
   return legacyTransaction.backward(latest);
 });
@@ -43,12 +48,13 @@ export const getTransaction = defineMapping({
     kind: 'order',
     mapping: {
       route: 'L6',
-      description: "Read the most recent transaction of an order (the .NET SDK passes a merchantOrderId): Query Transactions by orderId.",
+      description: "Read the most recent transaction of an order (the .NET SDK passes a merchantOrderId): Query Transactions by orderId, every page, only the order's own transactions.",
       legacy: 'GET /transactions/{transactionId}',
       current: 'GET /transactions',
       params: { transactionId: toQuery('orderId', 'order') },
       response: latestTransaction,
       answers: transactionAnswer,
+      paged: ORDER_FILTER,
     },
   },
 });
@@ -74,6 +80,7 @@ export const captureAuthorisation = defineMapping({
   preflight: readTransaction(sameCurrency('captureAmount.currency', (b: z.output<typeof captureBody>) => (typeof b.captureAmount === 'object' ? b.captureAmount.currency : undefined))),
   response: transactionResponse,
   answers: transactionAnswer,
+  completion: readTheTransaction,
   readback: readBack,
   writeCheck: checkAuthorisation('paid'),
 });
@@ -87,22 +94,24 @@ export const cancelAuthorisation = defineMapping({
   request: { wrap: 'CancelAuthorisation' },
   response: transactionResponse,
   answers: transactionAnswer,
+  completion: readTheTransaction,
   readback: readBack,
   writeCheck: checkAuthorisation('cancelled'),
 });
 
 export const queryTransactions = defineMapping({
   route: 'L17',
-  description: 'List the transactions of an order: the merchantOrderId query parameter becomes the orderId filter; answered {transactions}.',
+  description: "List the transactions of an order: the merchantOrderId query parameter becomes the orderId filter; every page read (limit, page), only the order's own transactions kept (purchaseDetails.orderId: a filter is never trusted); answered {transactions}.",
   legacy: 'GET /transactions',
   current: 'GET /transactions',
   query: { schema: z.object({ merchantOrderId: idOf('order').optional() }), shape: { merchantOrderId: 'orderId' } },
-  response: { shape: closed({ transactions: rename('items', LEGACY_TRANSACTION) }) },
+  response: readAnswer([transactionListRead], (items) => ({ transactions: items.map((item) => legacyTransaction.backward(item)) })),
   answers: ok(z.object({ transactions: z.array(TRANSACTION_ANSWER) })),
+  paged: ORDER_FILTER,
 });
 
 /** The L26/L27 answer from the current transaction detail after the action (legacy-api.md section 4). */
-const transferAnswer = readAnswer([transactionDetail], ({ purchaseDetails: p, transfers }) =>
+const transferAnswer = readAnswer([transferRead], ({ purchaseDetails: p, transfers }) =>
   legacyTransferAnswer({ transactionId: p.transactionId, merchantId: p.merchantId, amount: p.amount.minorCurrencyUnits, currency: p.amount.currency, transfers }),
 );
 
@@ -127,9 +136,12 @@ const checkTransfer = checkWrite({
   state: readBack,
   reads: transactionDetail,
   answer: (state) => ({ status: 200, body: state }),
-  effect: (asked: { amount?: number; destinationMerchantId?: string }, state) => {
+  effect: (asked: { transferAmount?: number; destinationMerchantId?: string; surchargeFee?: boolean; levy?: number | null }, state) => {
     const latest = state.transfers.at(-1);
-    return unlike({ amount: [asked.amount, latest?.amount], destinationMerchantId: [asked.destinationMerchantId, latest?.destinationMerchantId] });
+    return unlike({
+      transferAmount: [asked.transferAmount, latest?.amount], destinationMerchantId: [asked.destinationMerchantId, latest?.destinationMerchantId],
+      surchargeFee: [asked.surchargeFee, latest?.surchargeFee], levy: [asked.levy, latest?.levy],
+    });
   },
   raced: (state) => state.transfers.at(-1)?.status !== 'completed',
 });
@@ -137,18 +149,21 @@ const checkTransfer = checkWrite({
 export const transferFunds = defineMapping({
   route: 'L26',
   tier: 2,
-  description: 'Transfer part of a payment to another sub-merchant (legacy reference body): TransferFunds {amount: transferAmount.amount, destinationMerchantId: toMerchant}; fromMerchant and the currency checked against the transaction first; a surcharge or levy is refused (the current action has neither), metadata dropped and reported; answered with the transfer summary.',
+  description: 'Transfer part of a payment to another sub-merchant (legacy reference body): TransferFunds {destinationMerchantId: toMerchant, transferAmount: transferAmount.amount, surchargeFee: surcharge, levy: levy or null} (the transaction-transfers guide); fromMerchant and the currency checked against the transaction first; metadata dropped and reported; answered with the transfer summary.',
   legacy: 'POST /transactions/{transactionId}/transfers',
   current: 'PATCH /transactions/{transactionId}',
   params: transactionId,
   body: legacyTransferBody.omit({ metadata: true }),
   request: {
     wrap: 'TransferFunds',
-    shape: { fromMerchant: moved(), toMerchant: 'destinationMerchantId', transferAmount: amountOnly('amount'), surcharge: moved(), levy: moved() },
+    shape: { fromMerchant: moved(), toMerchant: 'destinationMerchantId', transferAmount: amountOnly('transferAmount'), surcharge: 'surchargeFee', levy: 'levy' },
+    // no levy asked: none (the guide's null)
+    add: { levy: null },
   },
   preflight: readTransaction(transferParties('fromMerchant', 'transferAmount')),
   response: transferAnswer,
   answers: ok(TRANSFER_ANSWER),
+  completion: readTheTransaction,
   readback: readBack,
   writeCheck: checkTransfer,
 });
@@ -156,7 +171,7 @@ export const transferFunds = defineMapping({
 export const reverseTransfer = defineMapping({
   route: 'L27',
   tier: 2,
-  description: 'Reverse a transfer (legacy reference body, which names no transfer): the gateway reads the transaction and reverses the most recent transfer still in effect to fromMerchant of exactly reverseAmount, ReverseFundsTransfer {transferId}; none is a 400; reverseLevy ignored (no levy is ever executed), metadata dropped and reported; answered like L26.',
+  description: 'Reverse a transfer (legacy reference body, which names no transfer): the gateway reads the transaction and reverses the most recent transfer still in effect to fromMerchant of exactly reverseAmount, ReverseFundsTransfer {transferId}; none is a 400; reverseLevy ignored (a reversal takes back the whole transfer), metadata dropped and reported; answered like L26.',
   legacy: 'POST /transactions/{transactionId}/transfers:reverse',
   current: 'PATCH /transactions/{transactionId}',
   params: transactionId,
@@ -177,6 +192,7 @@ export const reverseTransfer = defineMapping({
   ),
   response: transferAnswer,
   answers: ok(TRANSFER_ANSWER),
+  completion: readTheTransaction,
   readback: readBack,
   // the transfer the legacy call reversed (to fromMerchant, of reverseAmount) is reversed on the current API
   writeCheck: checkWrite({

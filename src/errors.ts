@@ -3,6 +3,8 @@
  * A code without a status or message fails to compile; tests assert on the code.
  */
 export const ERRORS = {
+  // taken, but its answer could not be read in full: the call must not be repeated
+  answer_incomplete: { status: 202, message: 'The payment service took the call, but its answer could not be read in full; do not repeat the call: read the resource' },
   // client errors
   invalid_request: { status: 400, message: 'The request is invalid' },
   invalid_credentials: { status: 400, message: 'The request carries conflicting credentials' },
@@ -86,6 +88,7 @@ export function fromUpstreamError(err: unknown): PaybridgeError {
 }
 
 export function errorTypeDescription(status: number): string {
+  if (status < 300) return 'The request was taken; its outcome must be read back.';
   if (status === 401) return 'Authentication failed: the credentials are missing or not valid.';
   if (status === 403) return 'Authorisation failed: the credentials may not perform this action.';
   if (status === 404) return 'The requested resource does not exist or is not visible to the caller.';

@@ -42,7 +42,8 @@ function withSandbox(config: Config, urls: { currentUrl: string; legacyUrl: stri
       ...config,
       upstreams: { sandbox: { current: urls.currentUrl, legacy: urls.legacyUrl }, live: {} },
       merchantTokens: { ...merchantTokens, ...config.merchantTokens },
-      serviceKey: config.serviceKey ?? fixtures.marketplaces[0]?.apiKey,
+      // the operator's marketplace key: merchant tokens' look-ups, and the calls the current API refuses to a merchant key
+      serviceKey: config.serviceKey ?? (fixtures.marketplaces.find((m) => m.operator) ?? fixtures.marketplaces[0])?.apiKey,
     }),
   );
 }

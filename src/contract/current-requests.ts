@@ -10,6 +10,21 @@ import {
 // merchants and their people have a file of their own; importers find them here too
 export * from './current-merchant-requests.js';
 
+/**
+ * An optional text the official plugin may send empty (a virtual product's shipping address, a shop
+ * without a phone number): `""` is taken as absent (current-api-decisions.md, "What the official current
+ * client sends and reads"); anything else is checked as `schema`.
+ */
+const blank = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const pluginAddress = z.strictObject({
+  line1: blank(shortText),
+  line2: blank(shortText),
+  city: blank(shortText),
+  state: blank(shortText),
+  postalCode: blank(z.string().max(16)),
+  country: blank(address.shape.country.unwrap()),
+});
+
 export const money = z.strictObject({ minorCurrencyUnits: amountInt(0), currency: isoCurrency });
 export const positiveMoney = z.strictObject({ minorCurrencyUnits: amountInt(1), currency: isoCurrency });
 /** PayTo runs on Australia's New Payments Platform: Australian dollars only (current-api.md, D-PT-1). */
@@ -18,7 +33,8 @@ const payToMoney = z.strictObject({ minorCurrencyUnits: amountInt(1), currency: 
 export const orderItem = z.strictObject({
   amount: money,
   description: shortText,
-  quantity: z.int().min(1).max(100_000),
+  // the reference: a number that may be a decimal amount such as 1.5
+  quantity: z.number().positive().max(100_000),
   sku: shortText.optional(),
   imageUrl: z.string().max(2048).optional(),
 });
@@ -27,26 +43,26 @@ export const onlineOrderFields = z.strictObject({
   referenceOrderId: z.string().min(1).max(255),
   amount: positiveMoney,
   customerEmailAddress: email.optional(),
-  customerPhoneNumber: phone.optional(),
+  customerPhoneNumber: blank(phone),
   description: longText.optional(),
   items: z.array(orderItem).max(500).optional(),
   discountAmount: amountInt(0).optional(),
   shipping: z
     .strictObject({
       amount: amountInt(0).optional(),
-      address: address.optional(),
+      address: pluginAddress.optional(),
       name: shortText.optional(),
-      phoneNumber: phone.optional(),
+      phoneNumber: blank(phone),
       carrier: shortText.optional(),
       trackingNumber: shortText.optional(),
     })
     .optional(),
   billing: z
     .strictObject({
-      address: address.optional(),
+      address: pluginAddress.optional(),
       name: shortText.optional(),
-      emailAddress: email.optional(),
-      phoneNumber: phone.optional(),
+      emailAddress: blank(email),
+      phoneNumber: blank(phone),
     })
     .optional(),
   metadata: metadata.optional(),
@@ -60,9 +76,10 @@ export const payByLinkOrderFields = onlineOrderFields.extend({
 
 export type PayByLinkOrderFields = z.output<typeof payByLinkOrderFields>;
 
+/** CreatePayByLink is the service's name for a pay-by-link order (send-invoice guide; not CreatePayByLinkOrder). */
 export const createOrderRequest = actionWrapper({
   CreateOnlineOrder: onlineOrderFields,
-  CreatePayByLinkOrder: payByLinkOrderFields,
+  CreatePayByLink: payByLinkOrderFields,
 });
 
 export const updateOrderRequest = actionWrapper({
@@ -79,10 +96,13 @@ export const payOrderRequest = actionWrapper({
     cardStatement: z.strictObject({ name: shortText.optional(), city: shortText.optional() }).optional(),
   }),
   PayByPayTo: z.strictObject({ paymentTokenId: idOf('paymentToken') }),
-  // the reference's shape: the challenge's id one level down, authoriseOnly repeated (optional here)
+  // any token that came without card data in this checkout: a saved source's, a pay plan's (client)
+  PayByPaymentToken: z.strictObject({ paymentTokenId: idOf('paymentToken') }),
+  // the reference's shape: the challenge's id one level down, authoriseOnly repeated (optional here);
+  // the official plugin echoes the whole ThreeDSAuthorisationRequired object, redirectUrl included (client)
   Confirm3DSComplete: z.strictObject({
     paymentTokenId: idOf('paymentToken'),
-    threeDSResponse: z.strictObject({ threeDSAuthorisationId: idOf('threeDS') }),
+    threeDSResponse: z.looseObject({ threeDSAuthorisationId: idOf('threeDS') }),
     authoriseOnly: z.boolean().optional(),
   }),
 });
@@ -91,7 +111,13 @@ export const transactionActionRequest = actionWrapper({
   CreateRefund: z.strictObject({ refundAmount: amountInt(1) }),
   CaptureFunds: z.strictObject({ amount: amountInt(1).optional() }),
   CancelAuthorisation: z.strictObject({}),
-  TransferFunds: z.strictObject({ amount: amountInt(1), destinationMerchantId: idOf('merchant') }),
+  // the transaction-transfers guide: the platform fee charged to the destination, a levy deducted from it
+  TransferFunds: z.strictObject({
+    destinationMerchantId: idOf('merchant'),
+    transferAmount: amountInt(1),
+    surchargeFee: z.boolean().optional(),
+    levy: amountInt(0).nullable().optional(),
+  }),
   ReverseFundsTransfer: z.strictObject({ transferId: idOf('transfer') }),
 });
 
@@ -144,11 +170,8 @@ export const createTokenRequest = actionWrapper({
     cvc: z.string().regex(/^\d{3,4}$/, 'expected 3 or 4 digits'),
     amount: positiveMoney.optional(),
   }),
-  CardPaymentSourceId: z.strictObject({
-    paymentSourceId: idOf('paymentSource'),
-    amount: positiveMoney,
-    cardCvc: z.string().regex(/^\d{3,4}$/, 'expected 3 or 4 digits').optional(),
-  }),
+  // a token from a saved source (client: the official plugin's generate_payment_token)
+  CreateSavedPaymentSourceToken: z.strictObject({ paymentSourceId: idOf('paymentSource'), amount: positiveMoney }),
 });
 
 export const createSourceRequest = actionWrapper({
@@ -168,6 +191,8 @@ export const signInRequest = actionWrapper({
 
 export const customerActionRequest = actionWrapper({
   KycCustomer: z.strictObject({
+    // POST /customers/kyc names the customer here (or in Customer-Id); PATCH /customers/{id} on its path
+    customerId: idOf('customer').optional(),
     dateOfBirth: isoDate,
     documentType: z.enum(['DriversLicence', 'Passport', 'MedicareCard']),
     documentNumber: z.string().regex(/^[A-Za-z0-9]{5,20}$/, 'expected 5-20 letters or digits'),
@@ -185,6 +210,13 @@ export const upsertCustomerRequest = actionWrapper({
     // the reference's consumer upsert: no address; isVerified and metadata
     isVerified: z.boolean().optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
+  }),
+  // the official plugin's customer (client: april-customer.php): a shop's own user, names as the shop has them
+  RegisterPluginConsumerCustomer: z.strictObject({
+    referenceCustomerId: blank(shortText),
+    givenName: blank(shortText),
+    familyName: blank(shortText),
+    emailAddress: email,
   }),
   UpsertOrganisationCustomer: z.strictObject({
     referenceCustomerId: shortText.optional(),
@@ -241,9 +273,15 @@ const pageParams = {
   sort: z.string().regex(/^-?[A-Za-z][A-Za-z0-9.]*(,-?[A-Za-z][A-Za-z0-9.]*)*$/, 'expected field names separated by commas, - before a field for descending').max(200).optional(),
 };
 
+/** Query Transactions: current-api.md's orderId, and the reference's filters. */
 export const transactionQuery = z.strictObject({
   orderId: repeatable(idOf('order')).optional(),
   customerId: repeatable(idOf('customer')).optional(),
+  merchantId: repeatable(idOf('merchant')).optional(),
+  status: repeatable(z.enum(['accepted', 'paid', 'refunded', 'partially_refunded', 'pending', 'failed', 'cancelled', 'disputed', 'not_captured', 'incomplete'])).optional(),
+  amount: z.coerce.number().int().min(0).max(100_000_000_000).optional(),
+  createdAfter: z.iso.datetime().optional(),
+  createdBefore: z.iso.datetime().optional(),
   ...pageParams,
 });
 /** Query Customers (reference): by e-mail address, merchant, customer, name, and when created. */

@@ -64,7 +64,9 @@ export const transactionDetail = z.strictObject({
     merchantName: z.string(),
     transactionId: id('transaction'),
     orderType: z.string(),
-    payType: z.literal('PayInFull'),
+    payType: z.enum(['PayInFull', 'PayPlan']),
+    /** A pay-plan payment's plan (payType PayPlan). */
+    payPlanId: id('payPlan').optional(),
     description: z.string().nullable(),
     orderMetadata: jsonObject.nullable(),
     status: z.enum(['accepted', 'paid', 'refunded', 'partially_refunded', 'pending', 'failed', 'cancelled', 'disputed', 'not_captured', 'incomplete']),
@@ -99,6 +101,8 @@ export const transactionDetail = z.strictObject({
       status: z.enum(['completed', 'reversed']),
       createdAt: timestamp,
       reversedAt: timestamp.nullable(),
+      surchargeFee: z.boolean(),
+      levy: z.int().nullable(),
     }),
   ),
 });
@@ -108,7 +112,8 @@ const list = <T extends z.ZodType>(item: T) => z.array(item);
 
 export const transactionList = list(transactionDetail);
 
-export const cardPayResponse = z.strictObject({
+/** current-api.md's flat card answer (no longer the sandbox's: the official plugin takes only PayOrderComplete). */
+export const flatCardPayResponse = z.strictObject({
   transactionId: id('transaction'),
   transactionStatus: z.enum(['paid', 'not_captured']),
   amount: z.int(),
@@ -116,6 +121,19 @@ export const cardPayResponse = z.strictObject({
   /** The merchant's card surcharge (docs/decisions.md); 0 for most. */
   surchargeAmount: z.int(),
   payType: z.literal('payinfull'),
+});
+
+/**
+ * The card pay answer as the sandbox gives it (current-api-decisions.md, client): current-api.md's flat
+ * fields inside `PayOrderComplete`, `type` the same value as `payType`.
+ */
+export const cardPayResponse = z.strictObject({
+  PayOrderComplete: flatCardPayResponse.extend({ payType: z.enum(['payinfull', 'payplan']), type: z.enum(['payinfull', 'payplan']) }),
+});
+
+/** The payment-authorisation guide's pay answer: no transactionDetails. */
+export const guidePayOrderComplete = z.strictObject({
+  PayOrderComplete: z.strictObject({ transactionId: id('transaction'), transactionStatus: z.string(), amount: z.int(), currency: z.string(), type: z.string() }),
 });
 
 export const threeDSRequiredResponse = z.strictObject({
@@ -164,6 +182,9 @@ export const payToTokenResponse = z.strictObject({
   }),
 });
 
+/** A saved source's token (client: the official plugin reads SavedPaymentSourceToken.paymentTokenId). */
+export const savedSourceTokenResponse = z.strictObject({ SavedPaymentSourceToken: z.strictObject({ paymentTokenId: id('paymentToken') }) });
+
 export const cardTokenResponse = z.strictObject({
   CardToken: z.strictObject({ paymentTokenId: id('paymentToken'), amount: money }),
 });
@@ -199,6 +220,8 @@ export const savedSource = z.strictObject({
 export const paymentSourceList = list(savedSource);
 
 export const customerCreated = z.strictObject({ customerId: id('customer'), merchantId: id('merchant') });
+/** RegisterPluginConsumerCustomer's answer (client: the official plugin reads customerId). */
+export const pluginCustomerCreated = z.strictObject({ customerId: id('customer') });
 export const signedIn = z.strictObject({
   customerId: id('customer'),
   customerDelegateId: z.string().startsWith('custd_').optional(),
@@ -296,13 +319,13 @@ export const settlementEntryList = list(
     amount: z.int(), currency: z.string(), occurredAt: timestamp, payoutDate: z.string(), reference: z.string().nullable(),
   }),
 );
-export const payoutSummaryList = list(
-  z.strictObject({
+export const payoutSummary = z.strictObject({
     payoutId: z.string().startsWith('pout_'), merchantId: id('merchant'), payoutDate: z.string(), currency: z.string(),
     grossAmount: z.int(), feeAmount: z.int(), refundedAmount: z.int(), transferredAmount: z.int(), netAmount: z.int(),
     entryCount: z.int(), status: z.enum(['pending', 'paid']),
-  }),
-);
+});
+export const payoutSummaryList = list(payoutSummary);
+export const settlementReport = list(payoutSummary.extend({ entries: settlementEntryList }));
 
 export const blockedCard = z.strictObject({
   cardBlockId: id('cardBlock'),

@@ -1,7 +1,7 @@
 /**
  * The legacy transfer bodies as the legacy reference defines them (legacy-api.md, L26 and L27): one
- * statement for the gateway's mappings and the sandbox's legacy face. The current TransferFunds has no
- * surcharge and no levy, so a call asking for either is refused rather than executed without it.
+ * statement for the gateway's mappings and the sandbox's legacy face. The current TransferFunds has a
+ * place for both the surcharge and the levy (transaction-transfers guide: `surchargeFee`, `levy`).
  */
 import { z } from 'zod';
 import { amountInt, currencyCode, idOf, metadata } from './zod-helpers.js';
@@ -13,12 +13,12 @@ export const legacyTransferBody = z.object({
   fromMerchant: idOf('merchant'),
   toMerchant: idOf('merchant'),
   transferAmount: money,
-  surcharge: z.boolean().refine((v) => !v, 'expected false: the current transfer has no platform surcharge, so it would not be charged'),
-  levy: amountInt(0).max(0, 'expected 0 or none: the current transfer has no levy, so it would not be deducted').optional(),
+  surcharge: z.boolean(),
+  levy: amountInt(0).optional(),
   metadata: metadata.optional(),
 });
 
-/** L27: the reference names no transfer; `reverseLevy` has no levy to act on (L26 executes none). */
+/** L27: the reference names no transfer; a reversal takes back the whole transfer, its levy with it. */
 export const legacyReverseBody = z.object({
   fromMerchant: idOf('merchant'),
   toMerchant: idOf('merchant'),
@@ -33,6 +33,8 @@ export interface TransferRecord {
   destinationMerchantId: string;
   status: string;
   createdAt: string;
+  /** Deducted from what the destination received (absent or null: none). */
+  levy?: number | null | undefined;
 }
 
 /**
@@ -61,10 +63,11 @@ export function legacyTransferAnswer(tx: { transactionId: string; merchantId: st
     transactionAmount: tx.amount,
     currency: tx.currency,
     totalTransferred: live.reduce((sum, t) => sum + t.amount, 0),
+    // the platform fee's figure is not shown by the current API: no surcharge amount is reported
     totalSurcharged: 0,
-    totalLevied: 0,
+    totalLevied: live.reduce((sum, t) => sum + (t.levy ?? 0), 0),
     transfers: live.map((t) => ({
-      transferredToMerchantId: t.destinationMerchantId, idempotencyKey: null, createdAt: t.createdAt, transferred: t.amount, surcharged: 0, levy: 0, metadata: null,
+      transferredToMerchantId: t.destinationMerchantId, idempotencyKey: null, createdAt: t.createdAt, transferred: t.amount, surcharged: 0, levy: t.levy ?? 0, metadata: null,
     })),
   };
 }

@@ -8,6 +8,7 @@ import { LRUCache } from 'lru-cache';
 import { decodeJwt } from 'jose';
 import { peekJwtKind } from '../contract/jwt.js';
 import type { CurrentRequest, CurrentResponse } from '../translate/index.js';
+import { merchantIdOf } from '../translate/service-key.js';
 
 export interface MerchantsDeps {
   /** The operator's merchant-token table. */
@@ -16,14 +17,6 @@ export interface MerchantsDeps {
   call: (current: CurrentRequest) => Promise<CurrentResponse>;
 }
 
-/** The merchant id of one item of a merchant list, bare or wrapped by its kind (`{ServiceProviderMerchant: {...}}`). */
-function merchantIdOf(item: unknown): string | undefined {
-  if (typeof item !== 'object' || item === null) return undefined;
-  const direct = (item as { merchantId?: unknown }).merchantId;
-  if (typeof direct === 'string') return direct;
-  const inner = Object.values(item)[0] as { merchantId?: unknown } | undefined;
-  return typeof inner?.merchantId === 'string' ? inner.merchantId : undefined;
-}
 
 export function createMerchants(deps: MerchantsDeps) {
   // '': the credential belongs to no single merchant

@@ -124,7 +124,8 @@ function marketplaceOf(principal: Principal): string | null {
 export function mayActFor(store: Store, principal: Principal, merchantId: string): boolean {
   const marketplaceId = marketplaceOf(principal);
   if (marketplaceId === null) return (principal as { merchantId: string }).merchantId === merchantId;
-  return store.merchants.get(merchantId)?.marketplaceId === marketplaceId;
+  const merchant = store.merchants.get(merchantId);
+  return merchant !== undefined && (merchant.marketplaceId === marketplaceId || store.marketplaces.get(marketplaceId)?.operator === true);
 }
 
 /**

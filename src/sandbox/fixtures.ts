@@ -11,7 +11,16 @@ export const fixturesSchema = z
   .strictObject({
     jwtSecret: z.string().min(16, 'expected at least 16 characters'),
     marketplaces: z.array(
-      z.strictObject({ marketplaceId: idOf('marketplace'), apiKey: key('sandbox_api_'), name: z.string().optional() }),
+      z.strictObject({
+        marketplaceId: idOf('marketplace'),
+        apiKey: key('sandbox_api_'),
+        name: z.string().optional(),
+        /**
+         * The gateway operator's marketplace: its key may act for every merchant of the sandbox, as the
+         * embedded gateway's service key (Query Customers, Get Payment Source for merchant-key callers).
+         */
+        operator: z.boolean().optional(),
+      }),
     ),
     merchants: z.array(
       z.strictObject({
@@ -85,7 +94,10 @@ export type Fixtures = z.output<typeof fixturesSchema>;
  */
 export const DEFAULT_FIXTURES: Fixtures = {
   jwtSecret: 'sandbox-jwt-secret-change-me-0123456789',
-  marketplaces: [{ marketplaceId: 'mktp_demo', apiKey: 'sandbox_api_demo_marketplace_key', name: 'Demo Marketplace' }],
+  marketplaces: [
+    { marketplaceId: 'mktp_demo', apiKey: 'sandbox_api_demo_marketplace_key', name: 'Demo Marketplace' },
+    { marketplaceId: 'mktp_operator', apiKey: 'sandbox_api_operator_service_key', name: 'Gateway operator', operator: true },
+  ],
   merchants: [
     {
       merchantId: 'mcht_alpha',

@@ -9,9 +9,6 @@ import { hasIdForm, ID_PREFIX, type IdKind } from '../contract/ids.js';
 
 export const SANDBOX_BODY_LIMIT = 1024 * 1024;
 
-/** `application/json` (or `+json`), with or without parameters, any case and spacing. */
-export const JSON_MEDIA_TYPE = /^\s*application\/([\w.+-]+\+)?json\s*(;.*)?$/i;
-
 export type ErrorRenderer = (code: ErrorCode, detail: string, tracer: string) => object;
 
 /** Maps fastify's own failures (body parser, body limit, content type) to the error table. */
@@ -29,11 +26,6 @@ function toPaybridgeError(err: unknown): PaybridgeError {
 
 export interface FaceAppOptions {
   renderError: ErrorRenderer;
-  /**
-   * `any`: a body is JSON whatever its declared Content-Type (the legacy generation: legacy-api.md
-   * section 0). `json`: `application/json` with any parameters, in any case and spacing; other types 400.
-   */
-  mediaType: 'any' | 'json';
   /** The error for a path the face does not serve. */
   notFound: (method: string, path: string) => PaybridgeError;
 }
@@ -51,10 +43,10 @@ export function createFaceApp(options: FaceAppOptions): FastifyInstance {
   // numbers a double cannot hold (metadata) leave exactly as they came
   app.setReplySerializer((payload) => stringifyJson(payload));
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+  // a body is JSON whatever its declared Content-Type, on both faces: the legacy clients (legacy-api.md
+  // section 0) and the official current plugin (current-api-decisions.md) label theirs form-urlencoded
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     try {
-      if (options.mediaType === 'json' && (body as string).length > 0 && !JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? ''))
-        throw new PaybridgeError('invalid_request', 'Content-Type: expected application/json');
       done(null, parseJsonBody(body as string));
     } catch (err) {
       done(err as Error, undefined);

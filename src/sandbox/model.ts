@@ -18,6 +18,8 @@ export interface Marketplace {
   marketplaceId: string;
   apiKey: string;
   name: string;
+  /** The gateway operator's: its key acts for every merchant (the embedded gateway's service key). */
+  operator: boolean;
 }
 
 export interface BankAccount {
@@ -221,6 +223,10 @@ export interface Transfer {
   status: 'completed' | 'reversed';
   createdAt: string;
   reversedAt: string | null;
+  /** The platform fee charged to the destination (TransferFunds.surchargeFee). */
+  surchargeFee: boolean;
+  /** Deducted from what the destination receives, minor units (TransferFunds.levy). */
+  levy: number | null;
 }
 
 export interface ServiceFees {

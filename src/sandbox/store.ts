@@ -86,7 +86,7 @@ export class Store {
   private seed(fixtures: Fixtures): void {
     const at = this.timestamp();
     for (const m of fixtures.marketplaces) {
-      this.marketplaces.set(m.marketplaceId, { marketplaceId: m.marketplaceId, apiKey: m.apiKey, name: m.name ?? m.marketplaceId });
+      this.marketplaces.set(m.marketplaceId, { marketplaceId: m.marketplaceId, apiKey: m.apiKey, name: m.name ?? m.marketplaceId, operator: m.operator === true });
       this.keys.set(m.apiKey, { kind: 'marketplaceKey', id: m.marketplaceId });
     }
     for (const m of fixtures.merchants) {

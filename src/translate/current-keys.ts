@@ -95,3 +95,38 @@ export function unknownReads(read: (answer: Obj) => unknown, answers: readonly z
   }
   return [...(unknown ?? [])];
 }
+
+type ZodDef = { type: string; catchall?: z.ZodType; element?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType; out?: z.ZodType };
+const zodDef = (schema: z.ZodType) => (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
+
+/**
+ * A read schema (design.md: a tolerant reader): an object that keeps the keys it does not know (zod's
+ * looseObject), or a list or union of such. Strict contract schemas (the sandbox's own answers) are not.
+ */
+export function isReadSchema(schema: z.ZodType): boolean {
+  const def = zodDef(schema);
+  if (def.type === 'object') return def.catchall !== undefined && zodDef(def.catchall).type === 'unknown';
+  if (def.type === 'array') return isReadSchema(def.element!);
+  if (def.type === 'union') return (def.options ?? []).every(isReadSchema);
+  return false;
+}
+
+/** The key paths of a read schema that none of the operation's answers has at that place (empty when all are known). */
+export function unknownReadKeys(read: z.ZodType, answers: readonly z.ZodType[]): string[] {
+  const trees = answers.map(keyTree);
+  const out: string[] = [];
+  const walk = (tree: KeyTree, at: KeyTree[], path: string) => {
+    if (tree === null) return;
+    if (tree.items !== undefined) return walk(tree.items, at.flatMap((t) => (t && t.items !== undefined && t.items !== null ? [t.items] : [])), `${path}[]`);
+    for (const [key, child] of tree.keys) {
+      const known = at.filter((t) => t !== null && t.items === undefined && t.keys.has(key)).map((t) => t!.keys.get(key) ?? null);
+      const named = path ? `${path}.${key}` : key;
+      // an answer that holds anything there (a record, a union) takes any key below it
+      if (at.some((t) => t === null)) continue;
+      if (known.length === 0) out.push(named);
+      else if (!known.some((t) => t === null)) walk(child, known, named);
+    }
+  };
+  walk(keyTree(read), trees, '');
+  return out;
+}

@@ -66,6 +66,30 @@ export function readAnswer<const S extends readonly z.ZodType[], L = unknown, P 
   return { reads, map };
 }
 
+/**
+ * Thrown by an answer map when a 2xx answer lacks what the legacy answer needs (the guide's pay answer
+ * has no surchargeAmount): the translator completes it by reading the resource (`completion`), never
+ * answers it as a 5xx.
+ */
+export class AnswerIncomplete extends Error {
+  constructor(readonly missing: string) {
+    super(`the answer has no ${missing}`);
+    this.name = 'AnswerIncomplete';
+  }
+}
+
+/**
+ * A money write's answer completed by a read (design.md: a 2xx to a money write is never a 5xx): when the
+ * answer lacks what the legacy answer needs, `path` (from the answer and the call's path values) is read
+ * and `adapt` turns that read's answer into a form the mapping's answer map reads.
+ */
+export interface Completion {
+  /** The current read's path, or undefined when neither the answer nor the path names the resource. */
+  readonly path: (answer: unknown, pathValues: Readonly<Record<string, string>>) => string | undefined;
+  /** The read's answer as a form of the write's answer (default: as it is). */
+  readonly adapt?: (read: unknown, pathValues: Readonly<Record<string, string>>) => unknown;
+}
+
 export interface Preflight {
   /** A read made before the call, e.g. `GET /transactions/{transactionId}`. */
   readonly current: string;
@@ -219,6 +243,15 @@ export interface MappingDefinition {
    * write's own translation is compared, not only a read of the resource (docs/shadow.md). Made by `checkWrite`.
    */
   readonly writeCheck?: WriteCheck;
+  /** A money write (pay, capture, refund, transfer, cancel): how an incomplete 2xx answer is completed by a read. */
+  readonly completion?: Completion;
+  /**
+   * A list read paged to its end (`limit`, `page` added to the current query): the items of every page
+   * reach the answer map as one bare array (current-api-decisions.md: a legacy list is never cut), and
+   * no filter is trusted: per current query parameter named in `filters`, only items whose value at the
+   * dotted path equals the parameter's are kept (a service that ignores a filter answers everything).
+   */
+  readonly paged?: { readonly filters: Readonly<Record<string, string>> };
   /** A POST without side effects (a calculation): shadow mode may send it to both generations. */
   readonly readOnly?: true;
   /**

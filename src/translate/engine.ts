@@ -5,9 +5,9 @@
 import { hasIdForm, ID_PREFIX } from '../contract/ids.js';
 import { parseJsonBody } from '../contract/json.js';
 import { describeIssues } from '../contract/zod-helpers.js';
-import { PaybridgeError } from '../errors.js';
+import { legacyErrorBody, PaybridgeError } from '../errors.js';
 import { legacyCredential, type Headers, type MerchantKeyResolver } from './credentials.js';
-import { LegacyAnswer, type ParamTarget } from './define.js';
+import { AnswerIncomplete, LegacyAnswer, type ParamTarget } from './define.js';
 import type { CompiledMapping, RouteMatch, Router } from './router.js';
 import { isObj, type Obj } from './shape.js';
 import { unknownFields } from './unknown-fields.js';
@@ -165,7 +165,7 @@ export function createEngine(options: EngineOptions) {
       };
       // literals of one shape for every request (no spread: on Node 20 a spread in a literal defines
       // the keys after it at run time); absent optional members are undefined
-      const context: TranslationContext = { routeId: mapping.route, compiled, legacyBody, requestId, droppedFields: dropped, preflight, preflightAnswer: undefined, bodyFields: fields };
+      const context: TranslationContext = { routeId: mapping.route, compiled, legacyBody, requestId, droppedFields: dropped, preflight, preflightAnswer: undefined, bodyFields: fields, pathValues };
       return { method: compiled.currentMethod, path: appendQuery(fill(compiled.currentPath, pathValues), query), headers, body, context };
     }
   }
@@ -203,9 +203,17 @@ export function createEngine(options: EngineOptions) {
       // a 204 without a body is an empty answer (a delete the mapping answers from its preflight read)
       const raw = response.status === 204 && response.body === undefined ? {} : response.body;
       if ('map' in spec) {
-        if (!isObj(raw) && !Array.isArray(raw)) throw new Error(`the ${response.status} answer is not a JSON object or list`);
+        if (!isObj(raw) && !Array.isArray(raw)) throw new AnswerIncomplete(`JSON object or list (the ${response.status} answer is neither)`);
+        // the answer read once, at the edge, by the schema of what the map reads (design.md: a tolerant
+        // reader): unknown keys kept and ignored, what may be absent optional; a map gets a value that fits
+        let value: unknown = raw;
+        if (context.compiled.readParser) {
+          const parsed = context.compiled.readParser.safeParse(raw);
+          if (!parsed.success) throw new AnswerIncomplete(describeIssues(parsed.error, 'answer'));
+          value = parsed.data;
+        }
         // the map's argument types come from the schemas it declares reading (readAnswer); a list as the bare array it is
-        const result = spec.map(raw as never, context.legacyBody as never, context.preflightAnswer as never);
+        const result = spec.map(value as never, context.legacyBody as never, context.preflightAnswer as never);
         if (response.status === 204 && !(result instanceof LegacyAnswer)) return { status: 200, body: result };
         return result instanceof LegacyAnswer ? { status: result.status, body: result.body } : { status: response.status, body: result };
       }
@@ -219,6 +227,12 @@ export function createEngine(options: EngineOptions) {
     } catch (err) {
       // a mapping may answer with a legacy error of its own (L6 given an order that has no transaction)
       if (err instanceof PaybridgeError) return errorResponse(err, context.requestId);
+      // a 2xx to a money write: the money has moved, never a 5xx a client would retry; the translator
+      // completes the answer with a read of the resource, and this 202 stands only if that fails too
+      if (err instanceof AnswerIncomplete && context.compiled.mapping.completion)
+        return { status: 202, body: legacyErrorBody('answer_incomplete', `${context.routeId}: the answer has no ${err.missing}`, context.requestId), incomplete: err.missing };
+      if (err instanceof AnswerIncomplete)
+        return errorResponse(new PaybridgeError('upstream_error', `the current answer to ${context.routeId} could not be read: ${err.missing}`), context.requestId);
       return errorResponse(
         new PaybridgeError('upstream_error', `the current answer to ${context.routeId} could not be mapped: ${(err as Error).message}`),
         context.requestId,

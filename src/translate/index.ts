@@ -11,6 +11,7 @@ import { createEngine } from './engine.js';
 import type { CurrentRequest, CurrentResponse, LegacyRequest, LegacyResponse, TranslatedRequest, TranslationContext } from './messages.js';
 import { errorResponse } from './answers.js';
 import { merchantKeyLookup } from './merchant-lookup.js';
+import { createServiceScope } from './service-key.js';
 import { compileRouter, type RouteMatch } from './router.js';
 
 export interface Logger {
@@ -57,6 +58,11 @@ export interface Translator {
    */
   droppedFields(): Record<string, Record<string, number>>;
   readonly merchantKeys: MerchantKeyResolver | undefined;
+  /**
+   * A send that makes each call the current API refuses to a merchant key (Query Customers, Get Payment
+   * Source) with the operator's marketplace key, scoped to the caller's own merchant (service-key.ts).
+   */
+  sendScoped(send: (current: CurrentRequest) => Promise<CurrentResponse>): (current: CurrentRequest) => Promise<CurrentResponse>;
 }
 
 /** Distinct dropped-field paths counted per route (droppedFields). */
@@ -81,6 +87,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
       ? new MerchantKeyResolver({ tokens: options.merchantTokens, lookup, ...options.merchantKeyCache })
       : undefined;
   const dropped = new Map<string, Map<string, number>>();
+  const service = createServiceScope({ serviceKey: options.serviceKey });
   const engine = createEngine({
     router: routes,
     ...(merchantKeys ? { merchantKeys } : {}),
@@ -129,18 +136,48 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
     }
   }
 
+  /**
+   * A money write's answer that lacked what the legacy answer needs, completed by a read of the
+   * resource (a read, never the write again); the 202 fallback stands when the read cannot complete it.
+   */
+  async function completed(first: LegacyResponse, answer: CurrentResponse, translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse> {
+    const { context } = translated;
+    const completion = context.compiled.mapping.completion!;
+    const path = completion.path(answer.body, context.pathValues);
+    if (path === undefined) return first;
+    try {
+      const read = await send({ method: 'GET', path, headers: withoutBody(translated.headers) });
+      if (read.status >= 300) return first;
+      const body = completion.adapt ? completion.adapt(read.body, context.pathValues) : read.body;
+      const legacy = engine.toLegacy({ status: answer.status, body }, context);
+      return legacy.incomplete === undefined ? legacy : first;
+    } catch (err) {
+      options.logger?.warn({ err, requestId: context.requestId, route: context.routeId }, 'the read completing a money write failed');
+      return first;
+    }
+  }
+
+  function answeredOrCompleted(answer: CurrentResponse, translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): LegacyResponse | Promise<LegacyResponse> {
+    const legacy = answered(answer, translated.context);
+    if (legacy.incomplete === undefined) return legacy;
+    options.logger?.warn({ requestId: translated.context.requestId, route: translated.context.routeId, missing: legacy.incomplete }, 'a money write answered 2xx without what the legacy answer needs: reading the resource');
+    return completed(legacy, answer, translated, send);
+  }
+
   // Without a preflight (every read, most writes) one promise chain, not a chain of async functions:
   // each await costs a promise and a microtask per request on the gateway's hot path.
-  function complete(translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse> {
+  function complete(translated: TranslatedRequest, sendAsCalled: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse> {
     const { context } = translated;
+    const send = service.sendScoped(sendAsCalled);
     if (context.preflight) return completeWithPreflight(translated, send);
     let sent: Promise<CurrentResponse>;
     try {
-      sent = send(stripContext(translated));
+      const paged = context.compiled.mapping.paged;
+      sent = paged ? readEveryPage(stripContext(translated), paged.filters, send) : send(stripContext(translated));
     } catch (err) {
       return Promise.resolve(failed(err, context.requestId));
     }
-    return sent.then((answer) => answered(answer, context), (err: unknown) => failed(err, context.requestId));
+    return sent.then((answer) => answeredOrCompleted(answer, translated, send), (err: unknown) => failed(err, context.requestId));
   }
 
   async function completeWithPreflight(translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse> {
@@ -149,7 +186,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
       const preflight = context.preflight!;
       const exchange = async () => {
         const stop = engine.checkPreflight(await send(preflight), context);
-        return stop ?? engine.toLegacy(await send(stripContext(translated)), context);
+        return stop ?? (await answeredOrCompleted(await send(stripContext(translated)), translated, send));
       };
       return context.compiled.mapping.preflight?.exclusive
         ? await oneAtATime(`${preflight.method} ${preflight.path}`, exchange)
@@ -165,6 +202,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
     checkPreflight: engine.checkPreflight,
     routes,
     merchantKeys,
+    sendScoped: service.sendScoped,
     droppedFields: () =>
       Object.fromEntries([...dropped].map(([route, counts]) => [route, Object.fromEntries(counts)])),
     execute(request, send, matched) {
@@ -183,6 +221,61 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
     complete,
   };
 }
+
+/** Items asked per page of a list read to its end: the reference's largest `limit`. */
+export const PAGE_LIMIT = 500;
+/** Pages read at most for one legacy list (PAGE_LIMIT items each). */
+const MAX_PAGES = 200;
+
+/** The current path with `limit` and `page` set. */
+function pageOf(path: string, page: number): string {
+  const [pathname, search = ''] = path.split('?') as [string, string?];
+  const query = new URLSearchParams(search);
+  query.set('limit', String(PAGE_LIMIT));
+  query.set('page', String(page));
+  return `${pathname}?${query.toString()}`;
+}
+
+/** The value at a dotted path of an item. */
+function valueAt(item: unknown, path: string): unknown {
+  let at = item;
+  for (const part of path.split('.')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[part] : undefined;
+  return at;
+}
+
+/**
+ * A list read to its end: page after page until one is shorter than the limit, or repeats the one
+ * before (a service that ignores `page`); then, filter by filter, only the items that carry the
+ * filter's value (a service that ignores a filter answers everything). One bare array, as one answer.
+ */
+async function readEveryPage(request: CurrentRequest, filters: Readonly<Record<string, string>>, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<CurrentResponse> {
+  const items: unknown[] = [];
+  let previous: string | undefined;
+  for (let page = 1; ; page++) {
+    if (page > MAX_PAGES) throw new PaybridgeError('upstream_error', `the list has more than ${MAX_PAGES * PAGE_LIMIT} items`);
+    const answer = await send({ ...request, path: pageOf(request.path, page) });
+    if (answer.status >= 300) return answer;
+    const body = answer.body as { items?: unknown } | undefined;
+    const list = Array.isArray(answer.body) ? answer.body : Array.isArray(body?.items) ? (body.items as unknown[]) : undefined;
+    if (!list) return answer;
+    const first = list.length > 0 ? JSON.stringify(list[0]) : undefined;
+    if (page > 1 && first !== undefined && first === previous) break;
+    previous = first;
+    items.push(...list);
+    if (list.length < PAGE_LIMIT) break;
+  }
+  const query = new URLSearchParams(request.path.split('?')[1] ?? '');
+  const kept = Object.entries(filters).reduce((list, [param, path]) => {
+    const wanted = query.getAll(param);
+    return wanted.length === 0 ? list : list.filter((item) => wanted.includes(String(valueAt(item, path))));
+  }, items);
+  return { status: 200, body: kept };
+}
+
+const withoutBody = (headers: Record<string, string>): Record<string, string> => {
+  const { 'content-type': _type, ...rest } = headers;
+  return rest;
+};
 
 export type { CurrentRequest, CurrentResponse, LegacyRequest, LegacyResponse, TranslatedRequest, TranslationContext };
 export { isLegacyRequest } from './credentials.js';

@@ -7,7 +7,7 @@
 import { CURRENT_ROUTES, type CurrentRoute } from '../contract/current-routes.js';
 import { ACTION_VARIANTS } from '../contract/zod-helpers.js';
 import type { Mapping, ParamTarget } from './define.js';
-import { probes, unknownReads, unknownTargets } from './current-keys.js';
+import { isReadSchema, probes, unknownReadKeys, unknownReads, unknownTargets } from './current-keys.js';
 import type { CompiledShape, Obj } from './shape.js';
 import { keyTree, type KeyTree } from './unknown-fields.js';
 import { toCurrentKey } from './vocabulary.js';
@@ -77,9 +77,13 @@ export function checkCurrentKeys(
 export function checkCurrentReads(mapping: Mapping, operation: CurrentRoute, responseShape: CompiledShape | undefined, probe: Obj): void {
   const response = mapping.response;
   if ('map' in response)
-    for (const form of response.reads)
-      if (!(operation.answers ?? []).includes(form))
+    for (const form of response.reads) {
+      // a read schema (tolerant) names only keys some answer of the operation has; a contract schema is one of them
+      const unknown = isReadSchema(form) ? unknownReadKeys(form, operation.answers ?? []) : undefined;
+      if (unknown?.length) throw new MappingError(mapping, `its read schema names ${unknown.join(', ')}, which no answer of ${mapping.current} has (src/contract/current-responses.ts)`);
+      if (!unknown && !(operation.answers ?? []).includes(form))
         throw new MappingError(mapping, `its map reads a form ${mapping.current} does not answer with (src/contract/current-routes.ts)`);
+    }
   const read = responseShape
     ? (answer: Obj) => responseShape.backward(answer)
     : 'map' in response

@@ -35,6 +35,12 @@ export interface LegacyResponse {
   status: number;
   /** JSON value to send; undefined for no body (204). */
   body?: unknown;
+  /**
+   * Set on the answer to a money write whose 2xx current answer lacked what the legacy answer needs
+   * (what it lacked): the body is the fallback, which the translator replaces by completing the answer
+   * with a read of the resource (the mapping's `completion`).
+   */
+  incomplete?: string;
 }
 
 /** What toLegacy needs to know about the call it answers. */
@@ -51,6 +57,8 @@ export interface TranslationContext {
   preflightAnswer?: unknown;
   /** The current body's fields inside its action wrapper: a preflight check may complete them (L27's transfer id). */
   readonly bodyFields?: Obj;
+  /** The current path's parameters (`transactionId`, `orderId`): a money write's completing read names its resource with them. */
+  readonly pathValues: Readonly<Record<string, string>>;
 }
 
 export interface TranslatedRequest extends CurrentRequest {

@@ -9,7 +9,7 @@ import type { IdKind } from '../contract/ids.js';
 import type { Mapping, ParamTarget } from './define.js';
 import { ROUTE_ID, type HttpMethod } from './legacy-routes.js';
 import { compileShape, moved, type CompiledShape, type ShapeSpec } from './shape.js';
-import { legacyProbe } from './current-keys.js';
+import { isReadSchema, legacyProbe } from './current-keys.js';
 import { checkCurrentCall, checkCurrentKeys, checkCurrentReads, MappingError, splitCall } from './mapping-checks.js';
 import { keyTree, type KeyTree } from './unknown-fields.js';
 
@@ -36,6 +36,8 @@ export interface CompiledMapping {
   /** Request shape(s) per wrapper name ('' when unwrapped), with moved fields removed. */
   requestShapes: Map<string, CompiledShape>;
   responseShape: CompiledShape | undefined;
+  /** The answer map's read schemas as one parser, when they are read schemas (tolerant): the answer is parsed once at the edge. */
+  readParser: z.ZodType | undefined;
   /** The path of the response shape's object in the current answer (`at`, split once). */
   responseAt: string[];
   preflight: { method: string; path: string[] } | undefined;
@@ -125,6 +127,9 @@ function compile(mapping: Mapping): CompiledMapping {
     queryTree,
     requestShapes,
     responseShape,
+    readParser: 'map' in response && response.reads.length > 0 && response.reads.every(isReadSchema)
+      ? z.compile(response.reads.length === 1 ? response.reads[0]! : z.union(response.reads as [z.ZodType, z.ZodType, ...z.ZodType[]]))
+      : undefined,
     responseAt: 'at' in response && response.at ? response.at.split('.') : [],
     preflight,
   };

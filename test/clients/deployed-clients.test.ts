@@ -11,10 +11,11 @@ import { client } from '../helpers/http.js';
 import { logPath } from '../helpers/logs.js';
 import { normalize } from '../helpers/parity.js';
 import { OPERATOR_TOKENS } from '../helpers/secrets.js';
-import { startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { KEYS, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { dotnetSdk } from './dotnet.js';
 import { magento } from './magento.js';
 import { unblockCards, type Exchange, type Recorder, type Target } from './replay.js';
+import { aprilPlugin } from './april.js';
 import { wooCommerce } from './woocommerce.js';
 
 const CLIENTS: [string, (target: Target) => Promise<Recorder>][] = [
@@ -50,6 +51,18 @@ describe('deployed clients through the gateway (current mode, embedded sandbox)'
     });
 });
 
+describe('the official current client (April WooCommerce plugin 1.0.3) on WordPress', () => {
+  for (const transport of ['curl', 'fsockopen'] as const)
+    it(`(${transport}) against the sandbox's current face: every call succeeds as the plugin's code judges it`, async () => {
+      await unblockCards(currentFace);
+      await aprilPlugin({ base: currentFace }, transport);
+    });
+  it('(cURL) through the gateway: its Bearer calls forwarded unchanged, every call succeeds', async () => {
+    await unblockCards(currentFace);
+    await aprilPlugin({ base: gateway.url }, 'curl');
+  });
+});
+
 describe('the same replays against the sandbox legacy face directly', () => {
   for (const [name, replay] of CLIENTS)
     it(`${name}: equal answers, ids and timestamps aside`, async () => {
@@ -71,6 +84,8 @@ describe('the same replays in shadow mode', () => {
       routes: { '*': 'shadow' },
       shadow: { log: logPath('shadow-clients', 'jsonl'), readyAfter: 1, learnSample: 0 },
       operatorToken: OPERATOR_TOKENS.clients,
+      // L28's state read is Query Customers, which takes no merchant key: made with the operator's key
+      serviceKey: KEYS.operator,
     });
   });
   afterAll(async () => {

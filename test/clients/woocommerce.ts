@@ -15,33 +15,27 @@ import { hostOf, type WireRequest } from './wire.js';
 export type WordPressTransport = 'curl' | 'fsockopen';
 
 /**
- * A request as WordPress 6.1 writes it for a plugin that builds `["Content-Type: application/json",
- * "Content-Length: N"]` plus its credential header (the legacy plugin's `Limepay-SecretKey`, the April
- * plugin's `Authorization`): `wp_remote_post` with `method`, on either transport.
+ * A plugin's call as WordPress 6.1's Requests writes it: the plugin's own header list (`0:`/`1:` lines
+ * included) inside the header lines of the transport, in the order captured from its two transports.
  */
-export function wordPressRequest(base: string, transport: WordPressTransport, method: string, path: string, credential: [string, string], body: string): WireRequest {
+export function wordPressRequest(target: Target, transport: WordPressTransport, method: string, path: string, body: string, credential: [string, string]): WireRequest {
   const length = String(Buffer.byteLength(body));
-  const plugin: [string, string][] = [
-    ['0', 'Content-Type: application/json'],
-    ['1', `Content-Length: ${length}`],
-    credential,
-  ];
-  // header lines in the order WordPress 6.1's Requests writes them (captured from its two transports)
+  const plugin: [string, string][] = [['0', 'Content-Type: application/json'], ['1', `Content-Length: ${length}`], credential];
   const headers: [string, string][] =
     transport === 'curl'
       ? [
-          ['Host', hostOf(base)],
+          ['Host', hostOf(target.base)],
           ['User-Agent', 'WordPress/6.1.9; https://shop.example'],
           ['Accept', '*/*'],
           ['Accept-Encoding', 'deflate, gzip, br, zstd'],
-          ['Referer', `${base}/${path}`],
+          ['Referer', `${target.base}/${path}`],
           ...plugin,
           ['Connection', 'close'],
           ['Content-Length', length],
           ['Content-Type', 'application/x-www-form-urlencoded'],
         ]
       : [
-          ['Host', hostOf(base)],
+          ['Host', hostOf(target.base)],
           ['User-Agent', 'WordPress/6.1.9; https://shop.example'],
           ['Accept-Encoding', 'deflate;q=1.0, compress;q=0.5, gzip;q=0.5'],
           ...plugin,
@@ -53,7 +47,7 @@ export function wordPressRequest(base: string, transport: WordPressTransport, me
 }
 
 const request = (target: Target, transport: WordPressTransport, path: string, data: unknown): WireRequest =>
-  wordPressRequest(target.base, transport, 'POST', path, ['Limepay-SecretKey', KEYS.soloSk], phpJson(data));
+  wordPressRequest(target, transport, 'POST', path, phpJson(data), ['Limepay-SecretKey', KEYS.soloSk]);
 
 /** get_order_data(): every string through strval(), amounts through round() (PHP floats). */
 export function orderData(orderId: number, totalCents: number, virtual: boolean) {

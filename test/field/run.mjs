@@ -4,8 +4,11 @@
  * plugin on PHP's cURL, the LimepayApi.Net SDK compiled with Mono. Their sources are not part of this
  * project: point FIELD_WOOCOMMERCE, FIELD_MAGENTO and FIELD_DOTNET at checkouts (a work tree or a git
  * repository). A client whose sources or tools are missing is skipped with a line saying what to add.
+ * The current generation's own deployed client, the official April WooCommerce plugin (FIELD_APRIL),
+ * runs its PHP the same way against the embedded sandbox's current face, behind its own TLS terminator
+ * (its host name routed there): the current face must serve it unchanged.
  *
- *   npm run field [-- [--mode ROUTE=MODE ...] [woocommerce] [magento] [dotnet]]
+ *   npm run field [-- [--mode ROUTE=MODE ...] [woocommerce] [magento] [dotnet] [april]]
  *
  * `--mode` is passed to `paybridge serve` (default: every route current). In shadow or canary mode
  * the clients' exchanges are compared as they go, and the run fails on a route whose comparisons do
@@ -32,13 +35,14 @@ const CLIENTS = {
   woocommerce: { source: 'FIELD_WOOCOMMERCE', repository: 'common-repository/limepay-woocommerce-gateway', marker: 'includes/limepay-api.php' },
   magento: { source: 'FIELD_MAGENTO', repository: 'khoazero123/limepay-lpcheckout', marker: 'Helper/Api.php' },
   dotnet: { source: 'FIELD_DOTNET', repository: 'SelectSystemsInternational/LimepayApiSDK', marker: 'LimepayApi.Net/LimepayApi.cs' },
+  april: { source: 'FIELD_APRIL', repository: 'common-repository/april-payment-gateway-for-woocommerce', marker: 'includes/april-api.php' },
 };
 
 /** What the client needs on this machine beyond its sources, or null when all is there. */
 function missingTools(name) {
   if (name === 'dotnet') return has('mcs') && has('mono') ? null : 'Mono (Debian: mono-mcs mono-runtime libmono-system-net-http4.0-cil libmono-system-runtime-serialization4.0-cil libmono-system-componentmodel-dataannotations4.0-cil)';
   if (!has('php') || !execFileSync('php', ['-m']).toString().split('\n').includes('curl')) return 'PHP with cURL (Debian: php-cli php-curl)';
-  if (name === 'woocommerce' && !existsSync(join(wordpress, 'wp-includes/class-wp-http.php'))) return `WordPress at ${wordpress} (Debian: wordpress, or WORDPRESS_DIR)`;
+  if ((name === 'woocommerce' || name === 'april') && !existsSync(join(wordpress, 'wp-includes/class-wp-http.php'))) return `WordPress at ${wordpress} (Debian: wordpress, or WORDPRESS_DIR)`;
   return null;
 }
 
@@ -78,7 +82,7 @@ async function startGateway(args) {
 async function unblockCards(current) {
   const headers = { authorization: 'Bearer sandbox_sk_solo_secret_key', 'content-type': 'application/json' };
   const list = await (await fetch(`${current}/sources/blockedcards`, { headers })).json();
-  for (const block of list.items ?? [])
+  for (const block of Array.isArray(list) ? list : (list.items ?? []))
     await fetch(`${current}/sources/blockedcards/${block.cardBlockId}`, { method: 'PATCH', headers, body: JSON.stringify({ UnblockCard: {} }) });
 }
 
@@ -114,7 +118,10 @@ if (!has('openssl', ['version'])) usage('openssl is needed for the TLS terminato
 
 const work = mkdtempSync(join(tmpdir(), 'paybridge-field-'));
 const gateway = await startGateway([...modes.flatMap((m) => ['--mode', m]), ...(compares ? ['--operator-token', operatorToken] : [])]);
-const front = await startFront(gateway.url, makeCertificate(work));
+const certificate = makeCertificate(work);
+const front = await startFront(gateway.url, certificate);
+// the current API's host name, as the official April plugin hard-codes it, routed to the embedded sandbox's current face
+const currentFront = await startFront(gateway.current, certificate);
 const results = [];
 try {
   for (const name of requested) {
@@ -131,6 +138,12 @@ try {
         await unblockCards(gateway.current);
         const code = await run(`woocommerce/${transport}`, 'php', [...php, join(here, 'php/woocommerce.php')], { ...env, FIELD_WP_TRANSPORT: transport });
         results.push([`woocommerce (${transport})`, code === 0 ? 'passed' : 'FAILED']);
+      }
+    if (name === 'april')
+      for (const transport of ['curl', 'fsockopen']) {
+        await unblockCards(gateway.current);
+        const code = await run(`april/${transport}`, 'php', [...php, join(here, 'php/april.php')], { ...env, FIELD_TLS: currentFront.tls, FIELD_CURRENT: gateway.current, FIELD_WP_TRANSPORT: transport });
+        results.push([`april (${transport})`, code === 0 ? 'passed' : 'FAILED']);
       }
     if (name === 'magento') {
       await unblockCards(gateway.current);
@@ -154,6 +167,7 @@ try {
   if (compares) results.push(...(await shadowVerdicts(gateway.url)));
 } finally {
   await front.close();
+  await currentFront.close();
   await gateway.stop();
   rmSync(work, { recursive: true, force: true });
 }

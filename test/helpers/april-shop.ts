@@ -24,6 +24,7 @@
  * Every request the shop's server receives is kept, so a test can show no card data reached it.
  */
 import { randomBytes } from 'node:crypto';
+import { aprilOrderData } from '../clients/april.js';
 import { float, phpJson } from '../clients/serializers.js';
 import { send } from '../clients/wire.js';
 import { wordPressRequest } from '../clients/woocommerce.js';
@@ -94,7 +95,7 @@ export class AprilShop extends ShopServer {
   /** April_API::request: the body through wp_json_encode, the secret key as a Bearer, cURL's wire bytes. */
   private async april(api: string, data: unknown): Promise<{ status: number; body: any }> {
     const body = phpJson(data);
-    const answer = await send(this.apiBase(), wordPressRequest(this.apiBase(), 'curl', 'POST', api, ['Authorization', `Bearer ${KEYS.soloSk}`], body));
+    const answer = await send(this.apiBase(), wordPressRequest({ base: this.apiBase() }, 'curl', 'POST', api, body, ['Authorization', `Bearer ${KEYS.soloSk}`]));
     this.calls.push({ path: api, sent: JSON.parse(body), status: answer.status, body: answer.json });
     if (answer.text === '') throw new PluginError('April API call failed');
     return { status: answer.status, body: answer.json };
@@ -203,21 +204,9 @@ export class AprilShop extends ShopServer {
     return answer.body.SavedPaymentSourceToken.paymentTokenId as string;
   }
 
-  /** create_april_order() with get_order_data(): a hat shipped to Sydney, totals through round() (PHP floats). */
+  /** create_april_order() with get_order_data(): a hat shipped to Sydney, or a virtual subscription with the empty address WooCommerce gives it. */
   private async createOrder(order: ShopOrder): Promise<string> {
-    const address = { line1: '1 George St', line2: '', city: 'Sydney', state: 'NSW', postalCode: '2000', country: 'AU' };
-    const answer = await this.april('orders', {
-      CreateOnlineOrder: {
-        referenceOrderId: String(order.id),
-        amount: { minorCurrencyUnits: float(AMOUNT), currency: 'AUD' },
-        description: '1 item(s)',
-        items: [{ amount: { minorCurrencyUnits: float(AMOUNT), currency: 'AUD' }, description: 'Hat', sku: 'HAT-1', quantity: float(1), imageUrl: '' }],
-        discountAmount: float(0),
-        shipping: { amount: float(0), address, name: `${USER.first} ${USER.last}` },
-        billing: { address, name: `${USER.first} ${USER.last}`, phoneNumber: '0400 000 000' },
-        customerEmailAddress: USER.email,
-      },
-    });
+    const answer = await this.april('orders', { CreateOnlineOrder: aprilOrderData(order.id, AMOUNT, order.subscription) });
     if (answer.status !== 200) throw new PluginError(`An unknown error occurred while creating the order with April ${JSON.stringify(answer)}`);
     return answer.body.OnlineOrder.order.orderId as string;
   }

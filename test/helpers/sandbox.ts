@@ -4,6 +4,8 @@ import { client, type Client } from './http.js';
 
 export const KEYS = {
   marketplace: 'sandbox_api_demo_marketplace_key',
+  /** The gateway operator's marketplace key (acts for every merchant): the service key of gateways under test. */
+  operator: 'sandbox_api_operator_service_key',
   alphaPk: 'sandbox_pk_alpha_public_key',
   alphaSk: 'sandbox_sk_alpha_secret_key',
   betaSk: 'sandbox_sk_beta_secret_key',
@@ -73,5 +75,5 @@ export async function paidCardTransaction(api: Client, pay: Record<string, unkno
   const order = (await api.post('/orders', currentOrder())).body.OnlineOrder.order;
   const paid = await api.post(`/orders/${order.orderId}/pay`, { PayByCard: { paymentTokenId: token.body.paymentTokenId, ...pay } });
   if (paid.status !== 200) throw new Error(`pay failed: ${paid.text}`);
-  return paid.body.transactionId;
+  return paid.body.PayOrderComplete.transactionId;
 }

@@ -26,8 +26,9 @@ describe('current face: online card flow', () => {
 
     const paid = await api.post(`/orders/${order.orderId}/pay`, { PayByCard: { paymentTokenId: token.body.paymentTokenId } });
     expect(paid.status).toBe(200);
-    const payment = cardPayResponse.parse(paid.body);
-    expect(payment).toMatchObject({ transactionStatus: 'paid', amount: 10_000, currency: 'AUD', payType: 'payinfull' });
+    // the official plugin takes a payment only wrapped in PayOrderComplete
+    const payment = cardPayResponse.parse(paid.body).PayOrderComplete;
+    expect(payment).toMatchObject({ transactionStatus: 'paid', amount: 10_000, currency: 'AUD', payType: 'payinfull', type: 'payinfull' });
 
     const detail = transactionDetail.parse((await api.get(`/transactions/${payment.transactionId}`)).body);
     expect(detail.purchaseDetails).toMatchObject({ status: 'paid', refundedAmount: 0, orderMetadata: metadata, refundIds: [] });
@@ -122,7 +123,7 @@ describe('current face: test instruments', () => {
     const done = await api.post(`/orders/${order}/pay`, {
       Confirm3DSComplete: { paymentTokenId: token, threeDSResponse: { threeDSAuthorisationId: required.threeDSAuthorisationId } },
     });
-    expect(cardPayResponse.parse(done.body).transactionStatus).toBe('paid');
+    expect(cardPayResponse.parse(done.body).PayOrderComplete.transactionStatus).toBe('paid');
   });
 
   it('blocks a card after three declines at one merchant until it is unblocked', async () => {
@@ -176,7 +177,11 @@ describe('current face: test instruments', () => {
     const first = customerCreated.parse((await api.post('/customers', body)).body);
     const second = await api.post('/customers', { UpsertConsumerCustomer: { ...body.UpsertConsumerCustomer, familyName: 'Mustermann' } });
     expect(second.body.customerId).toBe(first.customerId);
-    const found = customerList.parse((await api.get('/customers?emailAddress=max@example.com&merchantId=mcht_solo')).body);
+    // Query Customers takes no merchant secret key (reference security list): the operator's marketplace key reads them
+    const refused = await api.get('/customers?emailAddress=max@example.com&merchantId=mcht_solo');
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toContain('Query Customers');
+    const found = customerList.parse((await sb.current(KEYS.operator).get('/customers?emailAddress=max@example.com&merchantId=mcht_solo')).body);
     expect(found).toEqual([
       { customerId: first.customerId, referenceCustomerId: 'crm-1', emailAddress: 'max@example.com', phoneNumber: null, givenName: 'Max', familyName: 'Mustermann' },
     ]);
@@ -260,12 +265,15 @@ describe('current face: PayTo', () => {
     expect(source.sourceMethod).toHaveProperty('PayToMethodResp.accountIdentifierHint');
 
     // read back as Get Payment Source answers (reference): customerDelegateId, no legacyResp
+    // Get Payment Source takes a marketplace API key or the customer's own credential, no merchant key (reference)
     const { legacyResp: _created, ...fields } = source;
-    expect(savedSource.parse((await api.get(`/sources/${source.paymentSourceId}`)).body)).toEqual({ ...fields, customerDelegateId: null });
+    expect((await api.get(`/sources/${source.paymentSourceId}`)).status).toBe(403);
+    const operator = sb.current(KEYS.operator, { 'Merchant-Id': 'mcht_solo' });
+    expect(savedSource.parse((await operator.get(`/sources/${source.paymentSourceId}`)).body)).toEqual({ ...fields, customerDelegateId: null });
     const listed = await sb.current(KEYS.soloSk).get('/sources?customerId=cust_alice');
     expect(listed.body.map((s: { paymentSourceId: string }) => s.paymentSourceId)).toContain(source.paymentSourceId);
     expect((await api.delete(`/sources/${source.paymentSourceId}`)).status).toBe(204);
-    expect((await api.get(`/sources/${source.paymentSourceId}`)).status).toBe(404);
+    expect((await operator.get(`/sources/${source.paymentSourceId}`)).status).toBe(404);
   });
 
   it('keeps an agreement Pending for the configured delay, and the bank declines 000000 accounts', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
 import { customerCreated, transactionDetail } from '../../src/contract/current-responses.js';
-import { LEGACY_ORDER } from '../../mappings/shapes.js';
+import { LEGACY_ORDER, LEGACY_TRANSACTION } from '../../mappings/shapes.js';
 import { defineMapping, readAnswer, toBody, toPath, type Mapping, type RequestSpec } from '../../src/translate/define.js';
 import { LEGACY_ROUTES, ROUTE_IDS } from '../../src/translate/legacy-routes.js';
 import { compileRouter } from '../../src/translate/router.js';
@@ -135,7 +135,7 @@ describe('mappings are checked when the router compiles', () => {
 
     it('stops on a response shape reading a field the current answer does not have, nested paths and computed rules included', () => {
       const l6 = mapping('L6');
-      const legacyTransaction = (l6.response as { shape: Shape }).shape;
+      const legacyTransaction = LEGACY_TRANSACTION as Shape;
       const withRules = (rules: ShapeSpec): Mapping => ({ ...l6, response: { shape: closed({ ...legacyTransaction.spec, ...rules }) } });
       expect(compileRouter([withRules({})]).mappings).toHaveLength(1);
       expect(() => compileRouter([withRules({ _id: from('purchaseDetails.transactionID') })])).toThrow(
@@ -143,6 +143,16 @@ describe('mappings are checked when the router compiles', () => {
       );
       const refunds = computed((detail) => ((detail.timelines ?? []) as { eventTyp?: string }[]).filter((t) => t.eventTyp === 'PaymentRefunded'));
       expect(() => compileRouter([withRules({ refunds })])).toThrow(/has no field timelines\[0\]\.eventTyp /);
+    });
+
+    it('stops on a read schema naming a key no answer of the operation has (a tolerant reader reads only what the service answers)', () => {
+      const l6 = mapping('L6');
+      const misspelt = z.looseObject({ purchaseDetails: z.looseObject({ transactionID: z.string() }) });
+      expect(() => compileRouter([{ ...l6, response: readAnswer([misspelt], (detail) => detail) }])).toThrow(
+        /mapping L6 .*its read schema names purchaseDetails\.transactionID, which no answer of GET \/transactions\/\{transactionId\} has/,
+      );
+      const known = z.looseObject({ purchaseDetails: z.looseObject({ transactionId: z.string() }) });
+      expect(compileRouter([{ ...l6, response: readAnswer([known], (detail) => detail) }]).mappings).toHaveLength(1);
     });
 
     it('probes a map function with every kind of answer its operation gives', () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   clients = parityClients(sb, {
     currentUrl: sb.currentUrl,
     merchantTokens: { mtok_alpha_merchant_token: 'mcht_alpha' },
-    serviceKey: KEYS.marketplace,
+    serviceKey: KEYS.operator,
   });
 });
 afterAll(() => sb.close());
@@ -237,8 +237,9 @@ describe('every legacy route answers alike on the legacy face and through the tr
     await same('L26', () => transferCall(transfer(4_000)), 200);
     await same('L26', () => transferCall(transfer(4_000, 'USD')), 400);
     await same('L26', () => transferCall({ ...transfer(4_000), fromMerchant: 'mcht_beta' }), 400);
-    await same('L26', () => transferCall({ ...transfer(4_000), surcharge: true }), 400);
-    await same('L26', () => transferCall({ ...transfer(4_000), levy: 100 }), 400);
+    // the surcharge and the levy have their places in TransferFunds (the transaction-transfers guide): translated, not refused
+    await same('L26', () => transferCall({ ...transfer(4_000), surcharge: true, levy: 100 }), 200);
+    await same('L26', () => transferCall({ ...transfer(4_000), levy: 5_000 }), 400);
     const reverseCall = (amount: number) => async () => {
       const tx = await alphaTransaction();
       await setup({ method: 'POST', path: `/transactions/${tx}/transfers`, headers: PLATFORM, body: transfer(4_000) });

@@ -121,7 +121,9 @@ describe("the sandbox's current face answers the current reference's sample shap
     const added = await mk.patch(`/merchants/${id}`, { AddMerchantBankAccount: { accountName: 'Ops', bankName: 'Westpac', identifier: { AuBankAccountIdentifier: { bsb: '032-000', accountNumber: '123456' } }, currency: 'AUD', setAsPrimary: true } });
     expectShape(added.body, REF_MERCHANT, 'UpdateMerchant');
     const source = (await solo.post('/sandbox/card-sources', { cardNumber: CARDS.ok }, { 'Customer-Id': 'cust_alice' })).body.paymentSourceId;
-    const read = (await solo.get(`/sources/${source}`)).body;
+    // Get Payment Source's security list: no merchant key (reference); the operator's marketplace key reads it
+    expect((await solo.get(`/sources/${source}`)).status).toBe(403);
+    const read = (await sb.current(KEYS.operator, { 'Merchant-Id': 'mcht_solo' }).get(`/sources/${source}`)).body;
     expectShape(read, REF_SAVED_SOURCE, 'GetPaymentSource');
     expect(read).not.toHaveProperty('legacyResp');
     expectShape((await solo.get('/sources?customerId=cust_alice&limit=10')).body, [REF_SAVED_SOURCE], 'list sources');
@@ -162,6 +164,8 @@ function referenceAnswer(method: string, path: string): unknown {
   if (method === 'DELETE' && path.startsWith('/orders/')) return refOrder('cancelled');
   if (method === 'POST' && path === '/auth/signin') return { customerId: 'cust_alice', customToken: 'chk_reference_token' };
   if (method === 'POST' && path === '/customers') return { customerId: 'cust_ref1', merchantId: 'mcht_solo' };
+  // Query Merchants with the caller's own key: the merchant it belongs to (before a call made with the service key)
+  if (method === 'GET' && path === '/merchants') return [{ ServiceProviderMerchant: { ...refMerchant([]).ServiceProviderMerchant, merchantId: 'mcht_solo' } }];
   if (method === 'GET' && path === '/customers') return [{ customerId: 'cust_ref1', referenceCustomerId: null, emailAddress: 'ref@example.com', phoneNumber: null, givenName: 'Re', familyName: 'F' }];
   if (method === 'POST' && path === '/payplans/max') return { amount: { minorCurrencyUnits: 150_000, currency: 'AUD' }, summary: { payPlanVariant: 'payplan_fortnight_25_25_25_25' } };
   if (method === 'POST' && path === '/merchants') return refMerchant([]);
@@ -197,7 +201,7 @@ describe('the gateway sends each current request in the reference\'s shape and r
   let platform: Client;
   beforeAll(async () => {
     upstream = await recordingUpstream();
-    gw = await startGateway({ upstreams: { sandbox: { current: upstream.url } }, routes: { '*': 'current' } });
+    gw = await startGateway({ upstreams: { sandbox: { current: upstream.url } }, routes: { '*': 'current' }, serviceKey: KEYS.operator });
     secret = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk });
     platform = client(gw.url, { 'Limepay-Token': KEYS.marketplace });
   });
@@ -243,6 +247,8 @@ describe('the gateway sends each current request in the reference\'s shape and r
     const query = await sent(() => secret.get('/merchants/mcht_solo/customers?email=ref@example.com'));
     const url = new URL(query.last.url, 'http://x');
     expect([url.pathname, url.searchParams.get('emailAddress'), url.searchParams.get('merchantId')]).toEqual(['/customers', 'ref@example.com', 'mcht_solo']);
+    // Query Customers takes no merchant secret key: the operator's key, scoped to the merchant the caller's key belongs to
+    expect([query.last.headers.authorization, query.last.headers['merchant-id']]).toEqual([`Bearer ${KEYS.operator}`, 'mcht_solo']);
     expect(query.answer.body.customers).toHaveLength(1);
   });
 
@@ -289,7 +295,7 @@ describe("each legacy route the legacy reference shows answers its shape (gatewa
   let gw: Awaited<ReturnType<typeof startGateway>>;
   beforeAll(async () => {
     sb = await startSandbox();
-    gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl } }, routes: { '*': 'current' } });
+    gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl } }, routes: { '*': 'current' }, serviceKey: KEYS.operator });
   });
   afterAll(async () => {
     await gw.close();

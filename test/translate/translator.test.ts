@@ -91,8 +91,11 @@ describe('requests real legacy clients send', () => {
     });
     // the reference's Confirm3DSComplete: the id under threeDSResponse
     expect(second.body).toEqual({ Confirm3DSComplete: { paymentTokenId: 'ptkn_9', threeDSResponse: { threeDSAuthorisationId: '3ds_1' } } });
-    const paid = translator.toLegacy({ status: 200, body: { transactionId: 'tran_1', transactionStatus: 'paid', amount: 100, currency: 'AUD', payType: 'payinfull' } }, second.context);
+    const paid = translator.toLegacy({ status: 200, body: { transactionId: 'tran_1', transactionStatus: 'paid', amount: 100, currency: 'AUD', surchargeAmount: 0, payType: 'payinfull' } }, second.context);
     expect(paid).toEqual({ status: 200, body: { transactionId: 'tran_1', transactionStatus: 'paid', amount: 100, currency: 'AUD', surchargeAmount: 0, type: 'paycard' } });
+    // a figure no form carries is not guessed: the answer is incomplete (the translator reads the transaction), never a 5xx
+    const partial = translator.toLegacy({ status: 200, body: { transactionId: 'tran_1', transactionStatus: 'paid', amount: 100, currency: 'AUD', payType: 'payinfull' } }, second.context);
+    expect(partial).toMatchObject({ status: 202, incomplete: 'surchargeAmount', body: { errorCode: 'answer_incomplete' } });
   });
 
   it('the confirm call repeats authoriseOnly; a confirm answered by another challenge is another 403 (the client loops)', async () => {
@@ -154,22 +157,22 @@ describe('requests real legacy clients send', () => {
   it("L31 takes the reference's sendEmail and the .NET SDK's SendEmail; sendEmail wins when both come", async () => {
     const orderRequest = { internalOrderId: 'inv-1', paymentAmount: { amount: 500, currency: 'AUD' }, description: '', billing: { name: 'Jo', email: 'jo@example.com', phone: '' } };
     const send = async (flags: Record<string, boolean>) =>
-      ((await translator.toCurrent({ method: 'POST', path: '/orders/invoices', headers: SK, body: { orderRequest, sendSms: false, ...flags } })).body as { CreatePayByLinkOrder: { sendEmail?: boolean } }).CreatePayByLinkOrder.sendEmail;
+      ((await translator.toCurrent({ method: 'POST', path: '/orders/invoices', headers: SK, body: { orderRequest, sendSms: false, ...flags } })).body as { CreatePayByLink: { sendEmail?: boolean } }).CreatePayByLink.sendEmail;
     expect(await send({ sendEmail: true })).toBe(true);
     expect(await send({ SendEmail: true })).toBe(true);
     expect(await send({ SendEmail: true, sendEmail: false })).toBe(false);
     expect(await send({ sendEmail: false, SendEmail: true })).toBe(false);
   });
 
-  it('L19 sends customerId as Customer-Id, drops threeDsSessionId, and answers 201 {paymentTokenId, payCardId}', async () => {
+  it('L19 sends CreateSavedPaymentSourceToken as the official client does, customerId as Customer-Id, drops threeDsSessionId, and answers 201 {paymentTokenId, payCardId}', async () => {
     const sent = await translator.toCurrent({
       method: 'POST', path: '/payments/saved-card', headers: SK,
       body: { paymentAmount: { amount: 2500, currency: 'AUD' }, cardPaymentSourceId: 'psrc_1', customerId: 'cust_7', threeDsSessionId: 'sess-1' },
     });
-    expect(sent.body).toEqual({ CardPaymentSourceId: { paymentSourceId: 'psrc_1', amount: { minorCurrencyUnits: 2500, currency: 'AUD' } } });
+    expect(sent.body).toEqual({ CreateSavedPaymentSourceToken: { paymentSourceId: 'psrc_1', amount: { minorCurrencyUnits: 2500, currency: 'AUD' } } });
     expect(sent.headers['customer-id']).toBe('cust_7');
     expect(sent.context.droppedFields).toEqual(['threeDsSessionId']);
-    const answer = translator.toLegacy({ status: 200, body: { CardToken: { paymentTokenId: 'ptkn_ab12', amount: { minorCurrencyUnits: 2500, currency: 'AUD' } } } }, sent.context);
+    const answer = translator.toLegacy({ status: 200, body: { SavedPaymentSourceToken: { paymentTokenId: 'ptkn_ab12' } } }, sent.context);
     expect(answer).toEqual({ status: 201, body: { paymentTokenId: 'ptkn_ab12', payCardId: 'card_ab12' } });
   });
 

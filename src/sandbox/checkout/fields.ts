@@ -203,8 +203,8 @@ fieldset{border:0;padding:0;margin:0 0 8px}legend{font-weight:600;padding:0}.opt
         .then(function (s) { return { lp: 'source', paymentSourceId: s.paymentSourceId }; });
     }
     if (source)
-      return call('POST', '/tokens', params.customerToken, { CardPaymentSourceId: { paymentSourceId: source, amount: amount() } })
-        .then(function (t) { return { lp: 'token', paymentTokenId: t.CardToken.paymentTokenId, paymentMethodType: 'SavedPaymentSource' }; });
+      return call('POST', '/tokens', params.customerToken, { CreateSavedPaymentSourceToken: { paymentSourceId: source, amount: amount() } })
+        .then(function (t) { return { lp: 'token', paymentTokenId: t.SavedPaymentSourceToken.paymentTokenId, paymentMethodType: 'SavedPaymentSource' }; });
     var body = { cardNumber: readCard() };
     if (amount()) body.amount = amount();
     if (payLater()) {

@@ -3,12 +3,13 @@ import {
   beneficialOwnerCreateRequest, beneficialOwnerQuery, beneficialOwnerUpdateRequest, merchantFileRequest, merchantQuery,
   settlementQuery, surchargeRequest,
 } from '../../contract/current-requests.js';
-import { parseWith, pathId } from '../http.js';
+import { PaybridgeError } from '../../errors.js';
+import { parseWith, pathId, type Req } from '../http.js';
 import {
   calculateSurcharge, createBeneficialOwner, deleteBeneficialOwner, getBeneficialOwner, INDUSTRIES, listBeneficialOwners,
   queryMerchants, replaceBeneficialOwner, uploadMerchantFile,
 } from '../ops/business.js';
-import { queryPayoutSummaries, reportSettlementEntries } from '../ops/settlement.js';
+import { getPayoutSummary, queryPayoutSummaries, reportSettlementEntries, settlementReport } from '../ops/settlement.js';
 import type { Store } from '../store.js';
 import { authorise } from './context.js';
 import { merchantBody } from './render.js';
@@ -60,12 +61,27 @@ export function registerBusiness(app: FastifyInstance, store: Store): void {
     return calculateSurcharge(store, actor, parseWith(surchargeRequest, req.body).CalculateSurcharge);
   });
 
-  app.get('/payouts/summaries', async (req) => {
+  // the reference's paths under /transactions; the earlier /payouts/summaries and /settlements/entries stay as aliases
+  const payouts = async (req: Req) => {
     const actor = await authorise(store, req, 'settlement:read');
     return queryPayoutSummaries(store, actor, parseWith(settlementQuery, req.query, 'query')).items;
-  });
-  app.get('/settlements/entries', async (req) => {
+  };
+  const entries = async (req: Req) => {
     const actor = await authorise(store, req, 'settlement:read');
     return reportSettlementEntries(store, actor, parseWith(settlementQuery, req.query, 'query')).items;
+  };
+  app.get('/transactions/payouts', payouts);
+  app.get('/payouts/summaries', payouts);
+  app.get('/transactions/payouts/:payoutId', async (req) => {
+    const actor = await authorise(store, req, 'settlement:read');
+    const payoutId = (req.params as { payoutId: string }).payoutId;
+    if (!/^pout_[A-Za-z0-9_-]{1,64}$/.test(payoutId)) throw new PaybridgeError('invalid_request', 'payoutId: expected an id with prefix pout_');
+    return getPayoutSummary(store, actor, payoutId);
+  });
+  app.get('/transactions/settlement', entries);
+  app.get('/settlements/entries', entries);
+  app.get('/transactions/settlement/report', async (req) => {
+    const actor = await authorise(store, req, 'settlement:read');
+    return settlementReport(store, actor, parseWith(settlementQuery, req.query, 'query'));
   });
 }

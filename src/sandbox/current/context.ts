@@ -42,3 +42,15 @@ export function actorFor(store: Store, req: Req, principal: Principal, capabilit
 export async function authorise(store: Store, req: Req, capability: Capability): Promise<Actor> {
   return actorFor(store, req, await principalOf(store, req), capability);
 }
+
+/**
+ * As authorise, for an operation whose security list (reference) leaves out some credential types:
+ * those are a 403 naming the operation (Query Customers takes no merchant secret key; Get Payment
+ * Source only a marketplace API key or a customer's own credential).
+ */
+export async function authoriseExcept(store: Store, req: Req, capability: Capability, refused: readonly Principal['kind'][], operation: string): Promise<Actor> {
+  const principal = await principalOf(store, req);
+  if (refused.includes(principal.kind))
+    throw new PaybridgeError('forbidden', `${operation} does not take this credential type (${principal.kind}); use a marketplace API key`);
+  return actorFor(store, req, principal, capability);
+}

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createOrderRequest, payOrderRequest, updateOrderRequest } from '../../contract/current-requests.js';
 import { parseWith, pathId } from '../http.js';
 import { cancelOrder, createOrder, createPayByLinkOrder, getOrder, updateReferenceOrderId } from '../ops/orders.js';
-import { confirm3DS, payByCard, payByPayTo, type PayOutcome } from '../ops/pay.js';
+import { confirm3DS, payByCard, payByPaymentToken, payByPayTo, type PayOutcome } from '../ops/pay.js';
 import type { Store } from '../store.js';
 import { authorise } from './context.js';
 import { cardPayBody, orderBody, payToPayBody, threeDSBody } from './render.js';
@@ -12,7 +12,7 @@ export function registerOrders(app: FastifyInstance, store: Store): void {
     const actor = await authorise(store, req, 'order:create');
     const body = parseWith(createOrderRequest, req.body);
     if ('CreateOnlineOrder' in body) return orderBody(createOrder(store, actor, body.CreateOnlineOrder, 'online'));
-    const link = createPayByLinkOrder(store, actor, body.CreatePayByLinkOrder, `${req.protocol}://${req.host}`);
+    const link = createPayByLinkOrder(store, actor, body.CreatePayByLink, `${req.protocol}://${req.host}`);
     return { PayByLinkOrder: { order: orderBody(link.order).OnlineOrder.order, token: link.token, magicLink: link.magicLink } };
   });
 
@@ -43,7 +43,9 @@ export function registerOrders(app: FastifyInstance, store: Store): void {
         ? payByCard(store, actor, orderId, body.PayByCard)
         : 'PayByPayTo' in body
           ? payByPayTo(store, actor, orderId, body.PayByPayTo)
-          : confirm3DS(store, actor, orderId, {
+          : 'PayByPaymentToken' in body
+            ? payByPaymentToken(store, actor, orderId, body.PayByPaymentToken)
+            : confirm3DS(store, actor, orderId, {
               paymentTokenId: body.Confirm3DSComplete.paymentTokenId,
               threeDSAuthorisationId: body.Confirm3DSComplete.threeDSResponse.threeDSAuthorisationId,
               authoriseOnly: body.Confirm3DSComplete.authoriseOnly,

@@ -64,15 +64,22 @@ export function transactionBody(store: Store, tx: Transaction) {
   };
 }
 
-/** Card pay answer: a flat object (current-api.md, "Pay-order response"). */
+/**
+ * Card pay answer: current-api.md's flat fields inside `PayOrderComplete`, the only 2xx success the
+ * official plugin takes (current-api-decisions.md), `type` the same value as `payType` (the guide's name).
+ */
 export function cardPayBody(tx: Transaction) {
+  const payType = tx.payPlanId ? 'payplan' : 'payinfull';
   return {
-    transactionId: tx.transactionId,
-    transactionStatus: tx.status,
-    amount: tx.amount,
-    currency: tx.currency,
-    surchargeAmount: tx.surchargeAmount,
-    payType: tx.payPlanId ? 'payplan' : 'payinfull',
+    PayOrderComplete: {
+      transactionId: tx.transactionId,
+      transactionStatus: tx.status,
+      amount: tx.amount,
+      currency: tx.currency,
+      surchargeAmount: tx.surchargeAmount,
+      payType,
+      type: payType,
+    },
   };
 }
 

@@ -20,7 +20,6 @@ import { registerTransactions } from './transactions.js';
 export function createCurrentFace(store: Store, browser: BrowserAccess = OPEN_BROWSER_ACCESS): FastifyInstance {
   const app = createFaceApp({
     renderError: currentErrorBody,
-    mediaType: 'json',
     notFound: (method, path) => new PaybridgeError('not_found', `${method} ${path} is not an endpoint of the current API`),
   });
   // what the checkout component and a shop's page call from the shopper's browser

@@ -9,7 +9,7 @@ import { createPayToToken } from '../ops/payto.js';
 import { createPayToSource, createSourceToken, deleteSource, getSource, listSources } from '../ops/sources.js';
 import { createCardToken } from '../ops/cards.js';
 import type { Store } from '../store.js';
-import { actorFor, authorise, principalOf } from './context.js';
+import { actorFor, authorise, authoriseExcept, principalOf } from './context.js';
 import { blockedCardBody, payToTokenBody, sourceBody } from './render.js';
 
 /** Payment sources, blocked cards and payment tokens. */
@@ -46,7 +46,8 @@ export function registerSources(app: FastifyInstance, store: Store): void {
   });
 
   app.get('/sources/:sourceId', async (req) => {
-    const actor = await authorise(store, req, 'source:manage');
+    // Get Payment Source's security list (reference): a marketplace API key, a customer's JWT (admin JWTs are not emulated)
+    const actor = await authoriseExcept(store, req, 'source:manage', ['publicKey', 'secretKey', 'merchantJwt', 'marketplaceJwt'], 'Get Payment Source');
     return sourceBody(getSource(store, actor, pathId('paymentSource', req, 'sourceId')));
   });
 
@@ -73,8 +74,9 @@ export function registerSources(app: FastifyInstance, store: Store): void {
       const token = createCardToken(store, actor, { cardNumber, amount });
       return { CardToken: { paymentTokenId: token.paymentTokenId, amount: token.amount } };
     }
+    // a saved source's token (client: the official plugin's generate_payment_token)
     const actor = actorFor(store, req, principal, 'source-token:create');
-    const token = createSourceToken(store, actor, body.CardPaymentSourceId);
-    return { CardToken: { paymentTokenId: token.paymentTokenId, amount: token.amount } };
+    const token = createSourceToken(store, actor, body.CreateSavedPaymentSourceToken);
+    return { SavedPaymentSourceToken: { paymentTokenId: token.paymentTokenId } };
   });
 }

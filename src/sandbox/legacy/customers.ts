@@ -110,11 +110,11 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
       store,
       { capability: 'source-token:create', body: savedCardBody, claim: (_p, b) => (b.customerId ? { customerId: b.customerId } : {}) },
       (c) => {
-        const { cardPaymentSourceId, paymentAmount, cardCvc } = c.body;
+        // a tokenised CVC is taken and not kept: the sandbox's saved cards need none
+        const { cardPaymentSourceId, paymentAmount } = c.body;
         const token = createSourceToken(store, c.actor, {
           paymentSourceId: cardPaymentSourceId,
           amount: { minorCurrencyUnits: paymentAmount.amount, currency: paymentAmount.currency },
-          cardCvc,
         });
         // HTTP 201 (the WooCommerce plugin accepts nothing else) with the reference's fields
         return c.reply.code(201).send({ paymentTokenId: token.paymentTokenId, payCardId: payCardIdOf(token.paymentTokenId) });

@@ -18,6 +18,9 @@ export function legacyOrder(order: Order) {
     internalOrderId: order.referenceOrderId,
     amount: order.amount.minorCurrencyUnits,
     currency: order.amount.currency,
+    // legacy-api.md section 4: nothing for these in the sandbox's orders, amountPaid from the status
+    paymentTypeAmounts: null,
+    amountPaid: order.status === 'paid' ? order.amount.minorCurrencyUnits : 0,
     customerEmail: order.customerEmailAddress,
     phoneNo: order.customerPhoneNumber,
     type: order.orderType,
@@ -31,6 +34,9 @@ export function legacyOrder(order: Order) {
         ...(item.sku !== undefined ? { sku: item.sku } : {}),
         ...(item.imageUrl !== undefined ? { imageUrl: item.imageUrl } : {}),
       })) ?? null,
+    invoiceLineItems: null,
+    taxIncluded: null,
+    taxIncludedAmountOverride: null,
     discount: order.discountAmount === null ? null : { amount: order.discountAmount },
     shipping: order.shipping && legacyShipping(order.shipping),
     billing: billing && {
@@ -41,6 +47,8 @@ export function legacyOrder(order: Order) {
     },
     metadata: order.metadata,
     status: order.status,
+    request3DSOnPayment: null,
+    emailCustomerReceipt: null,
     createdAt: order.createdAt,
     updatedAt: order.updatedAt,
   };

@@ -17,7 +17,6 @@ import { registerLegacyTransactions } from './transactions.js';
 export function createLegacyFace(store: Store, browser: BrowserAccess = OPEN_BROWSER_ACCESS): FastifyInstance {
   const app = createFaceApp({
     renderError: legacyErrorBody,
-    mediaType: 'any',
     notFound: (method, path) => new PaybridgeError('route_not_mapped', `${method} ${path} is not a legacy route`),
   });
   registerBrowserEndpoints(

@@ -35,7 +35,7 @@ export function registerLegacyTransactions(app: FastifyInstance, store: Store): 
     legacyRoute(store, { capability: 'transaction:read', ids: { transactionId: ['transaction', 'order'] } }, (c) => {
       const id = c.params.transactionId!;
       if (!hasIdForm('order', id)) return tx(id, c.actor);
-      const latest = queryTransactions(store, c.actor, { orderId: [id], limit: 100 }).items.at(-1);
+      const latest = queryTransactions(store, c.actor, { orderId: [id], limit: Number.MAX_SAFE_INTEGER }).items.at(-1);
       if (!latest) throw new PaybridgeError('not_found', 'transactionId: the order has no transaction');
       return legacyTransaction(store, latest);
     }),
@@ -82,7 +82,8 @@ export function registerLegacyTransactions(app: FastifyInstance, store: Store): 
     '/transactions',
     legacyRoute(store, { capability: 'transaction:read', query: transactionsQuery }, (c) => {
       const orderId = c.query.merchantOrderId;
-      const result = queryTransactions(store, c.actor, { orderId: orderId === undefined ? undefined : [orderId] });
+      // the legacy list is not paged: every transaction, never a first page of them
+      const result = queryTransactions(store, c.actor, { orderId: orderId === undefined ? undefined : [orderId], limit: Number.MAX_SAFE_INTEGER });
       return { transactions: result.items.map((t) => legacyTransaction(store, t)) };
     }),
   );
@@ -92,7 +93,7 @@ export function registerLegacyTransactions(app: FastifyInstance, store: Store): 
     legacyRoute(store, { capability: 'transfer', ids: { transactionId: 'transaction' }, body: legacyTransferBody }, (c) => {
       const id = c.params.transactionId!;
       checkTransferParties(store, c.actor, id, c.body.fromMerchant, 'fromMerchant', c.body.transferAmount.currency, 'transferAmount.currency');
-      const done = transferFunds(store, c.actor, id, { amount: c.body.transferAmount.amount, destinationMerchantId: c.body.toMerchant });
+      const done = transferFunds(store, c.actor, id, { transferAmount: c.body.transferAmount.amount, destinationMerchantId: c.body.toMerchant, surchargeFee: c.body.surcharge, levy: c.body.levy ?? null });
       return legacyTransferAnswer(done);
     }),
   );

@@ -146,3 +146,11 @@ export function payByPayTo(store: Store, actor: Actor, orderId: string, input: {
   return outcome;
 }
 
+
+/**
+ * PayByPaymentToken (client: the official plugin): a token that came without card data in this
+ * checkout (a saved source's, a pay plan's) pays as its kind pays.
+ */
+export function payByPaymentToken(store: Store, actor: Actor, orderId: string, input: { paymentTokenId: string }): PayOutcome {
+  return store.tokens.get(input.paymentTokenId)?.method === 'payto' ? payByPayTo(store, actor, orderId, input) : payByCard(store, actor, orderId, input);
+}

@@ -3,6 +3,7 @@
  * store's payments, fees, refunds and transfers on every read, so a payout summary always adds up to
  * its entries and the entries to the transactions.
  */
+import { PaybridgeError } from '../../errors.js';
 import { createHash } from 'node:crypto';
 import type { Actor } from '../access.js';
 import type { Transaction } from '../model.js';
@@ -108,3 +109,19 @@ export function queryPayoutSummaries(store: Store, actor: Actor, filter: Settlem
   return page(summaries, filter);
 }
 
+
+/** Get Payout (reference: `GET /transactions/payouts/{payoutId}`): one payout summary the actor may see, or 404. */
+export function getPayoutSummary(store: Store, actor: Actor, payoutId: string) {
+  const found = queryPayoutSummaries(store, actor, { limit: Number.MAX_SAFE_INTEGER }).items.find((p) => p.payoutId === payoutId);
+  if (!found) throw new PaybridgeError('not_found', `${payoutId} was not found`);
+  return found;
+}
+
+/** The settlement report (reference: `GET /transactions/settlement/report`): each payout with the entries it pays. */
+export function settlementReport(store: Store, actor: Actor, filter: SettlementFilter & { limit?: number | undefined; page?: number | undefined; sort?: string | undefined }) {
+  const entries = settlementEntries(store, actor, filter);
+  return queryPayoutSummaries(store, actor, filter).items.map((payout) => ({
+    ...payout,
+    entries: entries.filter((e) => e.merchantId === payout.merchantId && e.payoutDate === payout.payoutDate && e.currency === payout.currency),
+  }));
+}

@@ -65,12 +65,8 @@ export function listSources(
   return page(matching, filter);
 }
 
-/** A card payment token from a saved card source (`CardPaymentSourceId`). */
-export function createSourceToken(
-  store: Store,
-  actor: Actor,
-  input: { paymentSourceId: string; amount: Money; cardCvc?: string | undefined },
-): PaymentToken {
+/** A card payment token from a saved card source (`CreateSavedPaymentSourceToken`). */
+export function createSourceToken(store: Store, actor: Actor, input: { paymentSourceId: string; amount: Money }): PaymentToken {
   const source = getSource(store, actor, input.paymentSourceId);
   if (source.type !== 'card' || !source.card)
     throw new PaybridgeError('source_not_usable', `paymentSourceId: ${source.paymentSourceId} is a ${source.type} source, not a card`);

@@ -1,9 +1,10 @@
 import { newId } from '../../contract/ids.js';
 import { PaybridgeError } from '../../errors.js';
-import { checkOwner, visibleTo, type Actor } from '../access.js';
+import { checkOwner, type Actor } from '../access.js';
 import type { Refund, Transaction, Transfer } from '../model.js';
 import type { Store } from '../store.js';
 import { addTimeline, page, serviceFees } from './common.js';
+import { merchantScope } from './customers.js';
 
 export function getTransaction(store: Store, actor: Actor, transactionId: string): Transaction {
   const tx = store.get(store.transactions, transactionId);
@@ -14,6 +15,11 @@ export function getTransaction(store: Store, actor: Actor, transactionId: string
 export interface TransactionFilter {
   orderId?: string[] | undefined;
   customerId?: string[] | undefined;
+  merchantId?: string[] | undefined;
+  status?: string[] | undefined;
+  amount?: number | undefined;
+  createdAfter?: string | undefined;
+  createdBefore?: string | undefined;
   limit?: number | undefined;
   page?: number | undefined;
   sort?: string | undefined;
@@ -31,8 +37,16 @@ export function queryTransactions(store: Store, actor: Actor, filter: Transactio
     candidates = [...store.transactions.values()];
   }
   const customers = filter.customerId ? new Set(filter.customerId) : null;
+  const inScope = merchantScope(store, actor, filter.merchantId);
+  // the reference's filters: merchant, status, amount (minor units), when created
   const matching = candidates.filter(
-    (tx) => visibleTo(store, actor, tx.merchantId) && (customers === null || (tx.customerId !== null && customers.has(tx.customerId))),
+    (tx) =>
+      inScope(tx.merchantId) &&
+      (customers === null || (tx.customerId !== null && customers.has(tx.customerId))) &&
+      (filter.status === undefined || filter.status.includes(tx.status)) &&
+      (filter.amount === undefined || tx.amount === filter.amount) &&
+      (filter.createdAfter === undefined || tx.createdAt > filter.createdAfter) &&
+      (filter.createdBefore === undefined || tx.createdAt < filter.createdBefore),
   );
   return page(matching, filter);
 }
@@ -96,12 +110,16 @@ export function cancelAuthorisation(store: Store, actor: Actor, transactionId: s
   return tx;
 }
 
-/** Moves part of a payment to another sub-merchant of the same marketplace. */
+/**
+ * Moves part of a payment to another sub-merchant of the same marketplace (transaction-transfers
+ * guide): `surchargeFee` charges the platform fee to the destination, `levy` is deducted from what it
+ * receives (kept on the transfer; at most the amount transferred).
+ */
 export function transferFunds(
   store: Store,
   actor: Actor,
   transactionId: string,
-  input: { amount: number; destinationMerchantId: string },
+  input: { transferAmount: number; destinationMerchantId: string; surchargeFee?: boolean | undefined; levy?: number | null | undefined },
 ): Transaction {
   const tx = getTransaction(store, actor, transactionId);
   if (tx.status !== 'paid' && tx.status !== 'partially_refunded')
@@ -119,13 +137,15 @@ export function transferFunds(
       'destinationMerchantId: must be another sub-merchant of the same marketplace',
     );
   const available = remaining(tx);
-  if (input.amount > available)
-    throw new PaybridgeError('transfer_exceeds_amount', `amount: ${input.amount} exceeds the transferable ${available} ${tx.currency}`);
+  const amount = input.transferAmount;
+  if (amount > available)
+    throw new PaybridgeError('transfer_exceeds_amount', `transferAmount: ${amount} exceeds the transferable ${available} ${tx.currency}`);
+  if ((input.levy ?? 0) > amount) throw new PaybridgeError('invalid_request', `levy: ${input.levy} exceeds the transferAmount ${amount}`);
   const transfer: Transfer = {
-    transferId: newId('transfer'), amount: input.amount, destinationMerchantId: destination.merchantId,
-    status: 'completed', createdAt: '', reversedAt: null,
+    transferId: newId('transfer'), amount, destinationMerchantId: destination.merchantId,
+    status: 'completed', createdAt: '', reversedAt: null, surchargeFee: input.surchargeFee === true, levy: input.levy ?? null,
   };
-  transfer.createdAt = addTimeline(store, tx, 'FundsTransferred', input.amount, transfer.transferId);
+  transfer.createdAt = addTimeline(store, tx, 'FundsTransferred', amount, transfer.transferId);
   tx.transfers.push(transfer);
   store.stats.transfersCreated++;
   return tx;
