@@ -61,12 +61,14 @@ export const upsertOrganisation = defineMapping({
 
 export const findCustomers = defineMapping({
   route: 'L14',
-  description: "Find a merchant's customers by email: the path merchantId becomes the merchantId filter and email the emailAddress filter; answered {customers} in legacy names.",
+  description: "Find a merchant's customers by email: the path merchantId becomes the merchantId filter and email the emailAddress filter, every page read; Query Customers takes no merchant key, so a merchant key's call is made with the operator's marketplace key scoped to the caller's own merchant (a merchantId not the caller's: 403); answered {customers} in legacy names.",
   legacy: 'GET /merchants/{merchantId}/customers',
   current: 'GET /customers',
   params: { merchantId: toQuery('merchantId', 'merchant') },
   query: { schema: z.object({ email: z.string().max(320).optional() }) },
   response: { shape: closed({ customers: rename('items') }) },
+  // every page (a legacy list is never cut); the e-mail filter is the service's to match (it ignores case)
+  paged: { filters: {} },
   answers: ok(z.object({ customers: z.array(z.object({ customerId: z.string(), internalCustomerId: z.string().nullable().optional(), email: z.string(), phoneno: z.string().nullable().optional(), firstName: z.string().nullable().optional(), lastName: z.string().nullable().optional() })) })),
 });
 

@@ -84,13 +84,14 @@ export const flatPayRead = z.looseObject({ transactionId: z.string(), ...flatFig
 export const threeDSRead = z.looseObject({ ThreeDSAuthorisationRequired: z.looseObject({ threeDSAuthorisationId: z.string(), redirectUrl: z.string() }) });
 
 const text = z.string().nullish();
+/** An order: its id, merchant and amount needed; what else a form leaves out stays out of the legacy answer. */
 const orderFields = z.looseObject({
   orderId: z.string(),
   merchantId: z.string(),
   marketplaceId: text,
-  referenceOrderId: z.string(),
+  referenceOrderId: z.string().optional(),
   amount: moneyRead,
-  status: z.string(),
+  status: z.string().optional(),
   orderType: text,
   description: text,
   customerEmailAddress: text,

@@ -30,6 +30,8 @@ export const listSources = defineMapping({
   current: 'GET /sources',
   params: { merchantId: toHeader('Merchant-Id', 'merchant'), customerId: toQuery('customerId', 'customer') },
   response: { shape: closed({ paymentSources: rename('items', LEGACY_SOURCE) }) },
+  // every page, only the customer's own sources (a filter is never trusted)
+  paged: { filters: { customerId: 'customerId' } },
   answers: ok(z.object({ paymentSources: z.array(z.object({ paymentSourceId: z.string().startsWith('psrc_'), customerId: z.string(), merchantId: z.string(), type: z.enum(['card', 'payto']), accountHint: z.string(), createdAt: z.string() })) })),
 });
 
@@ -61,7 +63,7 @@ const removedCard = readAnswer([], (_deleted: unknown, _legacyBody, source: Sour
 
 export const deleteCardSource = defineMapping({
   route: 'L16',
-  description: 'Delete a saved card: the source is read (GET /sources/{sourceId}; not a card: 404), then DELETE /sources/{sourceId}, both with Merchant-Id and Customer-Id from the path; answered 200 with the removed card (isDeleted: true), as the legacy reference answers.',
+  description: 'Delete a saved card: the source is read (GET /sources/{sourceId}, Get Payment Source, which takes no merchant key: with a merchant key made with the operator\'s marketplace key scoped to the caller\'s own merchant; not a card: 404), then DELETE /sources/{sourceId}, both with Merchant-Id and Customer-Id from the path; answered 200 with the removed card (isDeleted: true), as the legacy reference answers.',
   legacy: 'DELETE /merchants/{merchantId}/payments/sources/card/{customerId}/{cardPaymentSourceId}',
   current: 'DELETE /sources/{sourceId}',
   params: {

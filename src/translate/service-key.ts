@@ -56,16 +56,18 @@ export function createServiceScope(options: ServiceScopeOptions) {
   async function scoped(request: CurrentRequest, send: Send): Promise<CurrentRequest> {
     const bearer = request.headers.authorization?.slice('Bearer '.length) ?? '';
     if (!MERCHANT_KEY.test(bearer) || !refusesMerchantKeys(request.method, request.path)) return request;
+    // the caller's own merchant first (asked with its own key): a merchant it merely names is refused either way
+    const merchantId = await merchantOf(bearer, send);
+    const query = new URLSearchParams(request.path.split('?')[1] ?? '');
+    const named = [request.headers['merchant-id'], ...query.getAll('merchantId')].filter((m) => m !== undefined);
+    const other = named.find((m) => m !== merchantId);
+    if (other !== undefined) throw new PaybridgeError('forbidden', `merchantId: the credentials may not act for merchant ${other}`);
     const environment = bearer.slice(0, bearer.indexOf('_'));
     if (!options.serviceKey || !options.serviceKey.startsWith(`${environment}_`))
       throw new PaybridgeError(
         'unauthenticated',
         `serviceKey: ${request.method} ${request.path.split('?')[0]} takes no merchant key on the current API; the gateway makes it with the operator's marketplace API key, and none is configured for ${environment} (serviceKey, --service-key, PAYBRIDGE_SERVICE_KEY)`,
       );
-    const merchantId = await merchantOf(bearer, send);
-    const query = new URLSearchParams(request.path.split('?')[1] ?? '');
-    const named = [request.headers['merchant-id'], ...query.getAll('merchantId')].filter((m) => m !== undefined);
-    if (named.some((m) => m !== merchantId)) throw new PaybridgeError('forbidden', `merchantId: the credentials may not act for merchant ${named.find((m) => m !== merchantId)!}`);
     return { method: request.method, path: request.path, body: request.body, headers: { ...request.headers, authorization: `Bearer ${options.serviceKey}`, 'merchant-id': merchantId } };
   }
 

@@ -84,7 +84,7 @@ export async function startSlowUpstream(delayMs: number) {
   const server = createServer((req, res) => {
     fake.counts.set(`${req.method} ${req.url}`, (fake.counts.get(`${req.method} ${req.url}`) ?? 0) + 1);
     req.resume();
-    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ transactionId: 'tran_1', transactionStatus: 'paid', amount: 100, currency: 'AUD', payType: 'payinfull' })), delayMs);
+    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ PayOrderComplete: { transactionId: 'tran_1', transactionStatus: 'paid', amount: 100, currency: 'AUD', surchargeAmount: 0, payType: 'payinfull', type: 'payinfull' } })), delayMs);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   await fake.close();

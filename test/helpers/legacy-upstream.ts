@@ -20,6 +20,9 @@ function legacyOrder(o: Json): Json {
   return {
     merchantOrderId: o.orderId, merchantId: o.merchantId, platformId: o.marketplaceId, marketplaceId: o.marketplaceId,
     internalOrderId: o.referenceOrderId, amount: o.amount.minorCurrencyUnits, currency: o.amount.currency,
+    // section 4: nothing for these where the current order has nothing; amountPaid from the status
+    paymentTypeAmounts: null, amountPaid: o.status === 'paid' ? o.amount.minorCurrencyUnits : 0, invoiceLineItems: null, taxIncluded: null,
+    taxIncludedAmountOverride: null, request3DSOnPayment: null, emailCustomerReceipt: null,
     customerEmail: o.customerEmailAddress, phoneNo: o.customerPhoneNumber, type: o.orderType, description: o.description,
     items: o.items && o.items.map((i: Json) => { const { amount, ...rest } = i; return { ...rest, amount: amount.minorCurrencyUnits, currency: amount.currency }; }),
     discount: o.discountAmount === null ? null : { amount: o.discountAmount },
@@ -95,7 +98,8 @@ export async function startLegacyUpstream(currentUrl: string) {
       if (r.status !== 200) return fail(r);
       const challenge = r.body!.ThreeDSAuthorisationRequired;
       if (challenge) return [403, { paymentToken: body.paymentToken, paymentActionRequired: { threeDSAuthorisationId: challenge.threeDSAuthorisationId, redirectURL: challenge.redirectUrl } }];
-      const paid = r.body!;
+      // the current card answer is wrapped in PayOrderComplete (current-api-decisions.md, client)
+      const paid = r.body!.PayOrderComplete ?? r.body!;
       return [200, { transactionId: paid.transactionId, transactionStatus: paid.transactionStatus, amount: paid.amount, currency: paid.currency, surchargeAmount: paid.surchargeAmount ?? 0, type: 'paycard' }];
     }
     if (req.method === 'GET' && (m = /^\/transactions\/([^/]+)$/.exec(path))) {

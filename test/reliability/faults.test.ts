@@ -73,9 +73,12 @@ describe('upstream faults', () => {
       for (const call of CALLS) {
         const res = await client(url, SOLO).raw(call.method, call.path, call.body === undefined ? {} : { body: call.body });
         injected++;
-        expect(res.status, `${fault} ${call.name}`).toBe(status);
+        // a 2xx to a money write is never a 5xx a client would retry (the money has moved): a pay answered
+        // 200 with a body that cannot be read, nor completed by a read, is a 202 answer_incomplete
+        const [wantStatus, wantCode] = fault === 'malformed' && call.name === 'L4 pay' ? [202, 'answer_incomplete'] : [status, code];
+        expect(res.status, `${fault} ${call.name}`).toBe(wantStatus);
         const body = legacyError.parse(res.body);
-        expect(body.errorCode, `${fault} ${call.name}`).toBe(code);
+        expect(body.errorCode, `${fault} ${call.name}`).toBe(wantCode);
         expect(body.tracer).toBe(res.headers.get('x-request-id'));
         if (fault === 'refused') continue;
         await new Promise((r) => setTimeout(r, fault === 'hang' || fault === 'bodyHang' ? 50 : 0));

@@ -16,7 +16,8 @@ const ids = {} as Record<'soloTx' | 'soloOrder' | 'soloAuth' | 'soloUnpaid' | 's
 
 beforeAll(async () => {
   sb = await startSandbox();
-  gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } } });
+  // L14 and L16's read take no merchant key on the current API: the operator's marketplace key, as npm start configures it
+  gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, serviceKey: KEYS.operator });
   const solo = sb.current(KEYS.soloSk);
   ids.soloTx = await paidCardTransaction(solo);
   ids.soloOrder = (await solo.get(`/transactions/${ids.soloTx}`)).body.purchaseDetails.orderId;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   const alpha = sb.current(KEYS.alphaSk);
   ids.alphaTx = await paidCardTransaction(alpha);
   ids.alphaOrder = (await alpha.post('/orders', { CreateOnlineOrder: { referenceOrderId: 'a', amount: { minorCurrencyUnits: 500, currency: 'AUD' } } })).body.OnlineOrder.order.orderId;
-  ids.transfer = (await sb.current(KEYS.marketplace).patch(`/transactions/${ids.alphaTx}`, { TransferFunds: { amount: 100, destinationMerchantId: 'mcht_beta' } })).body.transfers[0].transferId;
+  ids.transfer = (await sb.current(KEYS.marketplace).patch(`/transactions/${ids.alphaTx}`, { TransferFunds: { transferAmount: 100, destinationMerchantId: 'mcht_beta' } })).body.transfers[0].transferId;
   ids.betaPerson = (await sb.current(KEYS.marketplace, { 'Merchant-Id': 'mcht_beta' }).post('/beneficialowners', { CreateBeneficialOwner: { givenName: 'Bo', familyName: 'Beta', dateOfBirth: '1970-01-01', ownershipPercentage: 50 } })).body.beneficialOwnerId;
   ids.otherToken = (await sb.current(KEYS.otherSk).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
 });

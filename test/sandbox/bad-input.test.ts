@@ -23,7 +23,7 @@ describe('current face: bad input is a 400 naming the field', () => {
     ['missing field', 'POST', '/orders', { CreateOnlineOrder: { amount: money(100) } }, /^CreateOnlineOrder\.referenceOrderId: /],
     ['unknown field', 'POST', '/orders', { CreateOnlineOrder: { referenceOrderId: 'r', amount: money(1), internalOrderId: 'x' } }, /^CreateOnlineOrder\.internalOrderId: unknown field/],
     ['unknown discriminator', 'POST', '/orders', { CreateOrder: {} }, /^CreateOrder: unknown action/],
-    ['two discriminators', 'POST', '/orders', { CreateOnlineOrder: {}, CreatePayByLinkOrder: {} }, /^body: expected an object with exactly one of/],
+    ['two discriminators', 'POST', '/orders', { CreateOnlineOrder: {}, CreatePayByLink: {} }, /^body: expected an object with exactly one of/],
     ['no body', 'POST', '/orders', undefined, /^body: /],
     ['array body', 'POST', '/orders', [1, 2], /^body: /],
     ['id without prefix in body', 'POST', `/orders/ORDER/pay`, { PayByCard: { paymentTokenId: 'ptkn_x' } }, /^orderId: expected an id with prefix ordr_/],
@@ -49,8 +49,9 @@ describe('current face: bad input is a 400 naming the field', () => {
     const proto = await api.raw('POST', '/orders', { raw: '{"CreateOnlineOrder": {"__proto__": {"polluted": 1}}}' });
     expect(proto.status).toBe(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // a form-encoded body is not JSON: refused whatever its label (a JSON body under that label is taken, as the official plugin sends it)
     const form = await api.raw('POST', '/orders', { raw: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expect(form.body).toMatchObject({ statusCode: 400, detail: 'Content-Type: expected application/json' });
+    expect(form.body).toMatchObject({ statusCode: 400, errorCode: 'invalid_request' });
     const huge = await api.raw('POST', '/orders', { raw: JSON.stringify({ CreateOnlineOrder: { description: 'x'.repeat(2 * 1024 * 1024) } }) });
     expect(huge.status).toBe(413);
     expect(huge.body.errorCode).toBe('payload_too_large');

@@ -1,4 +1,4 @@
-/** docs/decisions.md is the one table of decisions: every row has an id, a decision and a reason, and every id a test cites exists. */
+/** docs/decisions.md is the one table of decisions: every row has an id, a decision, a reason and what a client's bytes show, and every id a test cites exists. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,8 +20,11 @@ describe('docs/decisions.md', () => {
     const ids = new Set<string>();
     for (const row of rows) {
       const cells = row.split(' | ');
-      expect(cells.length, row.slice(0, 40)).toBeGreaterThanOrEqual(4);
-      expect(cells.at(-1)!.replace(/\|\s*$/, '').trim().length, `${cells[0]}: a reason`).toBeGreaterThan(10);
+      expect(cells.length, row.slice(0, 40)).toBeGreaterThanOrEqual(5);
+      // the reason, then the client-bytes column (a client's bytes, or `-` where none touch the row)
+      expect(cells.at(-2)!.trim().length, `${cells[0]}: a reason`).toBeGreaterThan(10);
+      const bytes = cells.at(-1)!.replace(/\|\s*$/, '').trim();
+      expect(bytes === '-' || bytes.length > 10, `${cells[0]}: the client-bytes cell`).toBe(true);
       const id = /D-[A-Z]+-\d+/.exec(row)![0];
       expect(ids.has(id), `${id} twice`).toBe(false);
       ids.add(id);

@@ -18,14 +18,14 @@ async function alphaPayment(): Promise<string> {
   const api = sb.current(KEYS.marketplace, { 'Merchant-Id': 'mcht_alpha' });
   const token = (await sb.current(KEYS.alphaPk).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
   const order = (await api.post('/orders', currentOrder())).body.OnlineOrder.order.orderId;
-  return (await api.post(`/orders/${order}/pay`, { PayByCard: { paymentTokenId: token } })).body.transactionId;
+  return (await api.post(`/orders/${order}/pay`, { PayByCard: { paymentTokenId: token } })).body.PayOrderComplete.transactionId;
 }
 
 describe('refunds and transfers share one ceiling (docs/decisions.md D-TX-2)', () => {
   it('refuses a refund of money already transferred, and a transfer of money already refunded', async () => {
     const api = sb.current(KEYS.marketplace);
     const tx = await alphaPayment();
-    const moved = await api.patch(`/transactions/${tx}`, { TransferFunds: { amount: 10_000, destinationMerchantId: 'mcht_beta' } });
+    const moved = await api.patch(`/transactions/${tx}`, { TransferFunds: { transferAmount: 10_000, destinationMerchantId: 'mcht_beta' } });
     expect(moved.status).toBe(200);
     const refund = await api.patch(`/transactions/${tx}`, { CreateRefund: { refundAmount: 10_000 } });
     expect(refund.status).toBe(400);
@@ -33,8 +33,8 @@ describe('refunds and transfers share one ceiling (docs/decisions.md D-TX-2)', (
 
     const tx2 = await alphaPayment();
     expect((await api.patch(`/transactions/${tx2}`, { CreateRefund: { refundAmount: 6_000 } })).status).toBe(200);
-    expect((await api.patch(`/transactions/${tx2}`, { TransferFunds: { amount: 5_000, destinationMerchantId: 'mcht_beta' } })).body.errorCode).toBe('transfer_exceeds_amount');
-    expect((await api.patch(`/transactions/${tx2}`, { TransferFunds: { amount: 4_000, destinationMerchantId: 'mcht_beta' } })).status).toBe(200);
+    expect((await api.patch(`/transactions/${tx2}`, { TransferFunds: { transferAmount: 5_000, destinationMerchantId: 'mcht_beta' } })).body.errorCode).toBe('transfer_exceeds_amount');
+    expect((await api.patch(`/transactions/${tx2}`, { TransferFunds: { transferAmount: 4_000, destinationMerchantId: 'mcht_beta' } })).status).toBe(200);
     expect((await api.patch(`/transactions/${tx2}`, { CreateRefund: { refundAmount: 1 } })).body.errorCode).toBe('refund_exceeds_amount');
     // a reversed transfer gives the money back to refund
     const detail = (await api.get(`/transactions/${tx2}`)).body;
@@ -101,20 +101,22 @@ describe('currencies, PayTo and list pages as docs/decisions.md states them', ()
   it('answers 20 items when a list names no limit (D-LIM-1)', async () => {
     const api = sb.current(KEYS.soloSk);
     for (let i = 0; i < 22; i++) expect((await api.post('/customers', { UpsertConsumerCustomer: { emailAddress: `page${i}@example.com`, givenName: 'Page', familyName: `N${i}` } })).status).toBe(200);
-    const first = await api.get('/customers?merchantId=mcht_solo');
+    // Query Customers takes no merchant secret key (reference): the operator's marketplace key lists them
+    const reader = sb.current(KEYS.operator);
+    const first = await reader.get('/customers?merchantId=mcht_solo');
     // a bare array (reference), 20 without a limit
     expect(first.body).toHaveLength(20);
-    const all = (await api.get('/customers?merchantId=mcht_solo&limit=500')).body as { emailAddress: string; familyName: string }[];
+    const all = (await reader.get('/customers?merchantId=mcht_solo&limit=500')).body as { emailAddress: string; familyName: string }[];
     expect(all.length).toBeGreaterThanOrEqual(22);
     // page from 1, limit per page; sort by fields, - for descending
-    const second = (await api.get('/customers?merchantId=mcht_solo&limit=20&page=2')).body as unknown[];
+    const second = (await reader.get('/customers?merchantId=mcht_solo&limit=20&page=2')).body as unknown[];
     expect(second).toEqual(all.slice(20, 40));
-    const byName = (await api.get('/customers?merchantId=mcht_solo&limit=500&sort=-familyName,emailAddress')).body as { familyName: string | null }[];
+    const byName = (await reader.get('/customers?merchantId=mcht_solo&limit=500&sort=-familyName,emailAddress')).body as { familyName: string | null }[];
     // descending, and a customer without the field last (as an unset value sorts)
     const names = byName.map((c) => c.familyName).filter((n): n is string => n !== null);
     expect(names).toEqual([...names].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
     expect(byName.findIndex((c) => c.familyName === null)).not.toBeLessThan(names.length);
-    expect((await api.get('/customers?merchantId=mcht_solo&cursor=20')).body).toMatchObject({ statusCode: 400, errorCode: 'invalid_request' });
-    expect((await api.get('/customers?merchantId=mcht_solo&limit=501')).body).toMatchObject({ statusCode: 400, detail: expect.stringMatching(/^query.limit: /) });
+    expect((await reader.get('/customers?merchantId=mcht_solo&cursor=20')).body).toMatchObject({ statusCode: 400, errorCode: 'invalid_request' });
+    expect((await reader.get('/customers?merchantId=mcht_solo&limit=501')).body).toMatchObject({ statusCode: 400, detail: expect.stringMatching(/^query.limit: /) });
   });
 });

@@ -97,7 +97,7 @@ describe('surcharge and the public card capture (D-PAY-5, D-AUTH-1)', () => {
     expect(captured.status).toBe(200);
     const order = (await other.post('/orders', currentOrder())).body.OnlineOrder.order.orderId;
     const paid = await other.post(`/orders/${order}/pay`, { PayByCard: { paymentTokenId: captured.body.CardToken.paymentTokenId } });
-    expect(paid.body).toMatchObject({ transactionStatus: 'paid', amount: 10_000, surchargeAmount: 150 });
+    expect(paid.body.PayOrderComplete).toMatchObject({ transactionStatus: 'paid', amount: 10_000, surchargeAmount: 150 });
     expect((await sb.current('sandbox_pk_other_public_key').post('/tokens', { CreateCardToken: { cardNumber: CARDS.ok, expiryMonth: 1, expiryYear: 2001, cvc: '123' } })).body).toMatchObject({ statusCode: 400, detail: 'CreateCardToken.expiryYear: the card has expired' });
     expect((await client(sb.currentUrl).post('/surcharges', { CalculateSurcharge: {} })).status).toBe(401);
     expect((await other.post('/surcharges', { CalculateSurcharge: { amount: { minorCurrencyUnits: 10_000, currency: 'AUD' } } })).body).toMatchObject({ statusCode: 400, detail: expect.stringMatching(/^CalculateSurcharge\.paymentMethodType/) });
@@ -163,10 +163,10 @@ describe('settlement adds up (D-SET-1, D-ID-2)', () => {
           for (const step of steps) {
             const token = (await local.current(KEYS.alphaPk).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
             const order = (await mk.post('/orders', currentOrder({ amount: { minorCurrencyUnits: step.amount, currency: 'AUD' } }))).body.OnlineOrder.order.orderId;
-            const tx = (await mk.post(`/orders/${order}/pay`, { PayByCard: { paymentTokenId: token } })).body.transactionId;
+            const tx = (await mk.post(`/orders/${order}/pay`, { PayByCard: { paymentTokenId: token } })).body.PayOrderComplete.transactionId;
             const transfer = Math.floor((step.amount * step.transfer) / 200);
             if (transfer > 0) {
-              const moved = await api.patch(`/transactions/${tx}`, { TransferFunds: { amount: transfer, destinationMerchantId: 'mcht_beta' } });
+              const moved = await api.patch(`/transactions/${tx}`, { TransferFunds: { transferAmount: transfer, destinationMerchantId: 'mcht_beta' } });
               if (step.reverse) await api.patch(`/transactions/${tx}`, { ReverseFundsTransfer: { transferId: moved.body.transfers[0].transferId } });
             }
             const refund = Math.floor(((step.amount - (step.reverse ? 0 : transfer)) * step.refund) / 100);
@@ -217,7 +217,7 @@ describe("the seed's three flows, with every credential type the seed allows for
       for (const [payer, api] of PAYERS()) {
         const paid = await api.post(`/orders/${order.body.OnlineOrder.order.orderId}/pay`, { PayByCard: { paymentTokenId: token } });
         expect(paid.status, `${who} / ${payer}`).toBe(200);
-        expect((await api.patch(`/transactions/${paid.body.transactionId}`, { CreateRefund: { refundAmount: 10_000 } })).status, `${who} / ${payer}`).toBe(200);
+        expect((await api.patch(`/transactions/${paid.body.PayOrderComplete.transactionId}`, { CreateRefund: { refundAmount: 10_000 } })).status, `${who} / ${payer}`).toBe(200);
       }
     }
     // and for a sub-merchant: the marketplace key creates, pays and refunds with Merchant-Id
@@ -225,7 +225,7 @@ describe("the seed's three flows, with every credential type the seed allows for
     const token = (await sb.current(KEYS.alphaPk).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
     const order = (await mk.post('/orders', currentOrder())).body.OnlineOrder.order.orderId;
     const paid = await mk.post(`/orders/${order}/pay`, { PayByCard: { paymentTokenId: token } });
-    expect((await mk.patch(`/transactions/${paid.body.transactionId}`, { CreateRefund: { refundAmount: 10_000 } })).status).toBe(200);
+    expect((await mk.patch(`/transactions/${paid.body.PayOrderComplete.transactionId}`, { CreateRefund: { refundAmount: 10_000 } })).status).toBe(200);
   });
 
   it('PayTo one-off flow: agreement, poll and token by each creator (the public key alone included), paid by a payer', async () => {

@@ -96,7 +96,8 @@ async function shadowRun(
       shadow: { sample: { '*': 1 }, readyAfter, learnSample: 0 },
     },
   });
-  const gateway = await createGateway({ config, translator: createTranslator({ mappings }), logStream: logStream('shadow-deviations') });
+  // L28's state read is Query Customers, which takes no merchant key: made with the operator's key
+  const gateway = await createGateway({ config, translator: createTranslator({ mappings, serviceKey: KEYS.operator }), logStream: logStream('shadow-deviations') });
   const url = await gateway.listen();
   try {
     await drive(url);
@@ -146,7 +147,7 @@ const FAULTS: Fault[] = [
   { name: "L7's refundId taken from the first refund", route: 'L7', path: 'refundId',
     mappings: () => planted('L7', (m) => ({ ...m, response: readAnswer([transactionDetail], (detail) => ({ refundId: detail.purchaseDetails.refundIds[0] })) })) },
   { name: "L6 answering the order's id as the transaction's", route: 'L6', path: '_id',
-    mappings: () => planted('L6', (m) => ({ ...m, response: { shape: { spec: { ...(m.response as { shape: { spec: Obj } }).shape.spec, _id: from('purchaseDetails.orderId') }, closed: true } as never } })) },
+    mappings: () => planted('L6', (m) => answerChanged(m, (a) => ({ ...bodyOf(a), _id: bodyOf(a).merchantOrderId }))) },
   { name: "L3's internalOrderId from the order id", route: 'L3', path: 'internalOrderId',
     mappings: () => planted('L3', (m) => answerChanged(m, (a) => ({ ...bodyOf(a), internalOrderId: bodyOf(a).merchantOrderId }))) },
   { name: "L1's phone number dropped", route: 'L1', path: '$effect.customerPhoneNumber',
@@ -154,7 +155,7 @@ const FAULTS: Fault[] = [
   { name: "L4's payment type named card", route: 'L4', path: 'type', primary: 'paycard', candidate: 'card',
     mappings: () => planted('L4', (m) => answerChanged(m, (a) => (a instanceof LegacyAnswer ? a : { ...bodyOf(a), type: 'card' }))) },
   { name: "L28's givenName dropped", route: 'L28', path: '$effect.givenName', primary: 'Ada',
-    mappings: () => planted('L28', (m) => requestShape(m, { givenName: moved() })) },
+    mappings: () => planted('L28', (m) => requestShape(m, { ...(m.request?.shape as Obj), givenName: moved() })) },
   { name: "L7's refund answered 201", route: 'L7', path: '$status', primary: 200, candidate: 201,
     mappings: () => planted('L7', (m) => answerChanged(m, (a) => new LegacyAnswer(201, a))) },
 ];

@@ -26,6 +26,8 @@ beforeAll(async () => {
     routes: { '*': 'shadow' },
     shadow: { log: logFile, readyAfter: 1, learnSample: 0.5 },
     operatorToken: OPERATOR,
+    // L14 (Query Customers) takes no merchant key: the operator's marketplace key, as npm start configures it
+    serviceKey: KEYS.operator,
   });
   solo = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk });
 });

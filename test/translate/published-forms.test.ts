@@ -209,3 +209,39 @@ describe('lists: no filter trusted, every page read', () => {
     expect(upstream.calls.filter((c) => c.startsWith('GET /transactions?'))).toHaveLength(2);
   });
 });
+
+describe('calls the current API refuses to a merchant key (Query Customers, Get Payment Source)', () => {
+  const soloMerchant = () => ({ status: 200, body: [{ ServiceProviderMerchant: { merchantId: 'mcht_solo', marketplaceId: null, businessProfile: { businessName: 'Solo' } } }] });
+  const customers = () => ({ status: 200, body: [{ customerId: 'cust_alice', referenceCustomerId: null, emailAddress: 'alice@example.com', phoneNumber: null, givenName: 'Alice', familyName: null }] });
+
+  it("L14 is made with the operator's key and Merchant-Id of the caller's own merchant, asked with the caller's key", async () => {
+    upstream.forms.set('GET /merchants', soloMerchant);
+    upstream.forms.set('GET /customers', customers);
+    const res = await secret.get('/merchants/mcht_solo/customers?email=alice@example.com');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.customers).toEqual([expect.objectContaining({ customerId: 'cust_alice', email: 'alice@example.com' })]);
+    expect(upstream.calls.filter((c) => c.startsWith('GET /merchants')).length).toBeLessThanOrEqual(1);
+  });
+
+  it('a merchant the caller merely names is refused (403) and nothing is read with the operator\'s key', async () => {
+    upstream.forms.set('GET /merchants', soloMerchant);
+    upstream.forms.set('GET /customers', customers);
+    const res = await secret.get('/merchants/mcht_other/customers?email=alice@example.com');
+    expect([res.status, res.body.errorCode]).toEqual([403, 'forbidden']);
+    expect(upstream.calls.filter((c) => c.startsWith('GET /customers'))).toEqual([]);
+  });
+
+  it('with no serviceKey configured: a legacy 401 naming the setting, nothing sent', async () => {
+    const bare = await startGateway({ upstreams: { sandbox: { current: upstream.url } }, routes: { '*': 'current' } });
+    try {
+      upstream.forms.set('GET /merchants', soloMerchant);
+      upstream.forms.set('GET /customers', customers);
+      const res = await client(bare.url, { 'Limepay-SecretKey': KEYS.soloSk }).get('/merchants/mcht_solo/customers?email=alice@example.com');
+      expect([res.status, res.body.errorCode]).toEqual([401, 'unauthenticated']);
+      expect(res.body.detail).toMatch(/^serviceKey: GET \/customers takes no merchant key/);
+      expect(upstream.calls.filter((c) => c.startsWith('GET /customers'))).toEqual([]);
+    } finally {
+      await bare.close();
+    }
+  });
+});
