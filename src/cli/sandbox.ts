@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { signJwt } from '../contract/jwt.js';
+import { APRIL_CHECKOUT_PATH } from '../sandbox/checkout/component.js';
 import { createSandbox, loadFixtures, type Fixtures } from '../sandbox/index.js';
 import { intOption, onShutdown } from './util.js';
 
@@ -67,6 +68,7 @@ export async function runSandbox(argv: string[]): Promise<void> {
       `  current API: ${urls.currentUrl}`,
       `  legacy API:  ${urls.legacyUrl}`,
       `  demo shop:   ${urls.legacyUrl}/sandbox/shop (the checkout component at /sandbox/checkout.js; put a gateway in front to run it on the current API)`,
+      `  current checkout component (AprilCheckout): ${urls.currentUrl}${APRIL_CHECKOUT_PATH} (docs/sandbox.md: pointing a shop at the sandbox)`,
       'seeded credentials:',
       ...credentials.marketplaces.map((m) => `  marketplace ${m.marketplaceId}  api key ${m.apiKey}`),
       ...credentials.merchants.map(

@@ -1,12 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { hasIdForm } from '../contract/ids.js';
 import { frameAncestors, type BrowserAccess } from './browser.js';
-import { CHECKOUT_SCRIPT } from './checkout/component.js';
+import { APRIL_CHECKOUT_SCRIPT, CHECKOUT_SCRIPT } from './checkout/component.js';
 import { CARD_FIELDS_PAGE } from './checkout/fields.js';
 import { registerDemoShop } from './checkout/shop.js';
 import type { Store } from './store.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A checkout component's script, which any page may load (a script tag needs no CORS; the header lets a module load it too). */
+export function registerScript(app: FastifyInstance, url: string, script: string): void {
+  app.get(url, async (_req, reply) =>
+    reply
+      .type('application/javascript; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('access-control-allow-origin', '*')
+      .send(script),
+  );
+}
 
 /**
  * Unauthenticated sandbox pages both faces serve: the store's counts, the checkout component and its
@@ -17,14 +28,9 @@ export function registerSandboxPages(app: FastifyInstance, store: Store, browser
   app.get('/sandbox/stats', async () => ({ ...store.stats }));
   const framed = `frame-ancestors ${frameAncestors(browser)}`;
 
-  // the checkout web component, its card fields, and a demo shop that uses it as the deployed plugin does
-  app.get('/sandbox/checkout.js', async (_req, reply) =>
-    reply
-      .type('application/javascript; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .header('access-control-allow-origin', '*')
-      .send(CHECKOUT_SCRIPT),
-  );
+  // the checkout web component (both generations' names), its card fields, and a demo shop that uses it as the deployed plugin does
+  registerScript(app, '/sandbox/checkout.js', CHECKOUT_SCRIPT);
+  registerScript(app, '/sandbox/april-checkout.js', APRIL_CHECKOUT_SCRIPT);
   app.get('/sandbox/card-fields', async (_req, reply) =>
     reply
       .type('text/html; charset=utf-8')

@@ -12,18 +12,11 @@
  *
  * Every request the shop's server receives is kept, so a test can show no card data reached it.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { orderData } from '../clients/woocommerce.js';
 import { phpJson } from '../clients/serializers.js';
 import { KEYS } from './sandbox.js';
+import { CHECKOUT_HEAD, ShopServer, type ShopAnswer } from './shop-server.js';
 
-export interface ShopRequest {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
 
 export interface PageOptions {
   /** The plugin's "Available payment options" setting: '0' both, 'paycard' full only, 'payplan' split only. */
@@ -46,40 +39,14 @@ interface ShopOrder {
   payAction: unknown;
 }
 
-export class WooShop {
-  readonly requests: ShopRequest[] = [];
+export class WooShop extends ShopServer {
   /** Every legacy call the shop's server made, with the gateway's answer. */
   readonly calls: { path: string; status: number; body: any }[] = [];
-  private server: Server;
   private orders = new Map<number, ShopOrder>();
   private nextOrder = 100;
-  url = '';
 
   constructor(private gatewayUrl: () => string) {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-        this.handle(req.method ?? '', new URL(req.url ?? '/', 'http://shop'), body).then(
-          ([status, type, text]) => res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(text),
-          (err: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(err.stack),
-        );
-      });
-    });
-  }
-
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    // another origin than the gateway's 127.0.0.1: the shop is reached by name
-    this.url = `http://localhost:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    super();
   }
 
   /** Limepay_API::request: JSON with the secret key, to the gateway. */
@@ -101,8 +68,8 @@ export class WooShop {
     return signin.body.customToken as string;
   }
 
-  private async handle(method: string, url: URL, body: string): Promise<[number, string, string]> {
-    const json = (value: unknown): [number, string, string] => [200, 'application/json; charset=UTF-8', JSON.stringify(value)];
+  protected async handle(method: string, url: URL, body: string): Promise<ShopAnswer> {
+    const json = (value: unknown): ShopAnswer => [200, 'application/json; charset=UTF-8', JSON.stringify(value)];
     const ajax = url.searchParams.get('wc-ajax');
     if (method === 'GET' && url.pathname === '/checkout') return [200, 'text/html; charset=UTF-8', await this.page(url.searchParams)];
     if (method === 'GET' && url.pathname === '/shop.js') return [200, 'application/javascript', PAGE_SCRIPT];
@@ -178,11 +145,7 @@ export class WooShop {
       platform_version: '8.2.1',
       platform_plugin_version: '4.2.3',
     };
-    return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Checkout – Shop Example</title>
-<style>body{font:15px system-ui,sans-serif;margin:24px;max-width:620px}.woocommerce-error{color:#b3261e}form.processing{opacity:.6}</style></head>
-<body><h1>Checkout</h1>
-<div id="notices"></div>
+    return `${CHECKOUT_HEAD}<div id="notices"></div>
 <form class="woocommerce-checkout checkout" method="post" action="/checkout" name="checkout">
 <p><label for="billing_email">Email</label> <input id="billing_email" name="billing_email" value="${EMAIL}"></p>
 <p><label for="billing_first_name">First name</label> <input id="billing_first_name" name="billing_first_name" value="Jo"></p>

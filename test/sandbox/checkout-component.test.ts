@@ -17,7 +17,8 @@ describe('the checkout component script', () => {
   it(`is plain browser code under its budget of ${CHECKOUT_SCRIPT_BUDGET_BYTES} bytes`, () => {
     const bytes = Buffer.byteLength(CHECKOUT_SCRIPT);
     expect(bytes).toBeLessThan(CHECKOUT_SCRIPT_BUDGET_BYTES);
-    expect(CHECKOUT_SCRIPT).toContain('window.LimepayCheckout');
+    expect(CHECKOUT_SCRIPT).toContain('window[G.name]');
+    expect(CHECKOUT_SCRIPT).toContain('"name":"LimepayCheckout"');
     expect(CHECKOUT_SCRIPT).not.toMatch(/\bimport\b|\brequire\(/);
   });
 });

@@ -7,20 +7,16 @@
  * in the checkout), pay later, and the shop's server never receiving card data. Each step leaves a
  * screenshot in .test-logs/checkout/.
  */
-import { mkdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_FIELDS_BUDGET_BYTES, CARD_FIELDS_PAGE } from '../../src/sandbox/checkout/fields.js';
-import { browserMissing, browserPath } from '../helpers/browser.js';
+import { browserMissing } from '../helpers/browser.js';
+import { expectNoCardData, launchBrowser, screenshots, typeCard } from '../helpers/checkout-browser.js';
 import { spawnGateway } from '../helpers/gateway.js';
-import { LOG_DIR } from '../helpers/logs.js';
 import { CARDS, KEYS } from '../helpers/sandbox.js';
 import { WooShop, type PageOptions } from '../helpers/woo-shop.js';
 
-const SHOTS = join(LOG_DIR, 'checkout');
-const CVC = '737';
-const EXPIRY = '11/33';
+const screenshot = screenshots('checkout');
 
 describe('the card fields page', () => {
   it(`is under its budget of ${CARD_FIELDS_BUDGET_BYTES} bytes and names no form field`, () => {
@@ -98,8 +94,7 @@ describe.skipIf(browserMissing)('the WooCommerce page script on a shop of its ow
   beforeAll(async () => {
     await shop.listen();
     gw = await spawnGateway(['--allowed-origins', shop.url]);
-    browser = await chromium.launch({ executablePath: browserPath(), args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
-    mkdirSync(SHOTS, { recursive: true });
+    browser = await launchBrowser();
   }, 30_000);
   afterAll(async () => {
     await browser?.close();
@@ -125,16 +120,7 @@ describe.skipIf(browserMissing)('the WooCommerce page script on a shop of its ow
     await fields.locator('#number').waitFor();
     return fields;
   }
-  async function shot(name: string) {
-    const path = join(SHOTS, `${name}.png`);
-    await page.screenshot({ path, fullPage: true });
-    expect(statSync(path).size).toBeGreaterThan(2_000);
-  }
-  async function typeCard(fields: FrameLocator, card: string) {
-    await fields.locator('#number').fill(card.replace(/(\d{4})(?=\d)/g, '$1 '));
-    await fields.locator('#expiry').fill(EXPIRY);
-    await fields.locator('#cvc').fill(CVC);
-  }
+  const shot = (name: string) => screenshot(page, name);
   const placeOrder = () => page.click('#place_order');
   const received = async () => {
     await page.waitForURL(/\/order-received\/\d+$/);
@@ -274,13 +260,7 @@ describe.skipIf(browserMissing)('the WooCommerce page script on a shop of its ow
 
   it('no request reaching the shop server carried a card number, the expiry or the CVC', () => {
     expect(shop.requests.length).toBeGreaterThan(20);
-    const seen = shop.requests.map((r) => `${r.url}\n${JSON.stringify(r.headers)}\n${r.body}`).join('\n');
-    for (const card of Object.values(CARDS)) {
-      expect(seen).not.toContain(card);
-      expect(seen).not.toContain(card.replace(/(\d{4})(?=\d)/g, '$1 '));
-      expect(seen).not.toContain(card.replace(/(\d{4})(?=\d)/g, '$1+'));
-    }
-    expect(seen).not.toMatch(new RegExp(`=${CVC}\\b|${encodeURIComponent(EXPIRY)}|${EXPIRY}`));
+    expectNoCardData(shop.requests);
     // the checkout posts did carry the form and the token: the check looked at the right requests
     const posts = shop.requests.filter((r) => r.url === '/?wc-ajax=checkout');
     expect(posts.length).toBeGreaterThan(5);

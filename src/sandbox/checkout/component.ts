@@ -1,19 +1,26 @@
 /**
- * The checkout web component, as the sandbox serves it at `/sandbox/checkout.js`: plain browser code
- * (no framework, no build step a shop sees) defining the global `LimepayCheckout` with the surface the
- * deployed plugins' page scripts use (current-api-decisions.md, "Checkout web component"). The card
- * fields are a frame from the origin the script was loaded from (`/sandbox/card-fields`, see
- * fields.ts); the component on the shop's page only ever holds token and source ids. A merchant's
- * handlers are called with `this` the checkout object, and one that throws is reported to the console
- * without stopping the checkout.
+ * The checkout web component, one engine under two names: the legacy generation's `LimepayCheckout`
+ * (served at `/sandbox/checkout.js`) and the current generation's `AprilCheckout` (at
+ * `/v3/checkout-v3.0.0.min.js`, the production path, and `/sandbox/april-checkout.js`). Plain browser
+ * code (no framework, no build step a shop sees) with the surface the deployed plugins' page scripts
+ * use (current-api-decisions.md, "Checkout web component" and "Checkout component"). The card fields
+ * are a frame from the origin the script was loaded from (`/sandbox/card-fields`, see fields.ts); the
+ * component on the shop's page only ever holds token and source ids. A merchant's handlers are called
+ * with `this` the checkout object, and one that throws is reported to the console without stopping
+ * the checkout.
  */
 
-/** Bytes the served script may take; a test holds it to this. */
+/** Bytes each served script may take; a test holds both to this. */
 export const CHECKOUT_SCRIPT_BUDGET_BYTES = 30 * 1024;
 
-export const CHECKOUT_SCRIPT = String.raw`/* LimepayCheckout for the paybridge sandbox: test cards 4242424242424242 (pays),
-   4000000000000002 (declined), 4000000000003220 (3DS). */
-(function () {
+/** What differs between the generations' components: the global's name, the events' prefix and the 3DS method's name. */
+interface Generation {
+  name: 'LimepayCheckout' | 'AprilCheckout';
+  events: string;
+  threeDS: string;
+}
+
+const ENGINE = String.raw`(function (G) {
   'use strict';
   var script = document.currentScript;
   var ORIGIN = script && script.src ? new URL(script.src).origin : window.location.origin;
@@ -36,7 +43,7 @@ export const CHECKOUT_SCRIPT = String.raw`/* LimepayCheckout for the paybridge s
   function notify(self, fn, args, name) {
     if (typeof fn !== 'function') return;
     try { fn.apply(self, args); } catch (err) {
-      if (window.console) console.error('LimepayCheckout: the merchant\'s ' + name + ' threw; the checkout goes on.', err);
+      if (window.console) console.error(G.name + ': the merchant\'s ' + name + ' threw; the checkout goes on.', err);
     }
   }
 
@@ -72,7 +79,7 @@ export const CHECKOUT_SCRIPT = String.raw`/* LimepayCheckout for the paybridge s
 
   function rootOf(elementId) {
     var root = document.getElementById(elementId);
-    if (!root) throw new Error('LimepayCheckout: no element #' + elementId);
+    if (!root) throw new Error(G.name + ': no element #' + elementId);
     return root;
   }
 
@@ -81,12 +88,14 @@ export const CHECKOUT_SCRIPT = String.raw`/* LimepayCheckout for the paybridge s
     var handlers = { error: null, event: null };
     var fields = null;
     var api = {};
-    function emit(eventName) { notify(api, handlers.event, [{ eventName: eventName }], 'eventHandler'); }
+    /** An event by the generation's name (limepay_card_3DS_pending, april_card_3DS_pending). */
+    function emit(name) { notify(api, handlers.event, [{ eventName: G.events + name }], 'eventHandler'); }
     function fail(message) { notify(api, handlers.error, [{ message: message }], 'errorHandler'); }
     function onMessage(data) {
       if (data.lp === 'token') {
-        emit('limepay_payment_token_created');
-        notify(api, params.paymentToken, [data.paymentTokenId], 'paymentToken callback');
+        emit('payment_token_created');
+        // paymentMethodType Card: a card typed here (the April plugin then pays with PayByCard)
+        notify(api, params.paymentToken, [data.paymentTokenId, { paymentMethodType: data.paymentMethodType }], 'paymentToken callback');
       } else if (data.lp === 'error') fail(data.message);
       else if (data.lp === 'event') emit(data.eventName);
     }
@@ -109,19 +118,22 @@ export const CHECKOUT_SCRIPT = String.raw`/* LimepayCheckout for the paybridge s
         hideSavedCards: flag(params.hideSavedCards) || flag(r.hideSavedCards),
         showPayNow: flag(r.showPayNow),
         showPayPlanSubmit: flag(r.showPayPlanSubmit),
+        preventWalletSubmit: flag(params.preventWalletSubmit),
         primaryColor: r.primaryColor || null
       }, onMessage);
       return api;
     };
     api.submit = function () {
-      if (!fields) return fail('LimepayCheckout: render() first');
+      if (!fields) return fail(G.name + ': render() first');
       fields.post({ lp: 'submit' });
     };
-    api.handlePaymentActionRequired = function (action, onSuccess, onFailure) {
+    // the 3DS challenge (legacy paymentActionRequired, current ThreeDSAuthorisationRequired) in a frame over the page
+    api[G.threeDS] = function (action, onSuccess, onFailure) {
       if (typeof action === 'string') { try { action = JSON.parse(action); } catch (e) { action = {}; } }
       action = action || {};
+      if (action.ThreeDSAuthorisationRequired) action = action.ThreeDSAuthorisationRequired;
       var url = action.redirectURL || action.redirectUrl;
-      if (!url) return notify(api, onFailure, ['The payment action has no redirectURL'], 'failure callback');
+      if (!url) return notify(api, onFailure, ['The 3DS challenge has no redirect URL'], 'failure callback');
       var origin = new URL(url, window.location.href).origin;
       addStyle();
       var frame = document.createElement('iframe');
@@ -140,15 +152,15 @@ export const CHECKOUT_SCRIPT = String.raw`/* LimepayCheckout for the paybridge s
         window.removeEventListener('message', done);
         overlay.remove();
         if (data.limepay3DS === 'approved') {
-          emit('limepay_card_3DS_approved');
+          emit('card_3DS_approved');
           notify(api, onSuccess, [], 'success callback');
         } else {
-          emit(data.limepay3DS === 'cancelled' ? 'limepay_card_3DS_cancelled' : 'limepay_card_3DS_declined');
+          emit(data.limepay3DS === 'cancelled' ? 'card_3DS_cancelled' : 'card_3DS_declined');
           notify(api, onFailure, [data.limepay3DS === 'cancelled' ? 'The verification was cancelled' : 'The card issuer declined the verification'], 'failure callback');
         }
       }
       window.addEventListener('message', done);
-      emit('limepay_card_3DS_pending');
+      emit('card_3DS_pending');
     };
     return api;
   }
@@ -159,12 +171,14 @@ export const CHECKOUT_SCRIPT = String.raw`/* LimepayCheckout for the paybridge s
     var fields = null;
     var callback = null;
     var api = {};
+    // the callbacks April's guide passes to init (submitCallbackFunction, errorCallbackFunction) serve when none is given here
+    function fail(message) { notify(api, handlers.error || params.errorCallbackFunction, [{ message: message }], 'errorHandler'); }
     function onMessage(data) {
       if (data.lp === 'source') {
-        var done = callback;
+        var done = callback || params.submitCallbackFunction;
         callback = null;
         notify(api, done, [{ cardPaymentSource: { cardPaymentSourceId: data.paymentSourceId } }], 'submit callback');
-      } else if (data.lp === 'error') notify(api, handlers.error, [{ message: data.message }], 'errorHandler');
+      } else if (data.lp === 'error') fail(data.message);
     }
     api.init = function (p) { params = p || {}; return api; };
     api.errorHandler = function (fn) { handlers.error = fn; return api; };
@@ -181,13 +195,27 @@ export const CHECKOUT_SCRIPT = String.raw`/* LimepayCheckout for the paybridge s
       return api;
     };
     api.submit = function (fn) {
-      if (!fields) return notify(api, handlers.error, [{ message: 'LimepayCheckout: render() first' }], 'errorHandler');
-      callback = fn || function () {};
+      if (!fields) return fail(G.name + ': render() first');
+      callback = typeof fn === 'function' ? fn : null;
       fields.post({ lp: 'submit' });
     };
     return api;
   }
 
-  window.LimepayCheckout = { createCheckout: createCheckout, createPaymentSource: createPaymentSource };
-})();
+  window[G.name] = { createCheckout: createCheckout, createPaymentSource: createPaymentSource };
+})`;
+
+/** The engine installed under one generation's names: the script served for that generation. */
+function served(g: Generation): string {
+  return `/* ${g.name} for the paybridge sandbox: test cards 4242424242424242 (pays),
+   4000000000000002 (declined), 4000000000003220 (3DS). */
+${ENGINE}(${JSON.stringify(g)});
 `;
+}
+
+/** `LimepayCheckout`, as the legacy generation's plugins load it. */
+export const CHECKOUT_SCRIPT = served({ name: 'LimepayCheckout', events: 'limepay_', threeDS: 'handlePaymentActionRequired' });
+/** Where production serves the current component (the April plugin's APRIL_CHECKOUTJS); the sandbox's current face serves it there too. */
+export const APRIL_CHECKOUT_PATH = '/v3/checkout-v3.0.0.min.js';
+/** `AprilCheckout`, as the official April plugin's page script (public/js/april.js) loads it. */
+export const APRIL_CHECKOUT_SCRIPT = served({ name: 'AprilCheckout', events: 'april_', threeDS: 'handleThreeDSAuthorisationRequired' });

@@ -6,8 +6,12 @@
  * and server never see card data.
  *
  * Messages (each an object with `lp`): from the component `init {params}` and `submit`; to it
- * `ready`, `size {height}`, `token {paymentTokenId}`, `source {paymentSourceId}`, `error {message}`,
- * `event {eventName}`.
+ * `ready`, `size {height}`, `token {paymentTokenId, paymentMethodType}`, `source {paymentSourceId}`,
+ * `error {message}`, `event {eventName}` (without the generation's prefix: the component adds it).
+ *
+ * `paymentMethodType` says what the token pays with, as the current generation's plugin reads it to
+ * choose its pay action: `Card` a card typed here (PayByCard), `SavedPaymentSource` a saved card,
+ * `PayPlan` pay later, `Wallet` the sandbox's test wallet (PayByPaymentToken for the three).
  */
 
 /** Bytes the page may take; a test holds it to this. */
@@ -22,6 +26,7 @@ label{display:block;margin:8px 0 2px}input[type=text]{font:inherit;padding:6px;w
 .row{display:flex;gap:8px}.row>div{flex:1}.err{color:#b3261e;min-height:1.2em;margin:8px 0 0}.hint{color:#555;font-size:13px}
 fieldset{border:0;padding:0;margin:0 0 8px}legend{font-weight:600;padding:0}.opt{display:flex;gap:6px;align-items:center;margin:4px 0}
 .opt label{margin:0}.plan{color:#333;font-size:14px;margin:4px 0 0 24px}button{font:inherit;margin-top:10px;padding:8px 14px;color:#fff;border:0;border-radius:4px;cursor:pointer}
+#wallet{background:#000;margin:0 0 8px}.link{background:none;color:inherit;padding:0;margin:0;text-decoration:underline}
 </style></head>
 <body><div class="lp" id="lp">
 <fieldset id="choice" hidden><legend>How would you like to pay?</legend>
@@ -30,6 +35,8 @@ fieldset{border:0;padding:0;margin:0 0 8px}legend{font-weight:600;padding:0}.opt
 <p class="plan" id="plan"></p></fieldset>
 <fieldset id="saved" hidden><legend>Saved cards</legend><div id="saved-list"></div>
 <div class="opt"><input type="radio" name="lp-card" id="lp-new" value="" checked><label for="lp-new">A new card</label></div></fieldset>
+<div id="wallet-row" hidden><button type="button" id="wallet">Sandbox Pay</button> <span class="hint">a test wallet holding 4242 4242 4242 4242</span></div>
+<p id="wallet-chosen" hidden>Sandbox Pay is ready: place the order to pay. <button type="button" id="wallet-undo" class="link">Use a card instead</button></p>
 <div id="card">
 <label for="number">Card number</label><input type="text" id="number" autocomplete="cc-number" inputmode="numeric" placeholder="4242 4242 4242 4242">
 <div class="row"><div><label for="expiry">Expiry (MM/YY)</label><input type="text" id="expiry" autocomplete="cc-exp" inputmode="numeric" placeholder="MM/YY"></div>
@@ -46,14 +53,19 @@ fieldset{border:0;padding:0;margin:0 0 8px}legend{font-weight:600;padding:0}.opt
   var PARENT = match ? decodeURIComponent(match[1]) : '';
   var MODE = /[?&]mode=source/.test(window.location.search) ? 'source' : 'checkout';
   var VARIANT = { name: 'payplan_fortnight_25_25_25_25', count: 4, every: 'fortnight' };
+  var WALLET_CARD = '4242424242424242';
   var params = null;
   var busy = false;
+  /** The wallet's token, kept for the next submit when the shop asked to place wallet orders itself (preventWalletSubmit). */
+  var wallet = null;
+  var walletOffered = false;
   function $(id) { return document.getElementById(id); }
 
   function send(message) {
     if (PARENT && window.parent !== window) window.parent.postMessage(message, PARENT);
   }
-  function showError(message) { $('err').textContent = message || ''; send({ lp: 'size', height: document.documentElement.scrollHeight }); }
+  function resize() { send({ lp: 'size', height: document.documentElement.scrollHeight }); }
+  function showError(message) { $('err').textContent = message || ''; resize(); }
 
   function call(method, path, credential, body) {
     var headers = { Authorization: 'Bearer ' + credential };
@@ -93,6 +105,16 @@ fieldset{border:0;padding:0;margin:0 0 8px}legend{font-weight:600;padding:0}.opt
   function payLater() { return !$('choice').hidden ? $('lp-later').checked : params.payLaterOnly; }
   function savedSource() { var c = document.querySelector('input[name=lp-card]:checked'); return c && c.value ? c.value : null; }
 
+  // a pay plan takes the card typed here: the saved cards and the wallet are for paying in full
+  function layout() {
+    var later = payLater();
+    $('saved').hidden = later || wallet !== null || !$('saved-list').children.length;
+    $('wallet-row').hidden = later || !walletOffered || wallet !== null;
+    $('wallet-chosen').hidden = later || wallet === null;
+    $('card').hidden = !later && (wallet !== null || savedSource() !== null);
+    resize();
+  }
+
   function renderChoice() {
     var later = !params.hidePayLater && params.amount > 0;
     var full = !params.hideFullPay || !later;
@@ -105,12 +127,8 @@ fieldset{border:0;padding:0;margin:0 0 8px}legend{font-weight:600;padding:0}.opt
         $('plan').textContent = 'Pay later needs a customer account: sign in to the shop first.';
       }
     }
-    // a pay plan takes the card typed here: the saved cards are for paying in full
-    $('choice').addEventListener('change', function () {
-      var laterChosen = payLater();
-      if ($('saved-list').children.length) $('saved').hidden = laterChosen;
-      $('card').hidden = !laterChosen && savedSource() !== null;
-    });
+    walletOffered = full;
+    $('choice').addEventListener('change', layout);
     if (later && full) {
       $('choice').hidden = false;
       (params.paymentType === 'payplan' && !$('lp-later').disabled ? $('lp-later') : $('lp-full')).checked = true;
@@ -136,10 +154,7 @@ fieldset{border:0;padding:0;margin:0 0 8px}legend{font-weight:600;padding:0}.opt
         row.appendChild(input); row.appendChild(label);
         $('saved-list').appendChild(row);
       });
-      if (cards.length) {
-        $('saved').hidden = payLater();
-        $('saved').addEventListener('change', function () { $('card').hidden = savedSource() !== null; send({ lp: 'size', height: document.documentElement.scrollHeight }); });
-      }
+      $('saved').addEventListener('change', layout);
     }, function () { /* no saved cards shown: the shopper types a card */ });
   }
 
@@ -160,10 +175,25 @@ fieldset{border:0;padding:0;margin:0 0 8px}legend{font-weight:600;padding:0}.opt
       if (params.showPayPlanSubmit && !params.hidePayLater) addButton('Submit Payment Plan');
     } else if (params.showSubmit) addButton('Save card');
     renderSaved().then(function () {
-      send({ lp: 'size', height: document.documentElement.scrollHeight });
-      send({ lp: 'event', eventName: 'limepay_checkout_rendered' });
+      layout();
+      send({ lp: 'event', eventName: 'checkout_rendered' });
     });
   }
+
+  // the sandbox's wallet (as Apple Pay or Google Pay): a token at once; placed now, or by the shop's next submit
+  function payByWallet() {
+    run(function () {
+      var body = { cardNumber: WALLET_CARD };
+      if (amount()) body.amount = amount();
+      return call('POST', '/sandbox/card-tokens', params.publicKey, body).then(function (t) { return { lp: 'token', paymentTokenId: t.paymentTokenId, paymentMethodType: 'Wallet' }; });
+    }, function (message) {
+      if (!params.preventWalletSubmit) return send(message);
+      wallet = message;
+      layout();
+    });
+  }
+  $('wallet').addEventListener('click', payByWallet);
+  $('wallet-undo').addEventListener('click', function () { wallet = null; layout(); });
 
   function tokenise() {
     var source = payLater() ? null : savedSource();
@@ -174,28 +204,36 @@ fieldset{border:0;padding:0;margin:0 0 8px}legend{font-weight:600;padding:0}.opt
     }
     if (source)
       return call('POST', '/tokens', params.customerToken, { CreateSavedPaymentSourceToken: { paymentSourceId: source, amount: amount() } })
-        .then(function (t) { return { lp: 'token', paymentTokenId: t.SavedPaymentSourceToken.paymentTokenId }; });
+        .then(function (t) { return { lp: 'token', paymentTokenId: t.SavedPaymentSourceToken.paymentTokenId, paymentMethodType: 'SavedPaymentSource' }; });
     var body = { cardNumber: readCard() };
     if (amount()) body.amount = amount();
     if (payLater()) {
       if (!params.customerToken) throw new Error('Pay later needs a customer account: sign in to the shop first');
       body.payPlan = { payPlanVariant: VARIANT.name };
-      return call('POST', '/sandbox/card-tokens', params.customerToken, body).then(function (t) { return { lp: 'token', paymentTokenId: t.paymentTokenId }; });
+      return call('POST', '/sandbox/card-tokens', params.customerToken, body).then(function (t) { return { lp: 'token', paymentTokenId: t.paymentTokenId, paymentMethodType: 'PayPlan' }; });
     }
-    return call('POST', '/sandbox/card-tokens', params.publicKey, body).then(function (t) { return { lp: 'token', paymentTokenId: t.paymentTokenId }; });
+    return call('POST', '/sandbox/card-tokens', params.publicKey, body).then(function (t) { return { lp: 'token', paymentTokenId: t.paymentTokenId, paymentMethodType: 'Card' }; });
+  }
+
+  function failed(err) { showError(err.message); send({ lp: 'error', message: err.message }); }
+  /** One tokenising step at a time: its message handed to then, or its error shown here and sent to the component. */
+  function run(start, then) {
+    if (!params || busy) return;
+    var pending;
+    try { pending = start(); } catch (err) { return failed(err); }
+    busy = true;
+    showError('');
+    pending.then(function (message) { busy = false; then(message); }, function (err) { busy = false; failed(err); });
   }
 
   function submit() {
-    if (!params || busy) return;
-    var pending;
-    try { pending = tokenise(); } catch (err) { showError(err.message); send({ lp: 'error', message: err.message }); return; }
-    busy = true;
-    showError('');
-    pending.then(function (message) { busy = false; send(message); }, function (err) {
-      busy = false;
-      showError(err.message);
-      send({ lp: 'error', message: err.message });
-    });
+    if (wallet && !payLater() && !busy) {
+      var chosen = wallet;
+      wallet = null;
+      layout();
+      return send(chosen);
+    }
+    run(tokenise, send);
   }
 
   window.addEventListener('message', function (event) {

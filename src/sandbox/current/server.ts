@@ -3,7 +3,8 @@ import { sandboxCardSourceRequest, sandboxCardTokenRequest } from '../../contrac
 import { currentErrorBody, PaybridgeError } from '../../errors.js';
 import { createFaceApp, parseWith } from '../http.js';
 import { createCardSource, createCardToken } from '../ops/cards.js';
-import { registerSandboxPages } from '../pages.js';
+import { APRIL_CHECKOUT_PATH, APRIL_CHECKOUT_SCRIPT } from '../checkout/component.js';
+import { registerSandboxPages, registerScript } from '../pages.js';
 import type { Store } from '../store.js';
 import { OPEN_BROWSER_ACCESS, registerBrowserEndpoints, type BrowserAccess } from '../browser.js';
 import { registerAccounts } from './accounts.js';
@@ -44,6 +45,8 @@ export function createCurrentFace(store: Store, browser: BrowserAccess = OPEN_BR
   registerAccounts(app, store);
   registerBusiness(app, store);
   registerSandboxPages(app, store, browser);
+  // the current generation's checkout component where production serves it: a shop swaps only the origin
+  registerScript(app, APRIL_CHECKOUT_PATH, APRIL_CHECKOUT_SCRIPT);
 
   app.post('/sandbox/card-tokens', async (req) => {
     const actor = await authorise(store, req, 'card-token:create');
