@@ -12,6 +12,7 @@ export interface MerchantLookupOptions {
   /** The gateway's own marketplace API key (`sandbox_api_...` / `live_api_...`). */
   serviceKey: string;
   dispatcher?: Dispatcher;
+  /** The most one Get Merchant may take, connecting and reading included (default 5 s). */
   timeoutMs?: number;
 }
 
@@ -21,6 +22,7 @@ export interface MerchantLookupOptions {
  */
 export function merchantKeyLookup(options: MerchantLookupOptions): (merchantId: string) => Promise<string> {
   const base = options.currentUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 5_000;
   return async (merchantId) => {
     if (!hasIdForm('merchant', merchantId))
       throw new PaybridgeError('unauthenticated', 'Limepay-MerchantToken: the merchant token table names an invalid merchant id');
@@ -29,8 +31,9 @@ export function merchantKeyLookup(options: MerchantLookupOptions): (merchantId: 
       res = await request(`${base}/merchants/${encodeURIComponent(merchantId)}`, {
         method: 'GET',
         headers: { authorization: `Bearer ${options.serviceKey}`, accept: 'application/json' },
-        headersTimeout: options.timeoutMs ?? 5_000,
-        bodyTimeout: options.timeoutMs ?? 5_000,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
         ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       });
     } catch (err) {
