@@ -9,35 +9,29 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../src/config.js';
-import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
+import { proxiedSandbox, type FaultProxy, type ProxiedSandbox } from '../helpers/fault-proxy.js';
 import { startGateway } from '../helpers/gateway.js';
 import { legacyError } from '../helpers/legacy-shapes.js';
-import { routeCalls, sendCall } from '../helpers/route-calls.js';
-import { KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { sendCall } from '../helpers/route-calls.js';
+import { KEYS, legacyOrder } from '../helpers/sandbox.js';
 
 /** Each slow step; two of them pass the deadline, one does not. */
 const STEP_MS = 500;
 const TIMEOUTS = { connectMs: 1_000, headersMs: 10_000, bodyMs: 10_000, requestMs: 800 };
 const SOLO = { 'Limepay-SecretKey': KEYS.soloSk };
 
-let sb: TestSandbox;
-let calls: ReturnType<typeof routeCalls>;
+let proxied: ProxiedSandbox;
+let calls: ProxiedSandbox['calls'];
 let current: FaultProxy;
 let legacy: FaultProxy;
 let counter = 0;
 const newId = (name: string) => `deadline-${name}-${process.pid}-${++counter}`;
 
 beforeAll(async () => {
-  sb = await startSandbox();
-  calls = routeCalls(sb);
-  current = await startFaultProxy(sb.currentUrl);
-  legacy = await startFaultProxy(sb.legacyUrl);
+  proxied = await proxiedSandbox();
+  ({ calls, current, legacy } = proxied);
 });
-afterAll(async () => {
-  await current.close();
-  await legacy.close();
-  await sb.close();
-});
+afterAll(() => proxied.close());
 
 /** A gateway in front of both proxies with `input`, for one test. */
 async function withGateway(input: ConfigInput, run: (url: string) => Promise<void>): Promise<void> {

@@ -8,6 +8,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { request } from 'undici';
+import { routeCalls } from './route-calls.js';
+import { startSandbox } from './sandbox.js';
 
 export type Fault = 'resetBeforeHeaders' | 'resetAfterHeaders' | 'hang' | { delayMs: number };
 
@@ -101,3 +103,22 @@ export async function startFaultProxy(target: string) {
 }
 
 export type FaultProxy = Awaited<ReturnType<typeof startFaultProxy>>;
+
+/** The sandbox with a fault proxy in front of each face, and one valid call per route on it. */
+export async function proxiedSandbox() {
+  const sb = await startSandbox();
+  const current = await startFaultProxy(sb.currentUrl);
+  const legacy = await startFaultProxy(sb.legacyUrl);
+  return {
+    sb,
+    current,
+    legacy,
+    calls: routeCalls(sb),
+    async close(): Promise<void> {
+      await current.close();
+      await legacy.close();
+      await sb.close();
+    },
+  };
+}
+export type ProxiedSandbox = Awaited<ReturnType<typeof proxiedSandbox>>;

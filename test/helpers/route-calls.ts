@@ -3,6 +3,7 @@
  * sandbox (its legacy face, straight, never through a gateway): the tests that must reach every route
  * (a fault planted on every write, shadow mode's compared side counted for every mapping) send these.
  */
+import type { StoreStats } from '../../src/sandbox/model.js';
 import { client } from './http.js';
 import type { LegacyCall } from './parity.js';
 import { CARDS, KEYS, legacyOrder, type TestSandbox } from './sandbox.js';
@@ -17,6 +18,34 @@ const PERSON = {
   title: 'Ms', roles: ['Owner'], firstName: 'Ana', lastName: 'Lee', dob: '1980-02-03', address: { line1: '1 King St', city: 'Sydney', country: 'AU' },
   email: 'ana@beta.example', phone: '+61400000000', verificationDocs: [],
 };
+
+/**
+ * The non-idempotent routes: every legacy route but a GET (legacy-api.md section 3), except L20, which
+ * asks for a pay-plan maximum and changes nothing.
+ */
+export const WRITES = ['L1', 'L2', 'L4', 'L5', 'L7', 'L8', 'L9', 'L10', 'L11', 'L12', 'L13', 'L16', 'L18', 'L19', 'L21', 'L23', 'L24', 'L25', 'L26', 'L27', 'L28', 'L29', 'L30', 'L31', 'L32'];
+
+/** What each write does to the store, once (StoreStats); the routes not named change no counter. */
+export const EFFECT: Partial<Record<keyof StoreStats, string[]>> = {
+  ordersCreated: ['L1', 'L2', 'L31'],
+  transactionsCreated: ['L4', 'L5'],
+  refundsCreated: ['L7', 'L8'],
+  captures: ['L9'],
+  authorisationsCancelled: ['L10'],
+  customersCreated: ['L13', 'L18', 'L28'],
+  sourcesDeleted: ['L16'],
+  tokensCreated: ['L19'],
+  merchantsCreated: ['L21'],
+  transfersCreated: ['L26'],
+  transfersReversed: ['L27'],
+};
+
+/** The counters that moved other than once per write of EFFECT between two snapshots of the store's stats: [] when each write moved once. */
+export function effectsOnce(before: StoreStats, after: StoreStats): string[] {
+  return (Object.entries(EFFECT) as [keyof StoreStats, string[]][])
+    .filter(([stat, routes]) => after[stat] - before[stat] !== routes.length)
+    .map(([stat, routes]) => `${stat}: ${after[stat] - before[stat]} for ${routes.join(', ')}`);
+}
 
 /** The calls, by route id; `prepare(route)` makes what the call acts on and returns it. */
 export function routeCalls(sb: TestSandbox) {
