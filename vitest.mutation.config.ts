@@ -1,12 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
-// The in-process tests StrykerJS runs against each mutant of the translation core (npm run mutation):
-// the translator, its mappings and the shadow comparison, without the tests that spawn the CLI or pack
-// the package (those run the built dist/, which a mutant never reaches).
+/**
+ * The in-process tests StrykerJS runs against each mutant (npm run mutation), by the part of the code
+ * they reach: a test that spawns the CLI, packs the package or runs the built dist/ never meets a mutant
+ * and is left out. MUTATION_TESTS names one part for a scoped run (docs/testing.md); unset, all of them.
+ */
+const TRANSLATE = ['test/translate/**/*.test.ts', 'test/shadow/diff.test.ts', 'test/shadow/compare.test.ts', 'test/shadow/noise.test.ts'];
+/** src/gateway/upstream.ts and src/gateway/routes/*.ts: upstream faults, deadlines, forwarding, traces, shadow and canary routes. */
+const GATEWAY = [
+  'test/reliability/upstream-queue.test.ts', 'test/gateway/current-caller.test.ts', 'test/gateway/failures.test.ts', 'test/reliability/faults.test.ts',
+  'test/reliability/write-faults.test.ts', 'test/gateway/deadline.test.ts', 'test/gateway/forwarding.test.ts', 'test/gateway/http-edges.test.ts',
+  'test/gateway/tracing.test.ts', 'test/shadow/compared-side.test.ts',
+];
+/** src/shadow/writes.ts: shadow runs over an independent legacy upstream and over the sandbox, every route's compared side, send mode. */
+const SHADOW = ['test/shadow/deviations.test.ts', 'test/shadow/compared-side.test.ts', 'test/shadow/replay.test.ts', 'test/shadow/truth.test.ts', 'test/shadow/compare.test.ts'];
+/** mappings/: the translator's tests, and the shadow runs that reach each mapping's write check. */
+const MAPPINGS = [...TRANSLATE, 'test/shadow/deviations.test.ts', 'test/shadow/compared-side.test.ts'];
+
+const PARTS: Record<string, string[]> = { translate: TRANSLATE, gateway: GATEWAY, shadow: SHADOW, mappings: MAPPINGS };
+const part = process.env.MUTATION_TESTS;
+if (part !== undefined && !(part in PARTS)) throw new Error(`MUTATION_TESTS: expected one of ${Object.keys(PARTS).join(', ')}, got ${part}`);
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
-    include: ['test/translate/**/*.test.ts', 'test/shadow/diff.test.ts', 'test/shadow/compare.test.ts', 'test/shadow/noise.test.ts'],
+    hookTimeout: 30_000,
+    include: part ? PARTS[part]! : [...new Set(Object.values(PARTS).flat())],
     exclude: ['test/translate/cli.test.ts', 'test/translate/cli-program.test.ts', 'test/translate/package.test.ts', 'test/translate/openapi.test.ts'],
   },
 });
