@@ -43,18 +43,23 @@ async function withGateway(input: ConfigInput, run: (url: string) => Promise<voi
   }
 }
 
-/** A request whose body the client sends `afterMs` after its headers (a slow client); its status and parsed body. */
+/**
+ * A request whose body the client sends `afterMs` after the gateway took its headers (a slow client);
+ * its status and parsed body. The headers ask `Expect: 100-continue`: Node writes the 100 as it hands
+ * the request to the gateway, so the wait starts once the gateway has the request, however late a
+ * loaded machine gets to it.
+ */
 function slowBody(url: string, path: string, headers: Record<string, string>, body: unknown, afterMs: number): Promise<{ status: number; body: any }> {
   const text = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) } }, (res) => {
+    const req = httpRequest(`${url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), expect: '100-continue' } }, (res) => {
       let answer = '';
       res.setEncoding('utf8').on('data', (d: string) => (answer += d));
       res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(answer) }));
     });
     req.on('error', reject);
+    req.on('continue', () => setTimeout(() => req.end(text), afterMs));
     req.flushHeaders();
-    setTimeout(() => req.end(text), afterMs);
   });
 }
 
