@@ -6,6 +6,8 @@ import { PaybridgeError } from '../errors.js';
 
 type CurrentMerchant = z.output<typeof merchantResponse>;
 
+const TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 export interface MerchantLookupOptions {
   /** Base URL of the current API. */
   currentUrl: string;
@@ -37,7 +39,9 @@ export function merchantKeyLookup(options: MerchantLookupOptions): (merchantId: 
         ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       });
     } catch (err) {
-      throw new PaybridgeError('upstream_error', `Get Merchant for a merchant token failed: ${(err as Error).message}`);
+      // out of time (its own timeouts, which the gateway sets to the request's) is a 504, as any upstream call's
+      const timedOut = TIMEOUTS.has((err as { code?: string }).code ?? '') || (err as Error).name === 'TimeoutError';
+      throw new PaybridgeError(timedOut ? 'upstream_timeout' : 'upstream_error', `Get Merchant for a merchant token ${timedOut ? 'timed out' : 'failed'}: ${(err as Error).message}`);
     }
     // the merchant inside its kind wrapper (reference: ServiceProviderMerchant)
     const body = (await res.body.json().catch(() => undefined)) as Partial<CurrentMerchant> | undefined;

@@ -13,7 +13,13 @@ import { legacyError } from '../helpers/legacy-shapes.js';
 import { writeSummary } from '../helpers/logs.js';
 import { KEYS, legacyOrder } from '../helpers/sandbox.js';
 
-const TIMEOUTS = { connectMs: 300, headersMs: 150, bodyMs: 150, requestMs: 400 };
+/**
+ * Short upstream timeouts for the faults that must end in a 504, generous ones for the rest: a 502 is
+ * then the fault's, never a slow machine's deadline passing first (a cold gateway's first call, a run
+ * under a mutation tester at load 15, took longer than 400 ms).
+ */
+const QUICK = { connectMs: 300, headersMs: 150, bodyMs: 150, requestMs: 400 };
+const PATIENT = { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000, requestMs: 10_000 };
 const SOLO = { 'Limepay-SecretKey': KEYS.soloSk };
 
 interface Call {
@@ -49,7 +55,10 @@ const FAULTS: [Behaviour | 'refused', number, string][] = [
 
 let fake: Awaited<ReturnType<typeof startFakeUpstream>>;
 let gw: Awaited<ReturnType<typeof startGateway>>;
+let quickGw: Awaited<ReturnType<typeof startGateway>>;
 let refusedGw: Awaited<ReturnType<typeof startGateway>>;
+/** The gateway in front of the fake for a fault answered `status`. */
+const gatewayFor = (status: number) => (status === 504 ? quickGw : gw).url;
 const unhandled: unknown[] = [];
 const onUnhandled = (err: unknown) => unhandled.push(err);
 
@@ -57,12 +66,15 @@ beforeAll(async () => {
   process.on('unhandledRejection', onUnhandled);
   fake = await startFakeUpstream();
   // L3 and L12 pass through to the legacy upstream unchanged (legacy mode); the rest are translated
-  gw = await startGateway({ upstreams: { sandbox: { current: fake.url, legacy: fake.url } }, timeouts: TIMEOUTS, routes: { '*': 'current', L3: 'legacy', L12: 'legacy' } });
-  refusedGw = await startGateway({ upstreams: { sandbox: { current: 'http://127.0.0.1:1', legacy: 'http://127.0.0.1:1' } }, timeouts: TIMEOUTS, routes: { '*': 'current', L3: 'legacy', L12: 'legacy' } });
+  const routes = { '*': 'current', L3: 'legacy', L12: 'legacy' } as const;
+  gw = await startGateway({ upstreams: { sandbox: { current: fake.url, legacy: fake.url } }, timeouts: PATIENT, routes });
+  quickGw = await startGateway({ upstreams: { sandbox: { current: fake.url, legacy: fake.url } }, timeouts: QUICK, routes });
+  refusedGw = await startGateway({ upstreams: { sandbox: { current: 'http://127.0.0.1:1', legacy: 'http://127.0.0.1:1' } }, timeouts: PATIENT, routes });
 });
 afterAll(async () => {
   process.off('unhandledRejection', onUnhandled);
   await gw.close();
+  await quickGw.close();
   await refusedGw.close();
   await fake.close();
 });
@@ -73,7 +85,7 @@ describe('upstream faults', () => {
     let maxWriteCount = 0;
     for (const [fault, status, code] of FAULTS) {
       if (fault !== 'refused') fake.set(fault);
-      const url = fault === 'refused' ? refusedGw.url : gw.url;
+      const url = fault === 'refused' ? refusedGw.url : gatewayFor(status);
       for (const call of CALLS) {
         const res = await client(url, SOLO).raw(call.method, call.path, call.body === undefined ? {} : { body: call.body });
         injected++;
@@ -116,9 +128,9 @@ describe('upstream faults', () => {
   it('turns connection faults of a passthrough into legacy errors as well, without retrying a write', async () => {
     for (const [fault, status, code] of [['reset', 502, 'upstream_error'], ['hang', 504, 'upstream_timeout']] as const) {
       fake.set(fault);
-      const read = await client(gw.url, SOLO).get('/orders/ordr_1');
+      const read = await client(gatewayFor(status), SOLO).get('/orders/ordr_1');
       expect([read.status, legacyError.parse(read.body).errorCode]).toEqual([status, code]);
-      const cancel = await client(gw.url, SOLO).delete('/orders/ordr_1');
+      const cancel = await client(gatewayFor(status), SOLO).delete('/orders/ordr_1');
       expect([cancel.status, legacyError.parse(cancel.body).errorCode]).toEqual([status, code]);
       await new Promise((r) => setTimeout(r, 50));
       expect(fake.count('DELETE /orders/ordr_1')).toBe(1);

@@ -20,27 +20,27 @@ const FAULTS: [Fault, number, string][] = [
   ['resetAfterHeaders', 502, 'upstream_error'],
   ['hang', 504, 'upstream_timeout'],
 ];
-const TIMEOUTS = { connectMs: 1_000, headersMs: 10_000, bodyMs: 10_000, requestMs: 1_500 };
+/** The deadline a hang meets; a reset is answered 502 long before it, however slow the machine. */
+const timeouts = (fault: Fault) => ({ connectMs: 5_000, headersMs: 20_000, bodyMs: 20_000, requestMs: fault === 'hang' ? 1_500 : 20_000 });
 
 let proxied: ProxiedSandbox;
 let sb: TestSandbox;
 let calls: ProxiedSandbox['calls'];
 let currentProxy: FaultProxy;
 let legacyProxy: FaultProxy;
-const gateways: Record<string, Awaited<ReturnType<typeof startGateway>>> = {};
 
 beforeAll(async () => {
   proxied = await proxiedSandbox();
   ({ sb, calls, current: currentProxy, legacy: legacyProxy } = proxied);
-  // translated: the current API behind the proxy; passed through and shadowed: the legacy service behind it
-  gateways.current = await startGateway({ upstreams: { sandbox: { current: currentProxy.url, legacy: sb.legacyUrl } }, routes: { '*': 'current' }, timeouts: TIMEOUTS });
-  gateways.legacy = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: legacyProxy.url } }, routes: { '*': 'legacy' }, timeouts: TIMEOUTS });
-  gateways.shadow = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: legacyProxy.url } }, routes: { '*': 'shadow' }, timeouts: TIMEOUTS, shadow: { learnSample: 0 } });
 });
-afterAll(async () => {
-  for (const gw of Object.values(gateways)) await gw.close();
-  await proxied.close();
-});
+afterAll(() => proxied.close());
+
+/** A gateway in `mode`: translated, the current API behind the proxy; passed through and shadowed, the legacy service behind it. */
+const gatewayIn = (mode: 'current' | 'legacy' | 'shadow', fault: Fault) =>
+  startGateway({
+    upstreams: { sandbox: mode === 'current' ? { current: currentProxy.url, legacy: sb.legacyUrl } : { current: sb.currentUrl, legacy: legacyProxy.url } },
+    routes: { '*': mode }, timeouts: timeouts(fault), shadow: { learnSample: 0 },
+  });
 
 const nonGet = (requests: string[]) => requests.filter((r) => !r.startsWith('GET '));
 
@@ -57,12 +57,14 @@ describe('a fault on the write itself', () => {
   ] as const)('%s', (_name, mode) => {
     it.each(FAULTS)('%s: every write answered %i %s, sent exactly once, its effect once in the store', async (fault, status, code) => {
       const proxy = mode === 'current' ? currentProxy : legacyProxy;
+      const gw = await gatewayIn(mode, fault);
       const prepared: [string, LegacyCall, string][] = [];
       for (const route of WRITES) prepared.push([route, await calls.prepare(route), `wf-${mode}-${String(fault)}-${route}-${process.pid}`]);
       const before = { ...sb.sandbox.store.stats };
       for (const [, , id] of prepared) proxy.plant((s) => s.id === id && s.method !== 'GET', fault);
-      const answers = await Promise.all(prepared.map(([, call, id]) => sendCall(gateways[mode]!.url, call, id)));
+      const answers = await Promise.all(prepared.map(([, call, id]) => sendCall(gw.url, call, id)));
       await proxy.idle();
+      await gw.close();
       prepared.forEach(([route, , id], i) => {
         const answer = answers[i]!;
         expect([route, answer.status, legacyError.parse(answer.body).errorCode], answer.text).toEqual([route, status, code]);
