@@ -11,7 +11,11 @@ import type { AddressInfo } from 'node:net';
 
 type Json = Record<string, any>;
 
-/** The legacy order of legacy-api.md (L1-L3): the current order with the legacy names, money flat. */
+/**
+ * The legacy order of legacy-api.md (L1-L3): the current order with the legacy names, money flat.
+ * Without the seven fields legacy-api-changes.md item 29 added (`paymentTypeAmounts`, `amountPaid`, ...):
+ * neither the mappings nor the sandbox's legacy face give them yet, and they must come to all three at once.
+ */
 function legacyOrder(o: Json): Json {
   const rename = (from: Json | null, names: Record<string, string>) => {
     if (!from) return null;
