@@ -6,18 +6,19 @@ import { defineConfig } from 'vitest/config';
  * and is left out. MUTATION_TESTS names one part for a scoped run (docs/testing.md); unset, all of them.
  */
 const TRANSLATE = ['test/translate/**/*.test.ts', 'test/shadow/diff.test.ts', 'test/shadow/compare.test.ts', 'test/shadow/noise.test.ts'];
-/** src/gateway/upstream.ts and src/gateway/routes/*.ts: upstream faults, deadlines, forwarding, traces, shadow and canary routes. */
-const GATEWAY = [
-  'test/reliability/upstream-queue.test.ts', 'test/gateway/current-caller.test.ts', 'test/gateway/failures.test.ts', 'test/reliability/faults.test.ts',
-  'test/reliability/write-faults.test.ts', 'test/gateway/deadline.test.ts', 'test/gateway/forwarding.test.ts', 'test/gateway/http-edges.test.ts',
-  'test/gateway/tracing.test.ts', 'test/shadow/compared-side.test.ts',
+/** src/gateway/upstream.ts: its queue and deadline, upstream faults (the write's own among them), one deadline per request. */
+const UPSTREAM = [
+  'test/gateway/upstream.test.ts', 'test/reliability/upstream-queue.test.ts', 'test/gateway/current-caller.test.ts', 'test/gateway/failures.test.ts', 'test/reliability/faults.test.ts',
+  'test/reliability/write-faults.test.ts', 'test/gateway/deadline.test.ts',
 ];
+/** src/gateway/routes/*.ts: the same, and forwarding, traces, the shadow and canary routes. */
+const ROUTES = [...UPSTREAM, 'test/gateway/forwarding.test.ts', 'test/gateway/http-edges.test.ts', 'test/gateway/tracing.test.ts', 'test/shadow/compared-side.test.ts'];
 /** src/shadow/writes.ts: shadow runs over an independent legacy upstream and over the sandbox, every route's compared side, send mode. */
 const SHADOW = ['test/shadow/deviations.test.ts', 'test/shadow/compared-side.test.ts', 'test/shadow/replay.test.ts', 'test/shadow/truth.test.ts', 'test/shadow/compare.test.ts'];
 /** mappings/: the translator's tests, and the shadow runs that reach each mapping's write check. */
 const MAPPINGS = [...TRANSLATE, 'test/shadow/deviations.test.ts', 'test/shadow/compared-side.test.ts'];
 
-const PARTS: Record<string, string[]> = { translate: TRANSLATE, gateway: GATEWAY, shadow: SHADOW, mappings: MAPPINGS };
+const PARTS: Record<string, string[]> = { translate: TRANSLATE, upstream: UPSTREAM, routes: ROUTES, shadow: SHADOW, mappings: MAPPINGS };
 const part = process.env.MUTATION_TESTS;
 if (part !== undefined && !(part in PARTS)) throw new Error(`MUTATION_TESTS: expected one of ${Object.keys(PARTS).join(', ')}, got ${part}`);
 
