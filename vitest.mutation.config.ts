@@ -11,8 +11,11 @@ const UPSTREAM = [
   'test/gateway/upstream.test.ts', 'test/reliability/upstream-queue.test.ts', 'test/gateway/current-caller.test.ts', 'test/gateway/failures.test.ts', 'test/reliability/faults.test.ts',
   'test/reliability/write-faults.test.ts', 'test/gateway/deadline.test.ts',
 ];
-/** src/gateway/routes/*.ts: the same, and forwarding, traces, the shadow and canary routes. */
-const ROUTES = [...UPSTREAM, 'test/gateway/forwarding.test.ts', 'test/gateway/http-edges.test.ts', 'test/gateway/tracing.test.ts', 'test/shadow/compared-side.test.ts'];
+/** src/gateway/routes/*.ts: the same, and passthrough answers, forwarding, traces, the shadow and canary routes, the replay corpus. */
+const ROUTES = [
+  ...UPSTREAM, 'test/gateway/passthrough.test.ts', 'test/gateway/forwarding.test.ts', 'test/gateway/http-edges.test.ts', 'test/gateway/tracing.test.ts',
+  'test/shadow/compared-side.test.ts', 'test/shadow/corpus.test.ts',
+];
 /** src/shadow/writes.ts: shadow runs over an independent legacy upstream and over the sandbox, every route's compared side, send mode. */
 const SHADOW = ['test/shadow/deviations.test.ts', 'test/shadow/compared-side.test.ts', 'test/shadow/replay.test.ts', 'test/shadow/truth.test.ts', 'test/shadow/compare.test.ts'];
 /** mappings/: the translator's tests, and the shadow runs that reach each mapping's write check. */
