@@ -25,6 +25,8 @@ export interface Exchange {
   readonly headers: Record<string, string | string[]>;
   /** performance.now() when it arrived. */
   readonly started: number;
+  /** Its one deadline (epoch ms, timeouts.requestMs from its arrival), shared by every upstream call it makes, its body's reading included. */
+  readonly deadline: number;
   decision?: Decision;
   span?: ReturnType<Tracing['start']>;
 }

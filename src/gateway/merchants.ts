@@ -13,8 +13,8 @@ import { merchantIdOf } from '../translate/service-key.js';
 export interface MerchantsDeps {
   /** The operator's merchant-token table. */
   merchantTokens: Readonly<Record<string, string>>;
-  /** One current call with the credential itself (the current upstream of its environment). */
-  call: (current: CurrentRequest) => Promise<CurrentResponse>;
+  /** One current call with the credential itself (the current upstream of its environment), under the asking request's deadline. */
+  call: (current: CurrentRequest, deadline: number) => Promise<CurrentResponse>;
 }
 
 
@@ -37,12 +37,12 @@ export function createMerchants(deps: MerchantsDeps) {
   }
 
   /** The merchant of a merchant key, asked of the current API once and remembered; null when it sees none or several, or the call fails. */
-  async function resolve(credential: string): Promise<string | null> {
+  async function resolve(credential: string, deadline: number): Promise<string | null> {
     const cached = known(credential);
     if (cached !== undefined) return cached;
     let merchant: string | null = null;
     try {
-      const answer = await deps.call({ method: 'GET', path: '/merchants?limit=2', headers: { authorization: `Bearer ${credential}`, accept: 'application/json' } });
+      const answer = await deps.call({ method: 'GET', path: '/merchants?limit=2', headers: { authorization: `Bearer ${credential}`, accept: 'application/json' } }, deadline);
       const body = answer.body as { items?: unknown[] } | unknown[] | undefined;
       const items = Array.isArray(body) ? body : body?.items;
       const ids = answer.status === 200 && Array.isArray(items) ? items.map(merchantIdOf) : [];

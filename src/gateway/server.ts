@@ -159,8 +159,9 @@ function gatewayTranslator(options: GatewayOptions, metrics: Metrics, log: Fasti
   return createTranslator({
     merchantTokens: config.merchantTokens,
     ...(options.lookupMerchantKey ? { lookupMerchantKey: options.lookupMerchantKey } : {}),
+    // a look-up never outlasts one request's deadline (each request waits for it until its own: engine.ts)
     ...(config.serviceKey && config.upstreams[serviceEnvironment].current
-      ? { serviceKey: config.serviceKey, currentUrl: config.upstreams[serviceEnvironment].current }
+      ? { serviceKey: config.serviceKey, currentUrl: config.upstreams[serviceEnvironment].current, merchantLookupTimeoutMs: config.timeouts.requestMs }
       : {}),
     merchantKeyCache: { max: config.merchantKeyCache.max, ttlMs: config.merchantKeyCache.ttlMs },
     logger: { warn: (obj, msg) => log.warn(obj, msg), error: (obj, msg) => log.error(obj, msg) },

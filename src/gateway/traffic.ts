@@ -47,7 +47,7 @@ export function createTraffic(deps: TrafficDeps) {
   // a sampled shadow exchange is compared only when the queue has room; else it is served as unsampled
   const classifier = createClassifier(config, translator, deps.routes, (route) => shadowRoute.shadow.admit(route));
   const callCurrent = createCurrentCaller({ classifier, upstream, answers });
-  const merchants = createMerchants({ merchantTokens: config.merchantTokens, call: (current) => callCurrent(current, newRequestId(), 'merchant') });
+  const merchants = createMerchants({ merchantTokens: config.merchantTokens, call: (current, deadline) => callCurrent(current, newRequestId(), 'merchant', undefined, deadline) });
   const shadowRoute = createShadowRoute({ ...deps, answers, upstreamFor: classifier.upstreamFor, callCurrent });
   const translate = createTranslated({
     config, translator, tracing, answers, callCurrent, compareLater: shadowRoute.compareLater, corpus: deps.corpus,
@@ -70,7 +70,7 @@ export function createTraffic(deps: TrafficDeps) {
       delete headers['x-forwarded-host'];
       delete headers['x-forwarded-proto'];
     }
-    const x: Exchange = { req, res, id: requestIdOf(headers), method: req.method ?? 'GET', url: req.url ?? '/', headers, started: performance.now() };
+    const x: Exchange = { req, res, id: requestIdOf(headers), method: req.method ?? 'GET', url: req.url ?? '/', headers, started: performance.now(), deadline: Date.now() + config.timeouts.requestMs };
     if (x.url === '*' && x.method === 'OPTIONS') {
       // the server as a whole (RFC 9110 section 9.3.7): answered here, nothing upstream has to say
       x.decision = { generation: 'current', headers, route: 'server', mode: 'passthrough' };
@@ -84,7 +84,7 @@ export function createTraffic(deps: TrafficDeps) {
       const credential = hasMerchantModes(deps.routes.table) && isLegacyRequest(headers) ? soleCredential(headers) : undefined;
       const merchant = merchants.known(credential);
       work = merchant === undefined
-        ? merchants.resolve(credential!).then((found) => dispatch(x, found ?? undefined))
+        ? merchants.resolve(credential!, x.deadline).then((found) => dispatch(x, found ?? undefined))
         : dispatch(x, merchant ?? undefined);
     } catch (err) {
       work = Promise.reject(err);

@@ -69,6 +69,20 @@ function decodeSegment(name: string, raw: string): string {
   }
 }
 
+/**
+ * The look-up's answer, or a 504 once the request's deadline passes: a look-up shared by several
+ * requests (one per merchant, cached) runs on under its own timeouts, each request waits until its own deadline.
+ */
+function withinDeadline<T>(pending: Promise<T>, deadline: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new PaybridgeError('upstream_timeout', 'Limepay-MerchantToken: Get Merchant did not answer within the request deadline')),
+      Math.max(0, deadline - Date.now()),
+    );
+    pending.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
+}
+
 export function createEngine(options: EngineOptions) {
   const { router } = options;
 
@@ -146,7 +160,7 @@ export function createEngine(options: EngineOptions) {
         if ((legacyBody as Obj)[field] !== undefined) place(target, checkId(field, target, (legacyBody as Obj)[field]));
 
     return credential.merchantToken
-      ? merchantKey(credential.value).then((key) => finish(key))
+      ? merchantKey(credential.value, input.deadline).then((key) => finish(key))
       : finish(credential.value);
 
     function finish(bearer: string): TranslatedRequest {
@@ -170,10 +184,11 @@ export function createEngine(options: EngineOptions) {
     }
   }
 
-  async function merchantKey(token: string): Promise<string> {
+  async function merchantKey(token: string, deadline: number | undefined): Promise<string> {
     if (!options.merchantKeys)
       throw new PaybridgeError('unauthenticated', 'Limepay-MerchantToken: merchant tokens are not configured (merchant token table and service key)');
-    return options.merchantKeys.publicKey(token);
+    const key = options.merchantKeys.publicKey(token);
+    return deadline === undefined ? key : withinDeadline(key, deadline);
   }
 
   /** Null when the call may go ahead; otherwise the legacy answer to give instead. */

@@ -27,6 +27,8 @@ export interface TranslatorOptions {
   /** With currentUrl: the marketplace API key the translator reads merchants' public keys with. */
   serviceKey?: string;
   currentUrl?: string;
+  /** The most one Get Merchant look-up may take (default 5 s). */
+  merchantLookupTimeoutMs?: number;
   /** Replaces the Get Merchant look-up (tests, custom stores). */
   lookupMerchantKey?: (merchantId: string) => Promise<string>;
   merchantKeyCache?: { max?: number; ttlMs?: number };
@@ -80,7 +82,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
   const lookup =
     options.lookupMerchantKey ??
     (options.currentUrl && options.serviceKey
-      ? merchantKeyLookup({ currentUrl: options.currentUrl, serviceKey: options.serviceKey })
+      ? merchantKeyLookup({ currentUrl: options.currentUrl, serviceKey: options.serviceKey, ...(options.merchantLookupTimeoutMs ? { timeoutMs: options.merchantLookupTimeoutMs } : {}) })
       : undefined);
   const merchantKeys =
     options.merchantTokens && lookup

@@ -14,6 +14,8 @@ export interface LegacyRequest {
   body?: unknown;
   /** Used as `tracer` in the errors the translation itself produces. */
   requestId?: string;
+  /** The request's deadline (epoch ms): a merchant token's look-up waits no longer (504 upstream_timeout). */
+  deadline?: number;
 }
 
 export interface CurrentRequest {

@@ -93,11 +93,12 @@ describe('configuration', () => {
 
 describe('graceful shutdown', () => {
   it('finishes the in-flight request on SIGTERM, then exits 0', async () => {
-    const slow = await startSlowUpstream(600);
+    const slow = await startSlowUpstream(1_500);
     const gw = await spawnGateway(['--current-url', slow.url, '--legacy-url', slow.url]);
     try {
       const inFlight = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).post('/orders/ordr_1/pay', { paymentToken: 'ptkn_1' });
-      await new Promise((r) => setTimeout(r, 150));
+      // in flight: the upstream has the pay, and answers it 1.5 s later
+      await vi.waitFor(() => expect(slow.counts.get('POST /orders/ordr_1/pay')).toBe(1), { timeout: 10_000, interval: 10 });
       gw.child.kill('SIGTERM');
       const answer = await inFlight;
       expect(answer.status).toBe(200);

@@ -1,5 +1,5 @@
 /** The gateway as a user runs it: the bin, spawned, in front of the sandbox on port 0. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client, type Client } from '../helpers/http.js';
 import { spawnGateway, tempJson } from '../helpers/gateway.js';
 import { CARDS, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -106,7 +106,9 @@ describe('gateway in front of an unchanged legacy integration', () => {
 
   it('keeps every credential and card number out of its logs', async () => {
     await solo.post('/orders', { ...legacyOrder(), cardNumber: CARDS.ok });
-    await new Promise((r) => setTimeout(r, 1_200)); // logs are flushed every second
+    // the log lines of that request, once flushed (every second)
+    await vi.waitFor(() => expect(gw.stdout()).toMatch(/"droppedFields":\["cardNumber"\]/), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(() => expect(gw.stdout()).toContain('"route":"L1"'), { timeout: 10_000, interval: 50 });
     const logs = gw.stdout();
     expect(logs).toContain('"route":"L1"');
     for (const secret of [KEYS.soloSk, KEYS.marketplace, KEYS.alphaPk, 'mtok_alpha_merchant_token', CARDS.ok]) expect(logs).not.toContain(secret);

@@ -7,9 +7,9 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { logSink, startGateway } from '../helpers/gateway.js';
 import { client } from '../helpers/http.js';
 import { KEYS, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { promtool as promtoolTool } from '../helpers/tools.js';
 
-/** promtool, from Debian's prometheus package (.ci/run installs it); required under CI=true. */
-const promtool = spawnSync('promtool', ['--version']).status === 0 ? 'promtool' : process.env.CI === 'true' ? 'promtool' : undefined;
+const promtool = promtoolTool();
 
 let sb: TestSandbox;
 let gw: Awaited<ReturnType<typeof startGateway>>;
@@ -55,10 +55,10 @@ describe('/metrics', () => {
       expect(byName[name], name).toBeDefined();
   });
 
-  it.skipIf(!promtool)("passes promtool check metrics, but for prom-client's three standard Node.js gauges named _total", async () => {
+  it.skipIf(promtool.skip)("passes promtool check metrics, but for prom-client's three standard Node.js gauges named _total", async () => {
     await client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).get('/transactions/tran_missing');
     const text = (await client(gw.url).get('/metrics')).text;
-    const checked = spawnSync(promtool!, ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    const checked = spawnSync(promtool.path(), ['check', 'metrics'], { input: text, encoding: 'utf8' });
     const problems = `${checked.stdout}${checked.stderr}`.trim().split('\n').filter(Boolean);
     // the names every Node.js dashboard reads (nodejs_active_handles_total, ...): kept as they are
     expect(problems.filter((p) => !/^nodejs_active_(handles|requests|resources)_total non-counter metrics should not have "_total" suffix$/.test(p))).toEqual([]);

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { spawnGateway } from '../helpers/gateway.js';
 import { BIN } from '../helpers/spawn.js';
 
@@ -79,14 +79,17 @@ describe("README's commands", () => {
     const args = guide[0]!.replace(/^npx paybridge serve /, '').match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, ''));
     const gw = await spawnGateway(args.map((a) => (a === 'shadow.jsonl' ? join(cwd, a) : a)));
     const seen: unknown[] = [];
+    /** The L1 comparisons the gateway counted (its Prometheus series): the guide's shadowed order, once compared. */
+    const comparisons = async (url: string) =>
+      [...(await (await fetch(`${url}/metrics`)).text()).matchAll(/^paybridge_shadow_comparisons_total\{route="L1",[^}]*\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
     try {
       for (const step of guide.slice(1, -1)) {
         const { stdout } = await sh(asBin(step.replaceAll('http://127.0.0.1:8080', gw.url)), { cwd });
         const answer = step.startsWith('curl') ? (JSON.parse(stdout) as Record<string, unknown>) : stdout;
         expect(typeof answer === 'object' && answer !== null && 'errorCode' in answer, `${step}: ${stdout.slice(0, 300)}`).toBe(false);
         seen.push(answer);
-        // the report is read after the shadowed order: wait for its comparison
-        if (step.includes('-X POST')) await new Promise((r) => setTimeout(r, 300));
+        // the report is read after the shadowed order: wait for its comparison to be counted
+        if (step.includes('-X POST')) await vi.waitFor(async () => expect(await comparisons(gw.url)).toBeGreaterThan(0), { timeout: 10_000, interval: 20 });
       }
     } finally {
       expect(await gw.stop()).toBe(0);

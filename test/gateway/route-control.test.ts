@@ -19,14 +19,16 @@ import { spawnBin } from '../helpers/spawn.js';
 const ALICE = 'operator-token-of-alice-0001';
 const BOB = 'operator-token-of-bob-000002';
 
-/** An upstream that names itself in every answer, after `delayMs`. */
+/** An upstream that names itself in every answer, after `delayMs`; `received` counts the requests that reached it. */
 async function namedUpstream(name: string, delayMs = 0) {
+  let received = 0;
   const server: Server = createServer((req, res) => {
+    received++;
     req.resume();
     setTimeout(() => res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: 404, errorCode: 'not_found', message: 'x', detail: name, tracer: 't' })), delayMs);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received: () => received, close: () => new Promise((r) => server.close(r)) };
 }
 
 describe('the operator API', () => {
@@ -159,8 +161,10 @@ describe('the operator API', () => {
 
   it('changes a mode between requests: the one in flight finishes under its mode, the next takes the new one; audited and counted', async () => {
     const legacyCall = () => client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).get('/transactions/tran_flight1');
+    const before = current.received();
     const inFlight = legacyCall();
-    await new Promise((r) => setTimeout(r, 100));
+    // in flight: the current upstream has it (and answers it 400 ms later)
+    await vi.waitFor(() => expect(current.received()).toBe(before + 1), { interval: 5 });
     const changed = await client(gw.url, { authorization: `Bearer ${BOB}` }).put('/_paybridge/routes/L6', { mode: 'legacy', sample: 0.5 });
     expect(changed.status).toBe(200);
     expect(changed.body.routes.find((r: { route: string }) => r.route === 'L6')).toMatchObject({ mode: 'legacy', sample: 0.5 });

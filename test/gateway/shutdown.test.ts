@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { spawnGateway } from '../helpers/gateway.js';
 import { logPath } from '../helpers/logs.js';
 import { KEYS } from '../helpers/sandbox.js';
@@ -38,10 +38,10 @@ describe('shutdown in shadow mode', () => {
   it('drains with /readyz at 503, records every sampled exchange (compared, or cut short) and exits 0 before shutdownMs', async () => {
     const up = await upstreams();
     const records = logPath('shadow-shutdown', 'jsonl');
-    const shutdownMs = 6_000;
+    const shutdownMs = 8_000;
     const gw = await spawnGateway([
       '--current-url', up.current, '--legacy-url', up.legacy, '--mode', '*=shadow', '--shadow-log', records,
-      '--request-timeout-ms', '2500', '--client-request-timeout-ms', '1000', '--drain-ms', '600', '--shutdown-timeout-ms', String(shutdownMs),
+      '--request-timeout-ms', '2500', '--client-request-timeout-ms', '1000', '--drain-ms', '2000', '--shutdown-timeout-ms', String(shutdownMs),
     ]);
     try {
       const answers = await Promise.all(
@@ -51,10 +51,10 @@ describe('shutdown in shadow mode', () => {
       expect((await fetch(`${gw.url}/readyz`)).status).toBe(200);
       const signalled = Date.now();
       gw.child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 200));
-      // draining: still serving, but no longer ready
-      const ready = await fetch(`${gw.url}/readyz`);
-      expect(ready.status).toBe(503);
+      // draining (the signal handled): still serving, but no longer ready; its first answer other than 200 is a 503
+      let ready = 200;
+      await vi.waitFor(async () => expect((ready = (await fetch(`${gw.url}/readyz`)).status)).not.toBe(200), { timeout: 10_000, interval: 10 });
+      expect(ready).toBe(503);
       expect((await fetch(`${gw.url}/orders/ordr_late`, { headers: { 'Limepay-SecretKey': KEYS.soloSk } })).status).toBe(200);
       const code = await gw.exited;
       const took = Date.now() - signalled;

@@ -1,10 +1,13 @@
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { spawnGateway } from '../helpers/gateway.js';
 import { BIN } from '../helpers/spawn.js';
+import { script } from '../helpers/tools.js';
+
+const terminal = script();
 
 const sh = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -114,8 +117,8 @@ describe('what a person sees on a terminal, and what a collector reads', () => {
     expect(gw.stderr()).toMatch(/^paybridge gateway stopped after \d+ ms$/m);
   });
 
-  it.skipIf(spawnSync('script', ['--version']).status !== 0)('logs lines a person reads on a terminal, one start line, a legacy request on one line', async () => {
-    const child = spawn('script', ['-qfec', `${process.execPath} ${BIN} serve --port 0`, '/dev/null'], { stdio: 'pipe' });
+  it.skipIf(terminal.skip)('logs lines a person reads on a terminal, one start line, a legacy request on one line', async () => {
+    const child = spawn(terminal.path(), ['-qfec', `${process.execPath} ${BIN} serve --port 0`, '/dev/null'], { stdio: 'pipe' });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     try {
@@ -123,9 +126,9 @@ describe('what a person sees on a terminal, and what a collector reads', () => {
         const m = /paybridge gateway listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
         if (!m) throw new Error(out);
         return m[1]!;
-      }, { timeout: 10_000 });
+      }, { timeout: 25_000 });
       await fetch(`${url}/orders/ordr_tty1`, { headers: { 'Limepay-SecretKey': 'sandbox_sk_solo_secret_key' } });
-      await vi.waitFor(() => expect(out).toMatch(/INFO.*request.*"url":"\/orders\/ordr_tty1","status":404/), { timeout: 5_000 });
+      await vi.waitFor(() => expect(out).toMatch(/INFO.*request.*"url":"\/orders\/ordr_tty1","status":404/), { timeout: 25_000 });
       expect(out.match(/listening/g)).toHaveLength(1);
       expect(out).not.toMatch(/^\{"level"/m);
       expect(out).not.toContain('sandbox_sk_solo_secret_key"');

@@ -4,6 +4,7 @@
  * is required (.ci/run installs Debian's chromium).
  */
 import { existsSync } from 'node:fs';
+import { optionalTool } from './tools.js';
 
 const CANDIDATES = [
   process.env.CHROMIUM_PATH,
@@ -18,16 +19,11 @@ const CANDIDATES = [
   'C:\\Program Files (x86)\\Google\\Chrome\\Application\\chrome.exe',
 ];
 
-export const BROWSER_PATH = CANDIDATES.find((p): p is string => typeof p === 'string' && p !== '' && existsSync(p));
-
-const required = process.env.CI === 'true';
-if (!BROWSER_PATH && !required)
-  process.stderr.write('browser tests skipped: no Chromium or Chrome found; install one (apt-get install chromium) or set CHROMIUM_PATH to run them\n');
+const browser = optionalTool('browser', CANDIDATES.find((p): p is string => typeof p === 'string' && p !== '' && existsSync(p)), 'install Chromium (apt-get install chromium) or set CHROMIUM_PATH');
 
 /** For `it.skipIf(browserMissing)`: no browser here and none required (under CI=true a missing one fails). */
-export const browserMissing = !BROWSER_PATH && !required;
+export const browserMissing = browser.skip;
 
 export function browserPath(): string {
-  if (!BROWSER_PATH) throw new Error('no Chromium or Chrome found (CI=true requires one): apt-get install chromium, or set CHROMIUM_PATH');
-  return BROWSER_PATH;
+  return browser.path();
 }

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeSummary } from '../helpers/logs.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { startFakeUpstream } from '../helpers/fake-upstream.js';
@@ -156,7 +156,8 @@ describe('shutdown', () => {
     const gw = await spawnGateway(['--current-url', `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, '--request-timeout-ms', '3000', '--client-request-timeout-ms', '1000']);
     try {
       const refund = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).post('/refunds', { transactionId: 'tran_slow', refundAmount: { amount: 500, currency: 'AUD' } });
-      await new Promise((r) => setTimeout(r, 200));
+      // in flight: its preflight read is at the upstream (each answer comes 700 ms later)
+      await vi.waitFor(() => expect(seen).toContain('GET /transactions/tran_slow'), { timeout: 10_000, interval: 10 });
       gw.child.kill('SIGTERM');
       const answer = await refund;
       expect(answer.status).toBe(200);

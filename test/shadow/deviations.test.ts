@@ -1,8 +1,10 @@
 /**
  * Shadow mode proved the way a team would: an independent legacy upstream written in the test (from
  * legacy-api.md, not the sandbox's legacy face) over one store with the sandbox's current face,
- * client-shaped traffic (the plugins' payment flow: create, read, pay, pay authorise-only, a 3DS
- * challenge, read the transaction, refund twice), and translation bugs planted one at a time. A
+ * client-shaped traffic on every route the deployed clients use and the platform's L2, L5 and L8 (the
+ * .NET SDK's captures, cancels, deletes, renames, invoices and reads by order; the plugins' saved card
+ * and sign-in; then their payment flow: create, read, pay, pay authorise-only, a 3DS challenge, read
+ * the transaction, refund twice), and translation bugs planted one at a time. A
  * faithful run reads every exercised route ready with no mismatch; each planted bug turns exactly
  * its route to mismatch, the report naming the path and both values.
  */
@@ -14,15 +16,16 @@ import { createGateway } from '../../src/gateway/server.js';
 import type { RouteReport, ShadowReport } from '../../src/shadow/ledger.js';
 import { LegacyAnswer, readAnswer, type Mapping } from '../../src/translate/define.js';
 import { createTranslator } from '../../src/translate/index.js';
-import { from, mapped, moved, type Obj } from '../../src/translate/shape.js';
+import { closed, from, mapped, moved, type Obj } from '../../src/translate/shape.js';
 import { transactionDetail } from '../../src/contract/current-responses.js';
 import { client } from '../helpers/http.js';
-import { startLegacyUpstream } from '../helpers/legacy-upstream.js';
+import { startLegacyUpstream, type Quirk } from '../helpers/legacy-upstream.js';
 import { logStream } from '../helpers/logs.js';
 import { CARDS, KEYS, legacyOrder, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const TOKEN = 'operator-token-deviations-01';
-const ROUTES = ['L1', 'L3', 'L4', 'L6', 'L7', 'L28'];
+/** Every route the deployed clients use (legacy-api.md section 0), and the platform's create, pay and refund. */
+const ROUTES = ['L1', 'L2', 'L3', 'L4', 'L5', 'L6', 'L7', 'L8', 'L9', 'L10', 'L12', 'L19', 'L28', 'L29', 'L30', 'L31'];
 
 let sb: TestSandbox;
 let legacy: Awaited<ReturnType<typeof startLegacyUpstream>>;
@@ -50,11 +53,16 @@ const answerChanged = (m: Mapping, change: (answer: unknown) => unknown): Mappin
 };
 const bodyOf = (answer: unknown) => (answer instanceof LegacyAnswer ? answer.body : answer) as Obj;
 const requestShape = (m: Mapping, shape: Obj): Mapping => ({ ...m, request: { ...m.request, shape: shape as never } });
+/** A transaction answer (L6, L9, L10) whose `_id` is the order's. */
+const orderIdAsId = (m: Mapping): Mapping => answerChanged(m, (a) => ({ ...bodyOf(a), _id: bodyOf(a).merchantOrderId }));
 
 /** Client-shaped payment traffic through the gateway: what the plugins do, on three orders. */
 async function traffic(url: string): Promise<void> {
   const api = client(url, { 'Limepay-SecretKey': KEYS.soloSk, 'user-agent': 'WordPress/6.1.9; https://shop.example' });
   const token = async (card: string) => (await sb.current(KEYS.soloPk).post('/sandbox/card-tokens', { cardNumber: card })).body.paymentTokenId as string;
+  // the other calls first: a route's verdict reads its last readyAfter comparisons, the payment flow's among them
+  await clientTraffic(url, token);
+  await platformPayments(url);
   for (const [i, name] of ['Ada', 'Bo'].entries()) {
     const customer = await api.post('/customers/plugin', { emailAddress: `${name.toLowerCase()}@shop.example`, givenName: name, familyName: 'Shopper', phoneNumber: `+6140000001${i}`, internalCustomerId: 100 + i });
     expect(customer.status, customer.text).toBe(200);
@@ -75,6 +83,51 @@ async function traffic(url: string): Promise<void> {
   for (const tx of [paid.body.transactionId, authorised.body.transactionId]) expect((await api.get(`/transactions/${tx}`)).status).toBe(200);
   for (const amount of [1_000, 2_500]) {
     const refunded = await api.post('/refunds', { transactionId: paid.body.transactionId, refundAmount: { amount, currency: 'AUD' } });
+    expect(refunded.status, refunded.text).toBe(200);
+  }
+}
+
+/** The rest of what the deployed clients send (legacy-api.md section 0): the .NET SDK's and the plugins' other calls. */
+async function clientTraffic(url: string, token: (card: string) => Promise<string>): Promise<void> {
+  const api = client(url, { 'Limepay-SecretKey': KEYS.soloSk, 'user-agent': 'LimepayApi.Net/1.0' });
+  const ok = async (answer: Promise<{ status: number; text: string; body: any }>, status = 200) => {
+    const got = await answer;
+    expect(got.status, got.text).toBe(status);
+    return got.body;
+  };
+  const order = async (ref: string) => (await ok(api.post('/orders', legacyOrder({ internalOrderId: ref })))).merchantOrderId as string;
+  // the .NET SDK captures with a money object, an integer, and {} (the whole authorisation); then cancels two others
+  for (const captureAmount of [{ amount: 6_000, currency: 'AUD' }, 4_000, undefined]) {
+    const o = await order('net-capture');
+    const authorised = await ok(api.post(`/orders/${o}/pay`, { paymentToken: await token(CARDS.ok), authoriseOnly: true }));
+    await ok(api.post(`/transactions/${authorised.transactionId}/authorisation:capture`, captureAmount === undefined ? {} : { captureAmount }));
+    // and reads the transaction by its order (the .NET SDK's tests)
+    await ok(api.get(`/transactions/${o}`));
+  }
+  for (let i = 0; i < 2; i++) {
+    const authorised = await ok(api.post(`/orders/${await order('net-cancel')}/pay`, { paymentToken: await token(CARDS.ok), authoriseOnly: true }));
+    await ok(api.delete(`/transactions/${authorised.transactionId}/authorisation`));
+    await ok(api.delete(`/orders/${await order('net-delete')}`));
+    await ok(api.patch(`/orders/${await order('net-patch')}`, { internalOrderId: `net-patched-${i}` }));
+    await ok(api.post('/orders/invoices', { orderRequest: legacyOrder({ internalOrderId: `net-invoice-${i}` }), sendSms: false, SendEmail: i === 0 }));
+    // the plugins' saved card and sign-in
+    const source = (await sb.current(KEYS.soloSk, { 'Customer-Id': 'cust_alice' }).post('/sandbox/card-sources', { cardNumber: CARDS.ok })).body.paymentSourceId;
+    await ok(api.post('/payments/saved-card', { cardPaymentSourceId: source, paymentAmount: { amount: 2_500, currency: 'AUD' }, customerId: 'cust_alice' }), 201);
+    await ok(api.post('/authn/tenants/accounts:signinCustomerWithCustomerId', { customerId: 'cust_alice' }));
+  }
+}
+
+/** A platform creating, paying and refunding a sub-merchant's orders (L2, L5, L8). */
+async function platformPayments(url: string): Promise<void> {
+  const platform = client(url, { 'Limepay-Token': KEYS.marketplace });
+  const orders = '/platforms/mktp_demo/merchants/mcht_alpha/orders';
+  for (let i = 0; i < 2; i++) {
+    const created = await platform.post(orders, legacyOrder({ internalOrderId: `platform-${i}` }));
+    expect(created.status, created.text).toBe(200);
+    const paymentToken = (await sb.current(KEYS.alphaPk).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
+    const paid = await platform.post(`${orders}/${created.body.merchantOrderId}/pay`, { paymentToken });
+    expect(paid.status, paid.text).toBe(200);
+    const refunded = await platform.post('/platforms/mktp_demo/refunds', { transactionId: paid.body.transactionId, refundAmount: { amount: 3_000, currency: 'AUD' } });
     expect(refunded.status, refunded.text).toBe(200);
   }
 }
@@ -131,7 +184,8 @@ const FAULTS: Fault[] = [
     mappings: () => planted('L4', (m) => answerChanged(m, (a) => (a instanceof LegacyAnswer ? a : new LegacyAnswer(201, a)))) },
   { name: 'the 3DS challenge as 402 instead of 403', route: 'L4', path: '$status', primary: 403, candidate: 402,
     mappings: () => planted('L4', (m) => answerChanged(m, (a) => (a instanceof LegacyAnswer && a.status === 403 ? new LegacyAnswer(402, a.body) : a))) },
-  { name: "L4's transactionStatus renamed", route: 'L4', path: 'transactionStatus', primary: 'paid',
+  // the route's first example: the .NET SDK's authorise-only pays come first in the traffic
+  { name: "L4's transactionStatus renamed", route: 'L4', path: 'transactionStatus', primary: 'not_captured',
     mappings: () => planted('L4', (m) => answerChanged(m, (a) => { if (a instanceof LegacyAnswer) return a; const { transactionStatus, ...rest } = bodyOf(a); return { ...rest, status: transactionStatus }; })) },
   { name: "L1's amount x100", route: 'L1', path: '$effect.amount',
     mappings: () => planted('L1', (m) => requestShape(m, { ...ORDER_REQUEST, paymentAmount: mapped((v) => ({ minorCurrencyUnits: (v as { amount: number }).amount * 100, currency: (v as { currency: string }).currency }), 'amount') })) },
@@ -142,12 +196,12 @@ const FAULTS: Fault[] = [
       const shape = (m.request!.shape as Record<string, Obj>);
       return requestShape(m, { ...shape, PayByCard: { ...shape.PayByCard, authoriseOnly: moved() } });
     }) },
-  { name: 'customerEmail dropped', route: 'L1', path: '$effect.customerEmailAddress', primary: 'a***@shop.example' /* e-mail addresses are masked in records */,
+  { name: 'customerEmail dropped', route: 'L1', path: '$effect.customerEmailAddress', primary: 's***@example.com' /* masked in records; the .NET SDK's orders come first */,
     mappings: () => planted('L1', (m) => requestShape(m, { ...ORDER_REQUEST, customerEmail: moved() })) },
   { name: "L7's refundId taken from the first refund", route: 'L7', path: 'refundId',
     mappings: () => planted('L7', (m) => ({ ...m, response: readAnswer([transactionDetail], (detail) => ({ refundId: detail.purchaseDetails.refundIds[0] })) })) },
   { name: "L6 answering the order's id as the transaction's", route: 'L6', path: '_id',
-    mappings: () => planted('L6', (m) => answerChanged(m, (a) => ({ ...bodyOf(a), _id: bodyOf(a).merchantOrderId }))) },
+    mappings: () => planted('L6', orderIdAsId) },
   { name: "L3's internalOrderId from the order id", route: 'L3', path: 'internalOrderId',
     mappings: () => planted('L3', (m) => answerChanged(m, (a) => ({ ...bodyOf(a), internalOrderId: bodyOf(a).merchantOrderId }))) },
   { name: "L1's phone number dropped", route: 'L1', path: '$effect.customerPhoneNumber',
@@ -158,6 +212,25 @@ const FAULTS: Fault[] = [
     mappings: () => planted('L28', (m) => requestShape(m, { ...(m.request?.shape as Obj), givenName: moved() })) },
   { name: "L7's refund answered 201", route: 'L7', path: '$status', primary: 200, candidate: 201,
     mappings: () => planted('L7', (m) => answerChanged(m, (a) => new LegacyAnswer(201, a))) },
+  // the routes the deployed clients use besides the payment flow, and the platform's
+  { name: "L2's amount x100", route: 'L2', path: '$effect.amount',
+    mappings: () => planted('L2', (m) => requestShape(m, { ...ORDER_REQUEST, paymentAmount: mapped((v) => ({ minorCurrencyUnits: (v as { amount: number }).amount * 100, currency: (v as { currency: string }).currency }), 'amount') })) },
+  { name: "L5's answer without transactionId", route: 'L5', path: 'transactionId', candidate: undefined,
+    mappings: () => planted('L5', (m) => answerChanged(m, (a) => { if (!(a instanceof LegacyAnswer)) { const { transactionId: _gone, ...rest } = bodyOf(a); return rest; } return a; })) },
+  { name: "L8's refund x100", route: 'L8', path: '$effect.refundAmount',
+    mappings: () => planted('L8', (m) => requestShape(m, { refundAmount: mapped((v) => (v as { amount: number }).amount * 100, 'refundAmount') })) },
+  { name: "L9 answering the order's id as the captured transaction's", route: 'L9', path: '_id', mappings: () => planted('L9', orderIdAsId) },
+  { name: "L10 answering the order's id as the cancelled transaction's", route: 'L10', path: '_id', mappings: () => planted('L10', orderIdAsId) },
+  { name: "L12's cancelled order answered as created", route: 'L12', path: 'status', primary: 'cancelled', candidate: 'created',
+    mappings: () => planted('L12', (m) => answerChanged(m, (a) => ({ ...bodyOf(a), status: 'created' }))) },
+  { name: "L19's payCardId the token's id", route: 'L19', path: 'payCardId',
+    mappings: () => planted('L19', (m) => answerChanged(m, (a) => new LegacyAnswer(201, { ...bodyOf(a), payCardId: bodyOf(a).paymentTokenId }))) },
+  { name: "L29's token under another name", route: 'L29', path: 'customToken', candidate: undefined,
+    mappings: () => planted('L29', (m) => ({ ...m, response: { shape: closed({ token: 'customToken' }) } })) },
+  { name: "L30's internalOrderId not sent", route: 'L30', path: '$effect.referenceOrderId',
+    mappings: () => planted('L30', (m) => requestShape(m, { internalOrderId: mapped(() => 'not-what-was-asked', 'referenceOrderId') })) },
+  { name: "L31's magicLink dropped", route: 'L31', path: 'magicLink', candidate: undefined,
+    mappings: () => planted('L31', (m) => answerChanged(m, (a) => { const { magicLink: _gone, ...rest } = bodyOf(a); return rest; })) },
 ];
 
 describe('shadow mode against an independent legacy upstream', () => {
@@ -166,7 +239,9 @@ describe('shadow mode against an independent legacy upstream', () => {
     expect(verdicts(routes)).toEqual(Object.fromEntries(ROUTES.map((r) => [r, 'ready'])));
     for (const r of ROUTES) expect(routes.get(r)!.topDiffs, r).toEqual([]);
     // the writes were compared as writes (state, effect and answer), not only read back
-    for (const r of ['L1', 'L4', 'L7', 'L28']) expect(routes.get(r)!.methods, r).toEqual({ write: expect.any(Number) });
+    for (const r of ['L1', 'L2', 'L4', 'L5', 'L7', 'L8', 'L9', 'L10', 'L12', 'L19', 'L28', 'L29', 'L30', 'L31']) expect(routes.get(r)!.methods, r).toEqual({ write: expect.any(Number) });
+    // every route the deployed clients use was served by the independent upstream, L6 given an order id too
+    expect(legacy.served.some((r) => /^GET \/transactions\/ordr_/.test(r))).toBe(true);
   });
 
   it.each(FAULTS.map((f) => [f.name, f] as const))('catches %s on exactly its route, naming the path and both values', async (_name, fault) => {
@@ -178,6 +253,43 @@ describe('shadow mode against an independent legacy upstream', () => {
     if ('primary' in fault) expect(diff!.example.primary).toEqual(fault.primary);
     if ('candidate' in fault) expect(diff!.example.candidate).toEqual(fault.candidate);
     expect(diff!.example.primary).not.toEqual(diff!.example.candidate);
+  });
+});
+
+describe('a legacy service that departs from the contract', () => {
+  /** One shadow run over an independent legacy upstream with `quirk`, driving `drive`; the report's route `route`. */
+  async function quirkRun(quirk: Quirk, route: string, drive: (url: string) => Promise<void>): Promise<RouteReport> {
+    const odd = await startLegacyUpstream(sb.currentUrl, quirk);
+    try {
+      return (await shadowRun(odd.url, 1, drive)).get(route)!;
+    } finally {
+      await odd.close();
+    }
+  }
+
+  it('refusing as malformed a body the translator accepts reads as a mismatch at $translation', async () => {
+    const report = await quirkRun(
+      (method, path) => (method === 'POST' && path === '/orders' ? [400, { statusCode: 400, errorCode: 'invalid_request', message: 'The request is invalid', detail: 'description: too long', tracer: 'legacy-upstream' }] : undefined),
+      'L1',
+      async (url) => expect((await client(url, { 'Limepay-SecretKey': KEYS.soloSk }).post('/orders', legacyOrder())).status).toBe(400),
+    );
+    expect(report.state).toBe('mismatch');
+    expect(report.topDiffs[0]).toMatchObject({ path: '$translation', example: { primary: 'refused: invalid_request: description: too long', candidate: 'accepted' } });
+  });
+
+  it('answering a card removal (L16) 200 while the card stays reads as a mismatch at $effect.removed', async () => {
+    const source = (await sb.current(KEYS.soloSk, { 'Customer-Id': 'cust_alice' }).post('/sandbox/card-sources', { cardNumber: CARDS.ok })).body.paymentSourceId as string;
+    const removal = `/merchants/mcht_solo/payments/sources/card/cust_alice/${source}`;
+    const report = await quirkRun(
+      // the removed card as legacy-api.md section 4 shows it, but nothing removed
+      (method, path) => (method === 'DELETE' && path === removal ? [200, { cardPaymentSourceId: source, customerId: 'cust_alice', customerDelegateUserId: null, brand: 'visa', funding: 'credit', last4: '4242', cardBin: '424242', expMonth: 12, expYear: 2030, country: 'AU', isDeleted: true, createdAt: null, updatedAt: null }] : undefined),
+      'L16',
+      async (url) => expect((await client(url, { 'Limepay-SecretKey': KEYS.soloSk }).delete(removal)).status).toBe(200),
+    );
+    expect(report.state).toBe('mismatch');
+    expect(report.topDiffs.find((d) => d.path === '$effect.removed')?.example).toMatchObject({ primary: 'removed by the legacy write', candidate: expect.stringMatching(/: 200$/) });
+    // the card is still there: nothing was removed by the comparison either
+    expect((await sb.current(KEYS.soloSk, { 'Customer-Id': 'cust_alice', 'Merchant-Id': 'mcht_solo' }).get(`/sources/${source}`)).status).toBe(200);
   });
 });
 

@@ -21,6 +21,7 @@ import { startGateway } from '../helpers/gateway.js';
 import { logPath, logStream } from '../helpers/logs.js';
 import { client } from '../helpers/http.js';
 import { KEYS, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { promtool as promtoolTool } from '../helpers/tools.js';
 
 const RULES = new URL('../../deploy/prometheus/paybridge-rules.yml', import.meta.url);
 const DASHBOARD = new URL('../../deploy/grafana/paybridge-dashboard.json', import.meta.url);
@@ -61,21 +62,10 @@ describe('Prometheus rules and the Grafana dashboard', () => {
   });
 });
 
-/** promtool, from Debian's prometheus package (`.ci/run` installs it); required under CI=true. */
-function findPromtool(): string | undefined {
-  try {
-    execFileSync('promtool', ['--version'], { stdio: 'ignore' });
-    return 'promtool';
-  } catch {
-    if (process.env.CI === 'true') throw new Error('promtool not found (CI=true requires it): apt-get install prometheus');
-    process.stderr.write('promtool tests skipped: install Debian\'s prometheus package to run them\n');
-    return undefined;
-  }
-}
-const promtool = findPromtool();
+const promtool = promtoolTool();
 
 describe('the readiness rule under promtool', () => {
-  it.skipIf(!promtool)('records 1 for a route with enough comparisons and no mismatch, 0 for one with a mismatch, too few, or only validations, across replicas', () => {
+  it.skipIf(promtool.skip)('records 1 for a route with enough comparisons and no mismatch, 0 for one with a mismatch, too few, or only validations, across replicas', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paybridge-promtool-'));
     const series = (route: string, outcome: string, instance: string, values: string) =>
       `      - series: 'paybridge_shadow_comparisons_total{route="${route}",outcome="${outcome}",instance="${instance}"}'\n        values: '${values}'`;
@@ -102,13 +92,13 @@ describe('the readiness rule under promtool', () => {
     ].join('\n');
     const file = join(dir, 'readiness.test.yml');
     writeFileSync(file, `${tests}\n`);
-    const out = execFileSync(promtool!, ['test', 'rules', file], { encoding: 'utf8' });
+    const out = execFileSync(promtool.path(), ['test', 'rules', file], { encoding: 'utf8' });
     expect(out).toMatch(/SUCCESS/);
   });
 });
 
 describe('the migration rules under promtool', () => {
-  it.skipIf(!promtool)('record the canary share served, and alert on replicas that run two configurations for 5 minutes and on a refused reload', () => {
+  it.skipIf(promtool.skip)('record the canary share served, and alert on replicas that run two configurations for 5 minutes and on a refused reload', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paybridge-promtool-'));
     const tests = [
       `rule_files: [${JSON.stringify(fileURLToPath(RULES))}]`,
@@ -162,7 +152,7 @@ describe('the migration rules under promtool', () => {
     ].join('\n');
     const file = join(dir, 'migration.test.yml');
     writeFileSync(file, `${tests}\n`);
-    expect(execFileSync(promtool!, ['test', 'rules', file], { encoding: 'utf8' })).toMatch(/SUCCESS/);
+    expect(execFileSync(promtool.path(), ['test', 'rules', file], { encoding: 'utf8' })).toMatch(/SUCCESS/);
   });
 });
 
@@ -173,7 +163,7 @@ describe('paybridge rules', () => {
     expect(bin(['rules'])).toBe(readFileSync(RULES, 'utf8'));
   });
 
-  it.skipIf(!promtool)('prints rules from shadow.readyAfter and shadow.readyWindow, which promtool evaluates to the report\'s verdict', () => {
+  it.skipIf(promtool.skip)('prints rules from shadow.readyAfter and shadow.readyWindow, which promtool evaluates to the report\'s verdict', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paybridge-rules-'));
     const config = join(dir, 'gateway.json');
     writeFileSync(config, JSON.stringify({ shadow: { readyAfter: 3, readyWindow: '10m' } }));
@@ -200,12 +190,12 @@ describe('paybridge rules', () => {
       '            value: 0',
     ].join('\n');
     writeFileSync(join(dir, 'readiness.test.yml'), `${tests}\n`);
-    expect(execFileSync(promtool!, ['test', 'rules', join(dir, 'readiness.test.yml')], { encoding: 'utf8' })).toMatch(/SUCCESS/);
+    expect(execFileSync(promtool.path(), ['test', 'rules', join(dir, 'readiness.test.yml')], { encoding: 'utf8' })).toMatch(/SUCCESS/);
   });
 });
 
 describe('one verdict everywhere: two replicas, their merged records and Prometheus', () => {
-  it.skipIf(!promtool)('the merged report of two gateways and promtool over their metrics give each route the same verdict', async () => {
+  it.skipIf(promtool.skip)('the merged report of two gateways and promtool over their metrics give each route the same verdict', async () => {
     const settings = { readyAfter: 3, window: '1h' };
     /** A replica in shadow mode writing its own records; `faultyL3` answers L3 with the order's id as internalOrderId. */
     const replica = async (instance: string, faultyL3: boolean) => {
@@ -267,7 +257,7 @@ describe('one verdict everywhere: two replicas, their merged records and Prometh
         ...routes.flatMap((r) => [`          - labels: 'paybridge:shadow_route_ready{route="${r}"}'`, `            value: ${merged.get(r)!.ready ? 1 : 0}`]),
       ].join('\n');
       writeFileSync(join(dir, 'replicas.test.yml'), `${tests}\n`);
-      expect(execFileSync(promtool!, ['test', 'rules', join(dir, 'replicas.test.yml')], { encoding: 'utf8' })).toMatch(/SUCCESS/);
+      expect(execFileSync(promtool.path(), ['test', 'rules', join(dir, 'replicas.test.yml')], { encoding: 'utf8' })).toMatch(/SUCCESS/);
     } finally {
       await a.gateway.close();
       await b.gateway.close();

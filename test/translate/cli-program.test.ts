@@ -1,6 +1,6 @@
 /** The paybridge program: per-command help with descriptions and defaults, --version, and what was wrong with a bad command or flag (exit 2). */
 import { readFileSync } from 'node:fs';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
 import { OPENAPI_USAGE } from '../../src/cli/openapi.js';
 import { REPLAY_USAGE } from '../../src/cli/replay.js';
@@ -12,8 +12,9 @@ import { ROUTES_USAGE, TRANSLATE_USAGE } from '../../src/cli/translate.js';
 import { ROUTE_STATES } from '../../src/shadow/verdict.js';
 import { tempJson } from '../helpers/gateway.js';
 import { BIN, spawnBin } from '../helpers/spawn.js';
+import { script } from '../helpers/tools.js';
 
-const hasScript = spawnSync('script', ['--version']).status === 0;
+const terminal = script();
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 async function bin(args: string[]) {
@@ -74,12 +75,12 @@ describe('the paybridge program', () => {
     expect(far.stderr).toMatch(/listen\.somethingElse: unknown field\n/);
   });
 
-  it.skipIf(!hasScript)('translate at a terminal says what it waits for, then translates what is typed', async () => {
+  it.skipIf(terminal.skip)('translate at a terminal says what it waits for, then translates what is typed', async () => {
     // script(1) runs the command on a terminal of its own: what a person typing would see
-    const child = spawn('script', ['-qfec', `${process.execPath} ${BIN} translate`, '/dev/null'], { stdio: 'pipe' });
+    const child = spawn(terminal.path(), ['-qfec', `${process.execPath} ${BIN} translate`, '/dev/null'], { stdio: 'pipe' });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    await vi.waitFor(() => expect(out).toContain('reading one legacy request as JSON'), { timeout: 5_000 });
+    await vi.waitFor(() => expect(out).toContain('reading one legacy request as JSON'), { timeout: 25_000 });
     child.stdin.write(`${JSON.stringify({ method: 'GET', path: '/orders/ordr_1', headers: { 'limepay-secretkey': 'sandbox_sk_solo_secret_key' } })}\n\u0004`);
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code).toBe(0);

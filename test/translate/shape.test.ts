@@ -39,6 +39,16 @@ describe('backward', () => {
     expect(open.backward({ emailAddress: 'x@y.co' })).toStrictEqual({ email: 'x@y.co' });
     expect(open.backward({ contact: { email: 'c@y.co' }, emailAddress: 'x@y.co' })).toStrictEqual({ email: 'c@y.co' });
   });
+
+  it("carries an open shape's other metadata byte for byte both ways, and leaves out a current key that holds undefined", () => {
+    const open = compileShape({ email: from('contact.email') });
+    const metadata = { emailAddress: 'kept@y.co', referenceOrderId: 'kept', nested: { givenName: 'kept' } };
+    const legacy = open.backward({ metadata, phoneNumber: '+61400000000', gone: undefined });
+    expect(legacy).toStrictEqual({ metadata, phoneno: '+61400000000' });
+    expect('gone' in legacy).toBe(false);
+    const forward = compileShape({ email: 'emailAddress' }).forward({ email: 'a@b.co', metadata: { email: 'kept', firstName: 'kept' }, firstName: 'Jo' });
+    expect(forward).toStrictEqual({ emailAddress: 'a@b.co', metadata: { email: 'kept', firstName: 'kept' }, givenName: 'Jo' });
+  });
 });
 
 describe('guards', () => {

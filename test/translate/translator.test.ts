@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PaybridgeError } from '../../src/errors.js';
 import { createTranslator, MAX_DROPPED_PATHS, type CurrentRequest, type CurrentResponse } from '../../src/translate/index.js';
 import { jwt, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -267,17 +267,23 @@ describe('merchant tokens', () => {
   });
 
   it('look the key up again once the cache entry expires, and refuse a merchant the service key cannot read', async () => {
-    let calls = 0;
-    const t = createTranslator({
-      merchantTokens: { mtok_solo_merchant_token: 'mcht_solo', mtok_alpha_merchant_token: 'mcht_alpha' },
-      lookupMerchantKey: async () => `sandbox_pk_looked_up_${++calls}`,
-      merchantKeyCache: { ttlMs: 30 },
-    });
+    const translator = (ttlMs: number) => {
+      let calls = 0;
+      return createTranslator({
+        merchantTokens: { mtok_solo_merchant_token: 'mcht_solo', mtok_alpha_merchant_token: 'mcht_alpha' },
+        lookupMerchantKey: async () => `sandbox_pk_looked_up_${++calls}`,
+        merchantKeyCache: { ttlMs },
+      });
+    };
     const request = { method: 'GET', path: '/orders/ordr_1', headers: { 'limepay-merchanttoken': 'mtok_solo_merchant_token' } };
-    expect((await t.toCurrent(request)).headers.authorization).toBe('Bearer sandbox_pk_looked_up_1');
-    expect((await t.toCurrent(request)).headers.authorization).toBe('Bearer sandbox_pk_looked_up_1');
-    await new Promise((r) => setTimeout(r, 60));
-    expect((await t.toCurrent(request)).headers.authorization).toBe('Bearer sandbox_pk_looked_up_2');
+    const bearer = async (t: ReturnType<typeof translator>) => (await t.toCurrent(request)).headers.authorization;
+    // within a lifetime no machine outlasts, the key is read once
+    const kept = translator(600_000);
+    expect([await bearer(kept), await bearer(kept)]).toEqual(['Bearer sandbox_pk_looked_up_1', 'Bearer sandbox_pk_looked_up_1']);
+    // with a lifetime of 1 ms, read again once it is over: the event waited for, not a time guessed
+    const brief = translator(1);
+    expect(await bearer(brief)).toBe('Bearer sandbox_pk_looked_up_1');
+    await vi.waitFor(async () => expect(await bearer(brief)).toBe('Bearer sandbox_pk_looked_up_2'), { timeout: 5_000, interval: 5 });
 
     const real = createTranslator({ merchantTokens: { mtok_solo_merchant_token: 'mcht_solo' }, currentUrl: sb.currentUrl, serviceKey: KEYS.marketplace });
     const outside = await failure(real.toCurrent(request));

@@ -20,14 +20,14 @@ export interface PassthroughDeps {
 
 export function createPassthrough({ config, upstream, tracing, answers }: PassthroughDeps) {
   /** The exchange once the body (if any) is read: forwarded, its answer written. */
-  function send(x: Exchange, decision: Decision & { upstream: string }, deadline: number, body: Buffer | undefined): Promise<void> {
+  function send(x: Exchange, decision: Decision & { upstream: string }, body: Buffer | undefined): Promise<void> {
     let extra = forwardedHeaders(decision.headers, x.req);
     if (tracing.enabled) {
       x.span = tracing.start(`paybridge ${decision.route}`, typeof decision.headers.traceparent === 'string' ? decision.headers.traceparent : undefined, { 'paybridge.route': decision.route, 'http.request.method': x.method });
       extra = Object.assign(extra, tracing.headersOf(x.span.ctx));
     }
     const request = { method: x.method, path: x.url, headers: headerList(decision.headers, extra, x.id), body };
-    return upstream.exchange(decision.upstream, request, deadline).then(
+    return upstream.exchange(decision.upstream, request, x.deadline).then(
       (answer) => {
         const out: OutgoingHttpHeaders = endToEnd(answer.headers);
         const bodiless = x.method === 'HEAD' || answer.status === 204 || answer.status === 304;
@@ -43,9 +43,8 @@ export function createPassthrough({ config, upstream, tracing, answers }: Passth
   // a promise chain, not an async function: its every await is paid per request
   /** `read`: the body, when the gateway already read it (a percentage canary looks into it to choose a side). */
   return function passthrough(x: Exchange, decision: Decision & { upstream: string }, read?: { body: Buffer | undefined }): Promise<void> {
-    const deadline = Date.now() + config.timeouts.requestMs;
-    if (read) return send(x, decision, deadline, read.body);
-    if (!hasBody(x.req)) return send(x, decision, deadline, undefined);
-    return readBody(x.req, config.bodyLimitBytes).then((body) => send(x, decision, deadline, body));
+    if (read) return send(x, decision, read.body);
+    if (!hasBody(x.req)) return send(x, decision, undefined);
+    return readBody(x.req, config.bodyLimitBytes).then((body) => send(x, decision, body));
   };
 }

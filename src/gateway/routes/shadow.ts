@@ -33,8 +33,8 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
   const { config, metrics, upstream, upstreamFor, answers } = deps;
 
   /** One legacy request forwarded unchanged to the legacy upstream of its credential, its answer whole. */
-  function forwardLegacy(method: string, path: string, headers: Record<string, string | string[]>, body: string | undefined, requestId: string, forwarded?: Record<string, string>) {
-    return upstream.forward(upstreamFor(soleCredential(headers), 'legacy'), { method, path, headers, body }, requestId, undefined, forwarded);
+  function forwardLegacy(method: string, path: string, headers: Record<string, string | string[]>, body: string | undefined, requestId: string, deadline?: number, forwarded?: Record<string, string>) {
+    return upstream.forward(upstreamFor(soleCredential(headers), 'legacy'), { method, path, headers, body }, requestId, deadline, forwarded);
   }
 
   /** A comparison's own legacy call (a canary's candidate, a read again to learn noise), its answer parsed. */
@@ -81,7 +81,8 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
     const body = raw?.toString('utf8');
     let answer;
     try {
-      answer = await forwardLegacy(x.method, x.url, decision.headers, body, x.id, forwardedHeaders(decision.headers, x.req));
+      // under the request's deadline, which started before its body was read
+      answer = await forwardLegacy(x.method, x.url, decision.headers, body, x.id, x.deadline, forwardedHeaders(decision.headers, x.req));
     } catch (err) {
       const error = answers.upstreamFailed(decision.route, x.id, err, 'shadow primary call failed');
       shadow.primaryFailed(decision.route, x.id, error);

@@ -80,9 +80,11 @@ export function createTranslated(deps: TranslatedDeps) {
   }
 
   /** The exchange once the body (if any) is read: translated, sent, its answer written. */
-  function exchange(x: Exchange, decision: Decision, deadline: number, body: string | undefined): Promise<void> {
+  function exchange(x: Exchange, decision: Decision, body: string | undefined): Promise<void> {
     const forwarded = forwardedHeaders(decision.headers, x.req);
-    const legacyRequest = { method: x.method, path: x.url, headers: decision.headers, requestId: x.id, body };
+    // one deadline for every upstream call of this request (a merchant token's look-up, a refund's read and the refund)
+    const { deadline } = x;
+    const legacyRequest = { method: x.method, path: x.url, headers: decision.headers, requestId: x.id, body, deadline };
     // a sampled exchange for the replay corpus: each current call and its answer, kept as they pass
     const calls = deps.corpus?.sampled() ? ([] as CorpusCalls) : undefined;
     const kept = (current: CurrentRequest, sent: Promise<CurrentResponse>) => (calls ? sent.then((got) => (calls.push({ request: current, answer: got }), got)) : sent);
@@ -107,10 +109,8 @@ export function createTranslated(deps: TranslatedDeps) {
    * body, when the gateway already read it (a percentage canary looks into it to choose a side).
    */
   return function translate(x: Exchange, decision: Decision, read?: { body: Buffer | undefined }): Promise<void> {
-    // one deadline for every upstream call of this request (a refund's read and the refund)
-    const deadline = Date.now() + config.timeouts.requestMs;
-    if (read) return exchange(x, decision, deadline, read.body?.toString('utf8'));
-    if (!hasBody(x.req)) return exchange(x, decision, deadline, undefined);
-    return readBody(x.req, config.bodyLimitBytes).then((body) => exchange(x, decision, deadline, body?.toString('utf8')));
+    if (read) return exchange(x, decision, read.body?.toString('utf8'));
+    if (!hasBody(x.req)) return exchange(x, decision, undefined);
+    return readBody(x.req, config.bodyLimitBytes).then((body) => exchange(x, decision, body?.toString('utf8')));
   };
 }
