@@ -13,7 +13,7 @@ import { startGateway } from '../helpers/gateway.js';
 import { legacyError } from '../helpers/legacy-shapes.js';
 import type { LegacyCall } from '../helpers/parity.js';
 import { effectsOnce, sendCall, WRITES } from '../helpers/route-calls.js';
-import type { TestSandbox } from '../helpers/sandbox.js';
+import { KEYS, type TestSandbox } from '../helpers/sandbox.js';
 
 const FAULTS: [Fault, number, string][] = [
   ['resetBeforeHeaders', 502, 'upstream_error'],
@@ -39,7 +39,7 @@ afterAll(() => proxied.close());
 const gatewayIn = (mode: 'current' | 'legacy' | 'shadow', fault: Fault) =>
   startGateway({
     upstreams: { sandbox: mode === 'current' ? { current: currentProxy.url, legacy: sb.legacyUrl } : { current: sb.currentUrl, legacy: legacyProxy.url } },
-    routes: { '*': mode }, timeouts: timeouts(fault), shadow: { learnSample: 0 },
+    routes: { '*': mode }, timeouts: timeouts(fault), shadow: { learnSample: 0 }, serviceKey: KEYS.operator,
   });
 
 const nonGet = (requests: string[]) => requests.filter((r) => !r.startsWith('GET '));

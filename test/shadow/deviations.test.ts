@@ -288,8 +288,8 @@ describe('a legacy service that departs from the contract', () => {
     );
     expect(report.state).toBe('mismatch');
     expect(report.topDiffs.find((d) => d.path === '$effect.removed')?.example).toMatchObject({ primary: 'removed by the legacy write', candidate: expect.stringMatching(/: 200$/) });
-    // the card is still there: nothing was removed by the comparison either
-    expect((await sb.current(KEYS.soloSk, { 'Customer-Id': 'cust_alice', 'Merchant-Id': 'mcht_solo' }).get(`/sources/${source}`)).status).toBe(200);
+    // the card is still there (Get Payment Source takes a marketplace key): nothing was removed by the comparison either
+    expect((await sb.current(KEYS.operator, { 'Customer-Id': 'cust_alice', 'Merchant-Id': 'mcht_solo' }).get(`/sources/${source}`)).status).toBe(200);
   });
 });
 
