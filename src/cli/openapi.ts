@@ -1,6 +1,7 @@
 import { createTranslator } from '../translate/index.js';
 import { UsageError } from './util.js';
-import { currentDocument, legacyDocument, packageVersion } from '../openapi/documents.js';
+import { currentDocument, legacyDocument } from '../openapi/documents.js';
+import { packageVersion } from '../package-version.js';
 
 export const OPENAPI_USAGE = `paybridge openapi legacy|current
   Prints the OpenAPI 3.1 document of one generation, derived from the zod schemas: the legacy routes

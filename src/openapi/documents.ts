@@ -4,7 +4,6 @@
  * its legacy route id and description). `paybridge openapi legacy|current`, and the gateway at
  * `GET /_paybridge/openapi/{legacy,current}.json`.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CURRENT_ROUTES } from '../contract/current-routes.js';
 import { errorResponse as currentError } from '../contract/current-responses.js';
@@ -234,15 +233,3 @@ export function legacyDocument(router: Router, version: string): Json {
   };
 }
 
-/** This package's version (from package.json, wherever the code runs from: src/ or dist/src/). */
-export function packageVersion(): string {
-  for (const up of ['../../package.json', '../../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'paybridge' && pkg.version) return pkg.version;
-    } catch {
-      // not here: one level further up
-    }
-  }
-  return '0.0.0';
-}
