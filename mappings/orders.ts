@@ -97,7 +97,7 @@ const legacyOrder = {
  */
 const orderResponse = readAnswer([wrappedOrderRead, bareOrderRead], (body) => {
   const wrapped = (body as Partial<z.output<typeof wrappedOrderRead>>).OnlineOrder;
-  return legacyOrder.backward(wrapped ? wrapped.order : (body as z.output<typeof bareOrderRead>));
+  return legacyOrder.backward(wrapped ? wrapped.order : (body));
 });
 const orderAnswer = ok(ORDER_ANSWER);
 

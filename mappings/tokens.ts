@@ -27,7 +27,7 @@ export const savedCardToken = defineMapping({
   ),
   answers: { 201: z.object({ paymentTokenId: z.string().startsWith('ptkn_'), payCardId: z.string().startsWith('card_').describe('card_ and the opaque part of paymentTokenId') }) },
   // a token has nothing to read back: the answer the mapping gives for the token the client got
-  writeCheck: checkAnswer(({ answer, body }) => ({
+  writeCheck: checkAnswer(({ answer }) => ({
     status: 200,
     body: { SavedPaymentSourceToken: { paymentTokenId: stringAt(answer, 'paymentTokenId') } },
   })),

@@ -36,7 +36,7 @@ const intValue = (name: string, value: string): number => {
 };
 
 /** `L7=shadow,*=current` or repeated flags -> {L7: 'shadow', '*': 'current'}. */
-export function parseModes(name: string, values: readonly string[]): Record<string, string> {
+function parseModes(name: string, values: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)) {
     const at = item.indexOf('=');
@@ -75,7 +75,7 @@ export function readJsonFile(setting: string, file: string, hint = ''): unknown 
  * ConfigMap not created yet), undefined while it does not exist: the gateway then starts without it
  * and reads it when it appears. A required file that is missing is a one-line error naming it.
  */
-export function readConfigFile(file: string, optional: boolean): unknown {
+function readConfigFile(file: string, optional: boolean): unknown {
   if (optional && !existsSync(file)) return undefined;
   return readJsonFile('--config', file, ' (to start without it and read it once it appears, add --config-optional)');
 }
@@ -143,7 +143,7 @@ const SERVICE_LINK = /^PAYBRIDGE(?:_[A-Z0-9_]+)?_(?:SERVICE_HOST|SERVICE_PORT(?:
 const SERVICE_LINK_URL = /^(?:tcp|udp|sctp):\/\/[^\s]+:\d+$/;
 
 /** Whether a PAYBRIDGE_* variable is a Kubernetes service link rather than a setting. */
-export function isServiceLink(name: string, value: string): boolean {
+function isServiceLink(name: string, value: string): boolean {
   if (SETTINGS.some((s) => s.env === name)) return name.endsWith('_PORT') && SERVICE_LINK_URL.test(value);
   return SERVICE_LINK.test(name) || (name.endsWith('_PORT') && SERVICE_LINK_URL.test(value));
 }
@@ -192,10 +192,10 @@ export function mergeSources(sources: ConfigSources): Json {
     throw new ConfigError(`${sources.fileName ?? 'config file'}: expected a JSON object`);
   const env = sources.env ?? {};
   for (const name of Object.keys(env)) {
-    if (!name.startsWith('PAYBRIDGE_') || NON_SETTING_ENV.has(name) || env[name] === undefined || isServiceLink(name, env[name]!)) continue;
+    if (!name.startsWith('PAYBRIDGE_') || NON_SETTING_ENV.has(name) || env[name] === undefined || isServiceLink(name, env[name])) continue;
     const setting = SETTINGS.find((s) => s.env === name);
     if (!setting) throw new ConfigError(`${name}: unknown setting (known: ${SETTINGS.map((s) => s.env).join(', ')})`);
-    apply(merged, setting, name, env[name]!, sources.fileName);
+    apply(merged, setting, name, env[name], sources.fileName);
   }
   for (const [flag, value] of Object.entries(sources.flags ?? {})) {
     if (value === undefined) continue;

@@ -9,7 +9,7 @@ import { describeIssues } from './contract/zod-helpers.js';
 import { isAddressOrRange } from './gateway/proxies.js';
 import { LEGACY_ROUTES, ROUTE_IDS } from './translate/legacy-routes.js';
 
-export const DEFAULTS = {
+const DEFAULTS = {
   host: LISTEN_DEFAULTS.host,
   port: LISTEN_DEFAULTS.port,
   connectTimeoutMs: 2_000,
@@ -31,7 +31,7 @@ export const DEFAULTS = {
 } as const;
 
 /** Room left, past the longest a request can take, before a shutdown gives up on in-flight requests. */
-export const SHUTDOWN_MARGIN_MS = 5_000;
+const SHUTDOWN_MARGIN_MS = 5_000;
 
 /** The registry's ids as a reader takes them in an error: first-last when they run without a gap. */
 function describeRouteIds(): string {
@@ -69,7 +69,7 @@ const modeSetting = z.custom<ModeSetting>(isModeSetting, {
 });
 
 /** What a percentage canary's choice sticks to: one order's (customer's, merchant's) calls take one path; `request` sticks to nothing. */
-export const CANARY_KEYS = ['order', 'customer', 'merchant', 'request'] as const;
+const CANARY_KEYS = ['order', 'customer', 'merchant', 'request'] as const;
 export type CanaryKey = (typeof CANARY_KEYS)[number];
 
 /** A JSON-lines file bounded in bytes: rotated to `file.1` ... past `maxBytes`, `keep` old files kept. */
@@ -255,7 +255,7 @@ function didYouMean(error: z.ZodError): string {
   if (issue?.code !== 'unrecognized_keys') return '';
   const unknown = issue.keys[0] ?? '';
   let known: unknown = configSchema.parse({});
-  for (const part of issue.path) known = (known as Record<PropertyKey, unknown> | undefined)?.[part as PropertyKey];
+  for (const part of issue.path) known = (known as Record<PropertyKey, unknown> | undefined)?.[part];
   if (typeof known !== 'object' || known === null) return '';
   const candidates = Object.keys(known).map((key) => [key, editDistance(unknown.toLowerCase(), key.toLowerCase())] as const);
   const best = candidates.sort((a, b) => a[1] - b[1])[0];

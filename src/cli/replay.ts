@@ -20,7 +20,7 @@ export const REPLAY_USAGE = `paybridge replay [--config FILE] [--json] CORPUS...
   where, path); 1 a file or line that is not a corpus entry; 2 a usage error.`;
 
 /** The exit code of a replay that found a difference (as report's gate; 1 and 2 are the program's). */
-export const CHANGED_EXIT = 3;
+const CHANGED_EXIT = 3;
 
 export interface ReplayRoute {
   route: string;

@@ -10,7 +10,7 @@ export const SANDBOX_USAGE = `paybridge sandbox [--port P] [--legacy-port Q] [--
   credentials (with --json: one JSON object).`;
 
 /** The credentials a developer needs to call the sandbox, including a JWT of each kind. */
-export function describeCredentials(fixtures: Fixtures) {
+function describeCredentials(fixtures: Fixtures) {
   const customer = fixtures.customers[0];
   const merchant = fixtures.merchants[0];
   const marketplace = fixtures.marketplaces[0];

@@ -49,7 +49,7 @@ function withSandbox(config: Config, urls: { currentUrl: string; legacyUrl: stri
 }
 
 /** A legacy call that works as printed against the embedded sandbox: create an order with a secret key. */
-export function exampleCurl(baseUrl: string, secretKey: string): string {
+function exampleCurl(baseUrl: string, secretKey: string): string {
   const body = JSON.stringify({
     internalOrderId: 'demo-1',
     paymentAmount: { amount: 1000, currency: 'AUD' },

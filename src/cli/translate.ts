@@ -28,7 +28,7 @@ const requestSchema = z.strictObject({
 });
 
 /** The operator's merchant-token table file: a JSON object, merchant token -> merchant id. */
-export function readMerchantTokens(file: string): Record<string, string> {
+function readMerchantTokens(file: string): Record<string, string> {
   const parsed = z.record(z.string(), z.string().startsWith('mcht_')).safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!parsed.success) throw new Error(`merchant tokens ${file}: expected a JSON object of merchant token -> mcht_ id`);
   return parsed.data;
@@ -92,7 +92,7 @@ async function liveTable(gateway: string, token: string): Promise<LiveTable> {
   try {
     res = await fetch(`${gateway.replace(/\/+$/, '')}/_paybridge/routes`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
   } catch (err) {
-    throw new Error(`routes: ${gateway} could not be reached (${(err as Error).message})`);
+    throw new Error(`routes: ${gateway} could not be reached (${(err as Error).message})`, { cause: err });
   }
   const body = (await res.json().catch(() => undefined)) as LiveTable | { errorCode?: string; detail?: string } | undefined;
   if (!res.ok || !body || !('routes' in body)) throw new Error(`routes: ${gateway} answered ${res.status} ${body && 'detail' in body ? `${body.errorCode}: ${body.detail}` : ''}`.trim());

@@ -20,11 +20,11 @@ const PARENT_POLL_MS = 500;
  */
 export function onShutdown(close: () => Promise<void>): void {
   let closing = false;
-  let watch: NodeJS.Timeout | undefined;
+  const watch: { timer?: NodeJS.Timeout } = {};
   const handler = (signal: NodeJS.Signals | 'parent gone') => {
     if (closing) process.exit(1);
     closing = true;
-    clearInterval(watch);
+    clearInterval(watch.timer);
     close().then(
       () => process.exit(0),
       (err: unknown) => {
@@ -38,7 +38,7 @@ export function onShutdown(close: () => Promise<void>): void {
   const script = process.env.npm_lifecycle_event;
   if (script === undefined) return;
   const parent = process.ppid;
-  watch = setInterval(() => {
+  watch.timer = setInterval(() => {
     if (process.ppid === parent) return;
     process.stderr.write(`the parent process ${parent} (npm ${script}) is gone: stopping as on SIGTERM\n`);
     handler('parent gone');

@@ -51,6 +51,7 @@ export const merchantUpdateRequest = actionWrapper({
 
 export const merchantFileRequest = actionWrapper({
   UploadMerchantFile: z.strictObject({
+    // eslint-disable-next-line no-control-regex -- a file name holds no control character
     fileName: z.string().regex(/^[^/\\\x00-\x1f]{1,128}$/, 'expected a file name of 1-128 characters, no slashes'),
     contentType: z.enum(['application/pdf', 'image/png', 'image/jpeg']),
     purpose: z.enum(['IdentityDocument', 'BankStatement', 'BusinessRegistration', 'Other']),

@@ -25,12 +25,12 @@ const pluginAddress = z.strictObject({
   country: blank(address.shape.country.unwrap()),
 });
 
-export const money = z.strictObject({ minorCurrencyUnits: amountInt(0), currency: isoCurrency });
-export const positiveMoney = z.strictObject({ minorCurrencyUnits: amountInt(1), currency: isoCurrency });
+const money = z.strictObject({ minorCurrencyUnits: amountInt(0), currency: isoCurrency });
+const positiveMoney = z.strictObject({ minorCurrencyUnits: amountInt(1), currency: isoCurrency });
 /** PayTo runs on Australia's New Payments Platform: Australian dollars only (current-api.md, D-PT-1). */
 const payToMoney = z.strictObject({ minorCurrencyUnits: amountInt(1), currency: z.literal('AUD', 'expected AUD: PayTo is available only within Australia') });
 
-export const orderItem = z.strictObject({
+const orderItem = z.strictObject({
   amount: money,
   description: shortText,
   // the reference: a number that may be a decimal amount such as 1.5
@@ -39,7 +39,7 @@ export const orderItem = z.strictObject({
   imageUrl: z.string().max(2048).optional(),
 });
 
-export const onlineOrderFields = z.strictObject({
+const onlineOrderFields = z.strictObject({
   referenceOrderId: z.string().min(1).max(255),
   amount: positiveMoney,
   customerEmailAddress: email.optional(),
@@ -69,7 +69,7 @@ export const onlineOrderFields = z.strictObject({
 });
 export type OnlineOrderFields = z.output<typeof onlineOrderFields>;
 
-export const payByLinkOrderFields = onlineOrderFields.extend({
+const payByLinkOrderFields = onlineOrderFields.extend({
   sendSms: z.boolean().optional(),
   sendEmail: z.boolean().optional(),
 });
@@ -121,10 +121,10 @@ export const transactionActionRequest = actionWrapper({
   ReverseFundsTransfer: z.strictObject({ transferId: idOf('transfer') }),
 });
 
-export const ALIAS_TYPES = ['Phone', 'Email', 'ABN', 'ACN', 'ARBN', 'ARSN', 'OrgId'] as const;
+const ALIAS_TYPES = ['Phone', 'Email', 'ABN', 'ACN', 'ARBN', 'ARSN', 'OrgId'] as const;
 
 /** What an alias value must look like for its type (docs/decisions.md). */
-export const ALIAS_VALUE_RULES: Record<(typeof ALIAS_TYPES)[number], { pattern: RegExp; describe: string }> = {
+const ALIAS_VALUE_RULES: Record<(typeof ALIAS_TYPES)[number], { pattern: RegExp; describe: string }> = {
   // E.164 (`+61412345678`) or the NPP PayID form with a dash after the country code (`+61-412345678`)
   Phone: { pattern: /^\+(?=(?:\d-?){7,15}$)[1-9]\d{0,2}-?\d+$/, describe: 'an international phone number (+ and 7-15 digits, a dash after the country code allowed)' },
   Email: { pattern: /^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$/, describe: 'an e-mail address' },
@@ -254,7 +254,7 @@ export const surchargeRequest = actionWrapper({
 export const blockedCardUpdateRequest = actionWrapper({ UnblockCard: z.strictObject({}) });
 
 /** Sandbox-only test instruments (current-api-decisions.md, "Sandbox test instruments"). */
-export const cardNumber = z.string().regex(/^\d{12,19}$/, 'expected 12-19 digits');
+const cardNumber = z.string().regex(/^\d{12,19}$/, 'expected 12-19 digits');
 export const sandboxCardTokenRequest = z.strictObject({
   cardNumber,
   amount: positiveMoney.optional(),

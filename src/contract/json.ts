@@ -163,7 +163,10 @@ export function duplicateKey(text: string): string | undefined {
     if (c === 34) {
       let j = i + 1;
       let escaped = false;
-      for (let d = text.charCodeAt(j); d !== 34; d = text.charCodeAt(++j)) if (d === 92) (escaped = true), j++;
+      for (let d = text.charCodeAt(j); d !== 34; d = text.charCodeAt(++j)) if (d === 92) {
+        escaped = true;
+        j++;
+      }
       const top = stack[stack.length - 1];
       if (top?.keys && top.expectKey) {
         const key = escaped ? (JSON.parse(text.slice(i, j + 1)) as string) : text.slice(i + 1, j);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { hasIdForm, ID_PREFIX, type IdKind } from './ids.js';
 
 /** Largest amount accepted anywhere, in minor units (one billion currency units). */
-export const MAX_MINOR_UNITS = 100_000_000_000;
+const MAX_MINOR_UNITS = 100_000_000_000;
 
 export const amountInt = (min = 0) => z.int().min(min).max(MAX_MINOR_UNITS);
 export const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'expected a three-letter upper-case currency code');
@@ -68,7 +68,7 @@ export function actionWrapper<T extends Record<string, z.ZodType>>(variants: T) 
     const result = (variants[key] as z.ZodType).safeParse((input as Record<string, unknown>)[key]);
     if (!result.success) {
       for (const issue of result.error.issues) {
-        ctx.addIssue({ ...issue, path: [key, ...issue.path] } as Parameters<typeof ctx.addIssue>[0]);
+        ctx.addIssue({ ...issue, path: [key, ...issue.path] });
       }
       return z.NEVER;
     }
@@ -78,17 +78,19 @@ export function actionWrapper<T extends Record<string, z.ZodType>>(variants: T) 
   return schema;
 }
 
+type Issue = z.ZodError['issues'][number];
+
 /** `a.b[2].c: message` for the first issue: the field the caller must fix. */
 export function describeIssues(error: z.ZodError, root = ''): string {
-  let issue = error.issues[0];
+  let issue: Issue | undefined = error.issues[0];
   if (!issue) return root || 'body';
   // a union (an amount or a money object): the branch whose type fits names the problem
-  while (issue.code === 'invalid_union' && (issue as { errors?: z.core.$ZodIssue[][] }).errors?.length) {
-    const branches = (issue as unknown as { errors: z.core.$ZodIssue[][] }).errors;
-    const fitting = branches.find((b) => b[0] !== undefined && !(b[0].code === 'invalid_type' && b[0].path.length === 0)) ?? branches[0]!;
-    const inner = fitting[0];
+  while (issue.code === 'invalid_union' && (issue as { errors?: Issue[][] }).errors?.length) {
+    const branches: Issue[][] = (issue as unknown as { errors: Issue[][] }).errors;
+    const fitting: Issue[] = branches.find((b) => b[0] !== undefined && !(b[0].code === 'invalid_type' && b[0].path.length === 0)) ?? branches[0]!;
+    const inner: Issue | undefined = fitting[0];
     if (!inner) break;
-    issue = { ...inner, path: [...issue.path, ...inner.path] } as typeof issue;
+    issue = { ...inner, path: [...issue.path, ...inner.path] };
   }
   let path = root;
   for (const part of issue.path) {

@@ -18,7 +18,7 @@ const inTable = (path: string) => TABLE_PATHS.some((p) => path === p || path.sta
 const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The dotted paths at which two configurations differ: each leaf setting, a list as a whole. */
-export function differingPaths(a: unknown, b: unknown, prefix = ''): string[] {
+function differingPaths(a: unknown, b: unknown, prefix = ''): string[] {
   if (isPlain(a) && isPlain(b))
     return [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((key) => differingPaths(a[key], b[key], prefix ? `${prefix}.${key}` : key));
   return JSON.stringify(a) === JSON.stringify(b) ? [] : [prefix];

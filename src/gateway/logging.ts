@@ -50,9 +50,9 @@ export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
   const middles = new Map<string, Map<string, Map<string, string>>>();
   const middle = (route: string, mode: string, method: string): string => {
     let byMode = middles.get(route);
-    if (byMode === undefined) middles.set(route, (byMode = new Map()));
+    if (byMode === undefined) middles.set(route, (byMode = new Map<string, Map<string, string>>()));
     let byMethod = byMode.get(mode);
-    if (byMethod === undefined) byMode.set(mode, (byMethod = new Map()));
+    if (byMethod === undefined) byMode.set(mode, (byMethod = new Map<string, string>()));
     let text = byMethod.get(method);
     if (text === undefined) {
       text = `","route":${JSON.stringify(route)},"mode":${JSON.stringify(mode)},"method":${JSON.stringify(method)},"url":`;
@@ -84,7 +84,7 @@ export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
      * requestIdOf, scrubbed into the same characters); route ids, modes and methods (the HTTP parser's
      * tokens) are few and quoted once each.
      */
-    access(f: AccessFields): void {
+    access(this: void, f: AccessFields): void {
       if (!accessOn) return;
       const now = Date.now();
       if (now !== clock) {
@@ -108,4 +108,3 @@ export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
   };
 }
 
-export type GatewayLogging = ReturnType<typeof gatewayLogging>;

@@ -40,7 +40,7 @@ export function createMerchants(deps: MerchantsDeps) {
   async function resolve(credential: string, deadline: number): Promise<string | null> {
     const cached = known(credential);
     if (cached !== undefined) return cached;
-    let merchant: string | null = null;
+    let merchant: string | null;
     try {
       const answer = await deps.call({ method: 'GET', path: '/merchants?limit=2', headers: { authorization: `Bearer ${credential}`, accept: 'application/json' } }, deadline);
       const body = answer.body as { items?: unknown[] } | unknown[] | undefined;
@@ -58,4 +58,3 @@ export function createMerchants(deps: MerchantsDeps) {
   return { known, resolve };
 }
 
-export type Merchants = ReturnType<typeof createMerchants>;

@@ -74,7 +74,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const upstream = createUpstream(config.timeouts);
   const tracing = createTracing({ otlpEndpoint: config.otlpEndpoint, serviceName: 'paybridge' });
   let draining = false;
-  let traffic: ReturnType<typeof createTraffic> | undefined;
+  // the traffic handler, set once its dependencies exist (the server's handler reads it per request)
+  const handlers: { traffic?: ReturnType<typeof createTraffic> } = {};
   const clientRefused = refusalRecorder(metrics, (obj, msg) => app.log.warn(obj, msg));
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : (logging.options as object),
@@ -87,7 +88,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       const server = createServer(
         // how often Node looks for requests past their timeouts (its default, 30 s, would double them)
         { connectionsCheckingInterval: Math.min(1_000, Math.ceil(Math.min(config.client.headersMs, config.client.requestMs) / 4)) },
-        (req, res) => (traffic && !OWN_PATH.test(req.url ?? '/') ? traffic.handle(req, res) : ownPaths(req, res)),
+        (req, res) => (handlers.traffic && !OWN_PATH.test(req.url ?? '/') ? handlers.traffic.handle(req, res) : ownPaths(req, res)),
       );
       // the client side: a slow client is cut off (a legacy 408) and holds a bounded share of the server
       server.headersTimeout = config.client.headersMs;
@@ -101,7 +102,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
     // fastify's own refusals on its paths in the legacy shape
     frameworkErrors: (error, request, reply) =>
-      sendOwnError(reply, new PaybridgeError('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'path: malformed percent-encoding' : `request: ${scrub(error.message)}`)),
+      void sendOwnError(reply, new PaybridgeError('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'path: malformed percent-encoding' : `request: ${scrub(error.message)}`)),
   });
 
   const translator = options.translator ?? gatewayTranslator(options, metrics, app.log);
@@ -112,7 +113,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const corpusSettings = config.shadow.corpus;
   const corpusSkipped = metrics.counter('paybridge_corpus_skipped_total', 'Translated exchanges left out of the replay corpus: nested too deep, too large, or failed to write.', ['reason']);
   const corpus = corpusSettings ? createCorpus(corpusSettings, (reason) => corpusSkipped.inc({ reason })) : undefined;
-  traffic = createTraffic({ config, routes, corpus, translator, upstream, metrics, tracing, log: app.log, access: logging.access, draining: () => draining });
+  const traffic = (handlers.traffic = createTraffic({ config, routes, corpus, translator, upstream, metrics, tracing, log: app.log, access: logging.access, draining: () => draining }));
   const { shadow } = traffic;
 
   registerOwnPaths(app, { config, metrics, translator, shadow, routes, live, draining: () => draining });

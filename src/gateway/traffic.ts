@@ -59,11 +59,11 @@ export function createTraffic(deps: TrafficDeps) {
   /** The node:http handler of all traffic. */
   function handle(req: IncomingMessage, res: ServerResponse): void {
     let headers: Record<string, string | string[]> = {};
-    let unreadable: unknown;
+    let unreadable: { thrown: unknown } | undefined;
     try {
       headers = headerRecord(req.rawHeaders);
     } catch (err) {
-      unreadable = err;
+      unreadable = { thrown: err };
     }
     // a forwarded host or scheme is a trusted proxy's word, or no one's: the URLs built from it send shoppers there
     if ((headers['x-forwarded-host'] !== undefined || headers['x-forwarded-proto'] !== undefined) && !fromTrustedProxy(req.socket.remoteAddress)) {
@@ -78,7 +78,7 @@ export function createTraffic(deps: TrafficDeps) {
     }
     let work: Promise<void>;
     try {
-      if (unreadable !== undefined) throw unreadable;
+      if (unreadable !== undefined) throw unreadable.thrown;
       checkTarget(x.method, x.url);
       // modes set per merchant: the credential's merchant first (known, or asked of the current API once)
       const credential = hasMerchantModes(deps.routes.table) && isLegacyRequest(headers) ? soleCredential(headers) : undefined;

@@ -230,7 +230,7 @@ export function createUpstream(options: UpstreamOptions) {
     if (deadline <= now) return collector.finish(deadlineError());
     inFlight.add(collector);
     base.pool.dispatch(
-      { path: base.path + request.path, method: request.method as Dispatcher.HttpMethod, headers: request.headers, body: request.body ?? null },
+      { path: base.path + request.path, method: request.method, headers: request.headers, body: request.body ?? null },
       collector,
     );
   }

@@ -99,7 +99,7 @@ function requestMetrics(registry: Registry) {
   );
   return (route: string, mode: string, status: number, seconds: number): void => {
     let byMode = byRoute.get(route);
-    if (!byMode) byRoute.set(route, (byMode = new Map()));
+    if (!byMode) byRoute.set(route, (byMode = new Map<string, Timings>()));
     let timing = byMode.get(mode);
     if (!timing) byMode.set(mode, (timing = { labels: { route, mode }, buckets: new Array<number>(BUCKETS.length + 1).fill(0), sum: 0, count: 0, statuses: new Map() }));
     let series = timing.statuses.get(status);

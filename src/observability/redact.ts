@@ -23,7 +23,7 @@ const REDACTED_CARD = '[redacted card]';
 /** What a name marks its value as. */
 export type NameKind = 'credential' | 'card' | 'cvc' | 'email';
 /** What a secret found by its shape in a text is. */
-export type ShapeKind = 'key' | 'jwt' | 'token' | 'card' | 'cvc' | 'email' | 'credential';
+type ShapeKind = 'key' | 'jwt' | 'token' | 'card' | 'cvc' | 'email' | 'credential';
 
 /** What a writer puts in place of each secret the rules find. */
 export interface Masks {

@@ -28,7 +28,7 @@ const ALLOWED_HEADERS = [
   'limepay-publickey', 'limepay-checkouttoken', 'limepay-customerjwt',
 ].join(', ');
 
-export function originAllowed(access: BrowserAccess, origin: string): boolean {
+function originAllowed(access: BrowserAccess, origin: string): boolean {
   return access.allowedOrigins.includes('*') || access.allowedOrigins.includes(origin);
 }
 

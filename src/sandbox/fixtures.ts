@@ -7,7 +7,7 @@ const key = (prefix: string) =>
   z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9_-]{8,128}$`), `expected ${prefix} followed by 8-128 characters of A-Z a-z 0-9 _ -`);
 
 /** The fixture file of `paybridge sandbox --fixtures FILE` (format documented in README). */
-export const fixturesSchema = z
+const fixturesSchema = z
   .strictObject({
     jwtSecret: z.string().min(16, 'expected at least 16 characters'),
     marketplaces: z.array(
@@ -148,7 +148,7 @@ export function loadFixtures(file: string): Fixtures {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new Error(`fixtures ${file}: ${(err as Error).message}`);
+    throw new Error(`fixtures ${file}: ${(err as Error).message}`, { cause: err });
   }
   const parsed = fixturesSchema.safeParse(raw);
   if (!parsed.success) throw new Error(`fixtures ${file}: ${describeIssues(parsed.error)}`);

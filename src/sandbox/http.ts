@@ -1,15 +1,15 @@
 /** What both sandbox faces share: a fastify app whose every failure is an error object of the face's shape. */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { parseJsonBody, stringifyJson } from '../contract/json.js';
 import { z } from 'zod';
 import { PaybridgeError, type ErrorCode } from '../errors.js';
 import { describeIssues } from '../contract/zod-helpers.js';
 import { hasIdForm, ID_PREFIX, type IdKind } from '../contract/ids.js';
 
-export const SANDBOX_BODY_LIMIT = 1024 * 1024;
+const SANDBOX_BODY_LIMIT = 1024 * 1024;
 
-export type ErrorRenderer = (code: ErrorCode, detail: string, tracer: string) => object;
+type ErrorRenderer = (code: ErrorCode, detail: string, tracer: string) => object;
 
 /** Maps fastify's own failures (body parser, body limit, content type) to the error table. */
 function toPaybridgeError(err: unknown): PaybridgeError {
@@ -84,7 +84,6 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown, root =
 }
 
 export type Req = FastifyRequest;
-export type Reply = FastifyReply;
 
 /** A single header value; a repeated header is a 400 naming it. */
 export function singleHeader(req: FastifyRequest, name: string): string | undefined {

@@ -73,4 +73,3 @@ export function createSandbox(options: SandboxOptions = {}) {
 
 export type Sandbox = ReturnType<typeof createSandbox>;
 export { DEFAULT_FIXTURES, loadFixtures, type Fixtures } from './fixtures.js';
-export { Store } from './store.js';

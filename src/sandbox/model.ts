@@ -22,7 +22,7 @@ export interface Marketplace {
   operator: boolean;
 }
 
-export interface BankAccount {
+interface BankAccount {
   bankAccountId: string;
   bsb: string;
   accountNumber: string;
@@ -124,7 +124,7 @@ export interface OrderItem {
   imageUrl?: string | undefined;
 }
 
-export type OrderStatus = 'created' | 'paid' | 'cancelled';
+type OrderStatus = 'created' | 'paid' | 'cancelled';
 
 export interface Order {
   orderId: string;
@@ -207,7 +207,7 @@ export interface Agreement {
 }
 
 /** The reference's TransactionStatus values the sandbox uses (current-api-decisions.md, States). */
-export type TransactionStatus = 'not_captured' | 'paid' | 'partially_refunded' | 'refunded' | 'cancelled';
+type TransactionStatus = 'not_captured' | 'paid' | 'partially_refunded' | 'refunded' | 'cancelled';
 
 export interface TimelineEntry {
   eventType: string;

@@ -14,7 +14,7 @@ export interface StoreOptions {
   now?: () => number;
 }
 
-export const DEFAULT_AGREEMENT_DELAY_MS = 2000;
+const DEFAULT_AGREEMENT_DELAY_MS = 2000;
 
 /** Append to a list kept under a key of a secondary index. */
 function indexAdd(index: Map<string, string[]>, key: string, id: string): void {

@@ -51,7 +51,7 @@ export function wrongForm(rule: HeaderRule): PaybridgeError {
 }
 
 /** Context headers of the current API ([lower-case, as spelled]); on a legacy call the path is the only source of context. */
-export const CONTEXT_HEADERS: readonly (readonly [string, string])[] = [
+const CONTEXT_HEADERS: readonly (readonly [string, string])[] = [
   ['marketplace-id', 'Marketplace-Id'],
   ['merchant-id', 'Merchant-Id'],
   ['customer-id', 'Customer-Id'],

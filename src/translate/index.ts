@@ -14,7 +14,7 @@ import { merchantKeyLookup } from './merchant-lookup.js';
 import { createServiceScope } from './service-key.js';
 import { compileRouter, type RouteMatch } from './router.js';
 
-export interface Logger {
+interface Logger {
   warn(obj: object, msg?: string): void;
   error?(obj: object, msg?: string): void;
 }
@@ -225,7 +225,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
 }
 
 /** Items asked per page of a list read to its end: the reference's largest `limit`. */
-export const PAGE_LIMIT = 500;
+const PAGE_LIMIT = 500;
 /** Pages read at most for one legacy list (PAGE_LIMIT items each). */
 const MAX_PAGES = 200;
 
@@ -258,7 +258,7 @@ async function readEveryPage(request: CurrentRequest, filters: Readonly<Record<s
     const answer = await send({ ...request, path: pageOf(request.path, page) });
     if (answer.status >= 300) return answer;
     const body = answer.body as { items?: unknown } | undefined;
-    const list = Array.isArray(answer.body) ? answer.body : Array.isArray(body?.items) ? (body.items as unknown[]) : undefined;
+    const list: unknown[] | undefined = Array.isArray(answer.body) ? (answer.body as unknown[]) : Array.isArray(body?.items) ? (body.items as unknown[]) : undefined;
     if (!list) return answer;
     const first = list.length > 0 ? JSON.stringify(list[0]) : undefined;
     if (page > 1 && first !== undefined && first === previous) break;

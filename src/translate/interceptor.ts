@@ -77,7 +77,7 @@ class BufferingHandler implements Dispatcher.DispatchHandler {
 }
 
 /** One request through `dispatch`, the whole answer buffered: parsed JSON when it is JSON. */
-export function dispatchBuffered(dispatch: Dispatcher.Dispatch, opts: Dispatcher.DispatchOptions): Promise<CurrentResponse> {
+function dispatchBuffered(dispatch: Dispatcher.Dispatch, opts: Dispatcher.DispatchOptions): Promise<CurrentResponse> {
   return new Promise((resolve, reject) => {
     dispatch(opts, new BufferingHandler(resolve, reject));
   });
@@ -138,7 +138,7 @@ export function bridgeInterceptor(options: BridgeOptions): Dispatcher.Dispatcher
       dispatchBuffered(dispatch, {
         origin: target.origin,
         path: `${basePath}${current.path}`,
-        method: current.method as Dispatcher.HttpMethod,
+        method: current.method,
         headers: current.headers,
         body: current.body === undefined ? null : stringifyJson(current.body),
       });

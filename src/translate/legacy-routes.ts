@@ -26,7 +26,7 @@ export const ROUTE_ID = /^L(?!0)\d{1,4}$/;
 export const routeNumber = (id: string) => Number(id.slice(1));
 
 /** The route table of a set of mappings, by route number. */
-export function routeTable(mappings: readonly Mapping[]): LegacyRoute[] {
+function routeTable(mappings: readonly Mapping[]): LegacyRoute[] {
   return mappings
     .map((m) => {
       const [method, path] = m.legacy.split(' ') as [HttpMethod, string];

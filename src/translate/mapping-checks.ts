@@ -81,7 +81,7 @@ export function checkCurrentKeys(
   // query parameters: path ids put there, and the legacy query's keys as renamed (the shape, else the vocabulary)
   const renames = mapping.query?.shape ?? {};
   const legacyKeys = [...(queryTree?.keys.keys() ?? [])];
-  const query = [...named('query'), ...legacyKeys.map((key) => (typeof renames[key] === 'string' ? (renames[key] as string) : toCurrentKey(key)))];
+  const query = [...named('query'), ...legacyKeys.map((key) => (typeof renames[key] === 'string' ? (renames[key]) : toCurrentKey(key)))];
   // no query schema: the operation takes none; a null tree: it takes anything
   const known = operation.query ? keyTree(operation.query) : undefined;
   const unknownQuery = known === null ? [] : query.filter((name) => !known?.keys.has(name));

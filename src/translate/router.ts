@@ -13,7 +13,6 @@ import { isReadSchema, legacyProbe } from './current-keys.js';
 import { checkCurrentCall, checkCurrentKeys, checkCurrentReads, checkReadStaysRead, MappingError, splitCall } from './mapping-checks.js';
 import { keyTree, type KeyTree } from './unknown-fields.js';
 
-export { MappingError } from './mapping-checks.js';
 
 interface Segment {
   literal?: string;
@@ -85,7 +84,7 @@ function compile(mapping: Mapping): CompiledMapping {
     for (const [wrap, spec] of Object.entries((shape ?? {}) as Record<string, ShapeSpec>))
       requestShapes.set(wrap, compileShape({ ...spec, ...movedSpec }));
   } else {
-    requestShapes.set(mapping.request?.wrap ?? '', compileShape({ ...((shape ?? {}) as ShapeSpec), ...movedSpec }));
+    requestShapes.set(mapping.request?.wrap ?? '', compileShape({ ...((shape ?? {})), ...movedSpec }));
   }
   // the actions its body is wrapped in: the request shapes' keys ('' is an unwrapped body)
   const operation = checkCurrentCall(mapping, mapping.current, [...requestShapes.keys()].filter((wrap) => wrap !== ''));

@@ -19,7 +19,7 @@ const MERCHANT_KEY = /^(sandbox|live)_(pk|sk)_/;
 const REFUSING = CURRENT_ROUTES.filter((r) => r.refusesMerchantKeys).map((r) => [r.method, new RegExp(`^${r.path.replace(/\{\w+\}/g, '[^/?]+')}(\\?|$)`)] as const);
 
 /** True when the current API refuses this call to a merchant key. */
-export const refusesMerchantKeys = (method: string, path: string): boolean => REFUSING.some(([m, p]) => m === method && p.test(path));
+const refusesMerchantKeys = (method: string, path: string): boolean => REFUSING.some(([m, p]) => m === method && p.test(path));
 
 /** The merchant id of one item of a merchant list, bare or wrapped by its kind (`{ServiceProviderMerchant: {...}}`). */
 export function merchantIdOf(item: unknown): string | undefined {
@@ -78,4 +78,3 @@ export function createServiceScope(options: ServiceScopeOptions) {
   return { scoped, sendScoped };
 }
 
-export type ServiceScope = ReturnType<typeof createServiceScope>;

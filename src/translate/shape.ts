@@ -10,7 +10,7 @@ export type Obj = Record<string, unknown>;
 const RULE = Symbol('paybridge.rule');
 
 /** What a rule does for one legacy key, once bound to that key. */
-export interface BoundRule {
+interface BoundRule {
   /** Writes the legacy value into the current object being built. */
   forward?: (value: unknown, out: Obj, legacy: Obj) => void;
   /** The legacy value read from a current object; undefined leaves the key out. */
@@ -49,7 +49,7 @@ const isShape = (v: unknown): v is Shape => isObj(v) && isObj(v.spec) && typeof 
 
 /** A value, each element of an array, or null, passed through f. */
 function eachValue(value: unknown, f: (v: Obj) => unknown): unknown {
-  if (Array.isArray(value)) return value.map((v) => (isObj(v) ? f(v) : v));
+  if (Array.isArray(value)) return (value as unknown[]).map((v) => (isObj(v) ? f(v) : v));
   return isObj(value) ? f(value) : value;
 }
 
@@ -207,7 +207,7 @@ export function into(path: string): Rule {
     currentKeys: [parts[0]!],
     forward: (v, out) => {
       let at = out;
-      for (const p of parts.slice(0, -1)) at = (isObj(at[p]) ? at[p] : (at[p] = {})) as Obj;
+      for (const p of parts.slice(0, -1)) at = (isObj(at[p]) ? at[p] : (at[p] = {}));
       at[last] = v;
     },
     backward: (current) => {
@@ -256,6 +256,7 @@ export const closed = (spec: ShapeSpec): Shape => ({ spec, closed: true });
 function templateOf(keys: readonly string[]): () => Obj {
   // in a literal, `"__proto__": null` would set the prototype instead of defining a key
   if (keys.includes('__proto__')) throw new Error('a closed shape cannot have the key __proto__');
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- keys written as JSON strings, never code: the closed shape's object template
   return new Function(`return {${keys.map((key) => `${JSON.stringify(key)}: null`).join(', ')}};`) as () => Obj;
 }
 
@@ -269,7 +270,7 @@ const cache = new WeakMap<ShapeSpec, { open?: CompiledShape; closed?: CompiledSh
 
 /** Compiles a shape once (cached per spec object and closedness). */
 export function compileShape(input: ShapeSpec | Shape): CompiledShape {
-  const shape: Shape = isShape(input) ? input : { spec: input as ShapeSpec, closed: false };
+  const shape: Shape = isShape(input) ? input : { spec: input, closed: false };
   const slot = cache.get(shape.spec) ?? {};
   const hit = shape.closed ? slot.closed : slot.open;
   if (hit) return hit;

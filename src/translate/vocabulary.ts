@@ -4,7 +4,7 @@
  */
 import { ExactNumber } from '../contract/json.js';
 
-export const VOCABULARY: Readonly<Record<string, string>> = {
+const VOCABULARY: Readonly<Record<string, string>> = {
   email: 'emailAddress',
   customerEmail: 'customerEmailAddress',
   contactEmail: 'contactEmailAddress',

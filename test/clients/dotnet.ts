@@ -20,7 +20,7 @@ const int64NotNull = z.int().optional();
 const address = z.object({ line1: str, line2: str, country: str, city: str, postalCode: str, state: str }).nullable().optional();
 
 /** OrderCreateResponse and its members, as the SDK's classes type them. */
-export const OrderCreateResponse = z.object({
+const OrderCreateResponse = z.object({
   merchantOrderId: z.string(),
   merchantId: str,
   marketplaceId: str,
@@ -40,12 +40,12 @@ export const OrderCreateResponse = z.object({
   createdAt: str,
   updatedAt: str,
 });
-export const TransactionResponse = z.object({ transactionId: str, transactionStatus: str, amount: int64, currency: str, type: str });
-export const PaymentActionResponse = z.object({
+const TransactionResponse = z.object({ transactionId: str, transactionStatus: str, amount: int64, currency: str, type: str });
+const PaymentActionResponse = z.object({
   paymentToken: z.string(),
   paymentActionRequired: z.object({ threeDSAuthorisationId: z.string(), redirectURL: z.string() }),
 });
-export const PaymentResponse = z.object({
+const PaymentResponse = z.object({
   _id: z.string(),
   merchantId: str,
   marketplaceId: str,
@@ -62,10 +62,10 @@ export const PaymentResponse = z.object({
   updatedAt: str,
   fee: int64,
 });
-export const RefundResponse = z.object({ refundId: z.string() });
-export const OrderCreateInvoiceResponse = z.object({ order: OrderCreateResponse, token: z.string(), magicLink: z.string() });
+const RefundResponse = z.object({ refundId: z.string() });
+const OrderCreateInvoiceResponse = z.object({ order: OrderCreateResponse, token: z.string(), magicLink: z.string() });
 /** HandleResponseError: `message` (or error.message) becomes the exception's message. */
-export const LimepayApiError = z.object({ message: z.string().min(1) });
+const LimepayApiError = z.object({ message: z.string().min(1) });
 
 function request(target: Target, method: string, path: string, data?: unknown): WireRequest {
   const host: [string, string] = ['Host', hostOf(target.base)];

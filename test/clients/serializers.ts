@@ -9,7 +9,7 @@
  * A PHP float (what round(), `* 100` and Magento's decimals give). json_encode without
  * JSON_PRESERVE_ZERO_FRACTION writes it as the shortest decimal, with no `.0`: `1000`, `-0`, `110.00000000000001`.
  */
-export class PhpFloat {
+class PhpFloat {
   constructor(readonly value: number) {}
 }
 export const float = (value: number) => new PhpFloat(value);

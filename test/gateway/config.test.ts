@@ -52,7 +52,7 @@ describe('configuration', () => {
       [{ flags: { 'shadow-sample': '0.5' } }, '--shadow-sample'],
     ];
     for (const [sources, name] of beside)
-      fails({ file: { routes: { L1: 'shadow' } }, fileName: 'paybridge.json', ...sources }, new RegExp(`^invalid configuration: ${name}: the route table .* is set in that file \\(paybridge\.json\\)`));
+      fails({ file: { routes: { L1: 'shadow' } }, fileName: 'paybridge.json', ...sources }, new RegExp(`^invalid configuration: ${name}: the route table .* is set in that file \\(paybridge\\.json\\)`));
     // without a file, flags set it
     expect(loadConfig({ flags: { mode: ['L1=canary:12.5%'] } }).routes).toMatchObject({ L1: 'canary:12.5%' });
     for (const mode of ['canary:101%', 'canary:10', 'canary:-1%', 'canary:1.234%']) fails({ file: { routes: { L1: mode } } }, /routes\.L1: expected current, legacy, shadow, canary or canary:N%/);

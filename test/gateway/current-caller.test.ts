@@ -1,5 +1,4 @@
 /** A current call that fails as it starts (a synchronous throw in the upstream) fails like one that fails later. */
-import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { PaybridgeError } from '../../src/errors.js';
@@ -15,7 +14,7 @@ const current = { method: 'GET', path: '/orders/ordr_1', headers: { authorizatio
 function caller(upstreamFor: () => string, call: () => unknown) {
   const metrics = createMetrics();
   const logs = logSink();
-  const answers = createAnswers({ metrics, log: pino({ level: 'info' }, logs.stream) as unknown as FastifyBaseLogger, access: () => {}, draining: () => false });
+  const answers = createAnswers({ metrics, log: pino({ level: 'info' }, logs.stream), access: () => {}, draining: () => false });
   const callCurrent = createCurrentCaller({
     classifier: { upstreamFor } as unknown as ReturnType<typeof createClassifier>,
     upstream: { call } as unknown as Upstream,

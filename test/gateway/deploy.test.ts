@@ -23,7 +23,7 @@ import { client } from '../helpers/http.js';
 
 const DIR = new URL('../../deploy/kubernetes/', import.meta.url).pathname;
 const RULES = new URL('../../deploy/prometheus/paybridge-rules.yml', import.meta.url);
-const docs = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).map((f) => parse(readFileSync(join(DIR, f), 'utf8')) as any);
+const docs = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).map((f) => parse(readFileSync(join(DIR, f), 'utf8')));
 const byKind = (kind: string) => docs.find((d) => d.kind === kind);
 
 /** The model class of each kind shipped: its validate() checks a manifest against the published schema. */

@@ -27,6 +27,9 @@ import { CARDS, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../hel
 import { OPERATOR_TOKENS } from '../helpers/secrets.js';
 import { BIN, type Spawned } from '../helpers/spawn.js';
 
+/** A Prometheus instant query's answer, as far as the test reads it. */
+type PromQuery = { data: { result: { metric: Record<string, string>; value: [number, string] }[] } };
+
 const sh = promisify(exec);
 const ROOT = new URL('../../', import.meta.url).pathname;
 const GUIDE = readFileSync(join(ROOT, 'docs/migration.md'), 'utf8');
@@ -98,7 +101,7 @@ interface Replica {
 
 /** Two replicas of deploy/kubernetes on this machine, Prometheus scraping them, driven by the stand-in kubectl. */
 function cluster(secrets: Record<string, string>) {
-  const docs = ['deployment.yaml', 'configmap.yaml'].map((f) => parse(readFileSync(join(DEPLOY, f), 'utf8')) as any);
+  const docs = ['deployment.yaml', 'configmap.yaml'].map((f) => parse(readFileSync(join(DEPLOY, f), 'utf8')));
   const deployment = docs[0];
   const container = deployment.spec.template.spec.containers[0];
   const root = mkdtempSync(join(tmpdir(), 'paybridge-cluster-'));
@@ -166,7 +169,7 @@ function cluster(secrets: Record<string, string>) {
       return { stdout: 'configmap/paybridge-config created\ndeployment.apps/paybridge created\n', code: 0 };
     }
     if (line === 'apply -f -') {
-      const doc = parse(stdin) as any;
+      const doc = parse(stdin);
       new ConfigMap(doc).validate();
       expect(doc.metadata.name).toBe(docs[1].metadata.name);
       project(doc.data);
@@ -279,7 +282,6 @@ describe('docs/migration.md', () => {
       );
     };
     const operator = (url: string) => client(url, { authorization: `Bearer ${OPERATOR}` });
-    const prometheus = async (query: string) => (await (await fetch(`${k8s!.prometheusUrl()}/api/v1/query?query=${encodeURIComponent(query)}`)).json()) as { data: { result: { metric: Record<string, string>; value: [number, string] }[] } };
 
     /**
      * The team's clients: `n` orders created, paid and part refunded, then the order and its transaction
@@ -340,15 +342,15 @@ describe('docs/migration.md', () => {
         expect(shown.routesSetBy).toBe(`the configuration file paybridge.json`);
       }, false],
       [/query=count by \(hash\)/, (out) => {
-        const result = (JSON.parse(out.stdout) as Awaited<ReturnType<typeof prometheus>>).data.result;
+        const result = (JSON.parse(out.stdout) as PromQuery).data.result;
         expect(result.map((r) => r.value[1])).toEqual(['2']);
       }, true],
       [/query=paybridge:shadow_route_ready/, (out) => {
-        const result = (JSON.parse(out.stdout) as Awaited<ReturnType<typeof prometheus>>).data.result;
+        const result = (JSON.parse(out.stdout) as PromQuery).data.result;
         for (const route of FLOW_ROUTES) expect(result.find((r) => r.metric.route === route)?.value[1], route).toBe('1');
       }, true],
       [/query=paybridge:canary_translation_share/, (out) => {
-        const result = (JSON.parse(out.stdout) as Awaited<ReturnType<typeof prometheus>>).data.result;
+        const result = (JSON.parse(out.stdout) as PromQuery).data.result;
         for (const [route] of canaries(step.file)) expect(Number(result.find((r) => r.metric.route === route)?.value[1]), route).toBeGreaterThanOrEqual(0);
       }, true],
       [/^npx paybridge replay corpus\.jsonl$/, (out) => {

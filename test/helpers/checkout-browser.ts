@@ -13,8 +13,8 @@ import { CARDS } from './sandbox.js';
 import type { ShopRequest } from './shop-server.js';
 
 /** The security code and expiry the tests type: a test looks for them where they must not be. */
-export const CVC = '737';
-export const EXPIRY = '11/33';
+const CVC = '737';
+const EXPIRY = '11/33';
 
 export const launchBrowser = (): Promise<Browser> =>
   chromium.launch({ executablePath: browserPath(), args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });

@@ -14,7 +14,7 @@ import { startSandbox } from './sandbox.js';
 export type Fault = 'resetBeforeHeaders' | 'resetAfterHeaders' | 'hang' | { delayMs: number };
 
 /** One request that reached the proxy. */
-export interface Seen {
+interface Seen {
   /** Its x-request-id ('' without one). */
   id: string;
   method: string;
@@ -32,7 +32,7 @@ interface Plant {
 // hop-by-hop and framing headers: undici sets its own
 const NOT_PASSED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'expect']);
 
-export async function startFaultProxy(target: string) {
+async function startFaultProxy(target: string) {
   const seen: Seen[] = [];
   const plants: Plant[] = [];
   const sockets = new Set<Socket>();

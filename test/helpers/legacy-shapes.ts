@@ -141,5 +141,4 @@ export const legacyMerchant = z.strictObject({
   primaryBankAccountId: z.string().nullable(),
 });
 
-export const legacyInvoice = z.strictObject({ order: legacyOrder, token: z.string().min(8), magicLink: z.url() });
 export const legacySavedCardToken = z.strictObject({ paymentTokenId: z.string().startsWith('ptkn_'), payCardId: z.string().regex(/^card_[A-Za-z0-9_-]+$/) });

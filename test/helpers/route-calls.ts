@@ -26,7 +26,7 @@ const PERSON = {
 export const WRITES = ['L1', 'L2', 'L4', 'L5', 'L7', 'L8', 'L9', 'L10', 'L11', 'L12', 'L13', 'L16', 'L18', 'L19', 'L21', 'L23', 'L24', 'L25', 'L26', 'L27', 'L28', 'L29', 'L30', 'L31', 'L32'];
 
 /** What each write does to the store, once (StoreStats); the routes not named change no counter. */
-export const EFFECT: Partial<Record<keyof StoreStats, string[]>> = {
+const EFFECT: Partial<Record<keyof StoreStats, string[]>> = {
   ordersCreated: ['L1', 'L2', 'L31'],
   transactionsCreated: ['L4', 'L5'],
   refundsCreated: ['L7', 'L8'],

@@ -10,8 +10,8 @@ export const QUERY_TOKEN = 'chk_query_token_for_redaction_test';
 /** The CVC tests send; distinctive so a hit is never a coincidence. */
 export const TEST_CVC = '7319';
 /** Keys of the fixture file the sandbox CLI test writes. */
-export const CLI_FIXTURE_SECRETS = ['sandbox_api_acme_12345678', 'sandbox_pk_shop_12345678', 'sandbox_sk_shop_12345678', 'mtok_shop_12345678', 'a-test-secret-of-some-length'];
-export const LIVE_KEYS = ['live_sk_solo_secret_key'];
+const CLI_FIXTURE_SECRETS = ['sandbox_api_acme_12345678', 'sandbox_pk_shop_12345678', 'sandbox_sk_shop_12345678', 'mtok_shop_12345678', 'a-test-secret-of-some-length'];
+const LIVE_KEYS = ['live_sk_solo_secret_key'];
 
 export function allSecrets(): { label: string; value: string }[] {
   const f = DEFAULT_FIXTURES;

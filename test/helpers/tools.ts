@@ -26,7 +26,7 @@ export function optionalTool(name: string, found: string | undefined, install: s
 }
 
 /** A command on PATH that answers `args` with exit status 0, or undefined. */
-export const command = (name: string, args: string[]): string | undefined => (spawnSync(name, args, { stdio: 'ignore' }).status === 0 ? name : undefined);
+const command = (name: string, args: string[]): string | undefined => (spawnSync(name, args, { stdio: 'ignore' }).status === 0 ? name : undefined);
 
 /** Prometheus's promtool, from Debian's prometheus package. */
 export const promtool = (): Tool => optionalTool('promtool', command('promtool', ['--version']), 'apt-get install prometheus');

@@ -165,7 +165,7 @@ export class WooShop extends ShopServer {
 
 const failure = (message: unknown) => ({
   result: 'failure',
-  messages: `<ul class="woocommerce-error" role="alert"><li>${String(message ?? 'Payment failed')}</li></ul>`,
+  messages: `<ul class="woocommerce-error" role="alert"><li>${typeof message === 'string' ? message : 'Payment failed'}</li></ul>`,
 });
 
 /** The page script: what the plugin's limepay.js does, in plain DOM calls instead of jQuery. */

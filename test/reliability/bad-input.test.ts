@@ -166,7 +166,7 @@ function rawExchange(port: number, text: string): Promise<{ status: number; body
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
     let out = '';
-    socket.setEncoding('utf8').on('data', (d) => (out += d));
+    socket.setEncoding('utf8').on('data', (d: string) => (out += d));
     socket.on('error', reject);
     socket.on('close', () => {
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(out)?.[1] ?? 0);

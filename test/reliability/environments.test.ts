@@ -95,9 +95,9 @@ describe('the environment of a request', () => {
       fc.asyncProperty(fc.array(HEADERS, { minLength: 1, maxLength: 3 }), PATHS, async (headers, [method, path]) => {
         const body = method === 'POST' ? JSON.stringify({ transactionId: 'tran_abc', refundAmount: { amount: 100, currency: 'AUD' }, cardNumber: '4242424242424242' }) : undefined;
         const answer = await send(gw.url, {
-          method: method!,
-          path: path!,
-          headers: [['Host', hostOf(gw.url)], ...(headers as [string, string][]), ...(body ? ([['Content-Type', 'application/json'], ['Content-Length', String(body.length)]] as [string, string][]) : [])],
+          method: method,
+          path: path,
+          headers: [['Host', hostOf(gw.url)], ...(headers), ...(body ? ([['Content-Type', 'application/json'], ['Content-Length', String(body.length)]] as [string, string][]) : [])],
           ...(body ? { body } : {}),
         });
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);

@@ -59,7 +59,7 @@ describe('a fault on the write itself', () => {
       const proxy = mode === 'current' ? currentProxy : legacyProxy;
       const gw = await gatewayIn(mode, fault);
       const prepared: [string, LegacyCall, string][] = [];
-      for (const route of WRITES) prepared.push([route, await calls.prepare(route), `wf-${mode}-${String(fault)}-${route}-${process.pid}`]);
+      for (const route of WRITES) prepared.push([route, await calls.prepare(route), `wf-${mode}-${typeof fault === 'string' ? fault : `delay${fault.delayMs}`}-${route}-${process.pid}`]);
       const before = { ...sb.sandbox.store.stats };
       for (const [, , id] of prepared) proxy.plant((s) => s.id === id && s.method !== 'GET', fault);
       const answers = await Promise.all(prepared.map(([, call, id]) => sendCall(gw.url, call, id)));

@@ -152,7 +152,7 @@ describe.skipIf(browserMissing)('the official April plugin\'s page script on a s
       ...(options.subscription ? { subscription: '1' } : {}),
       ...(options.walletPlacesOrder ? { wallet: '1' } : {}),
     });
-    const fields = await load(`${shop.url}/checkout?${query}`);
+    const fields = await load(`${shop.url}/checkout?${query.toString()}`);
     await fields.locator('#number').waitFor();
     return fields;
   }

@@ -114,7 +114,7 @@ describe.skipIf(browserMissing)('the WooCommerce page script on a shop of its ow
       ...(options.loggedIn ? { login: '1' } : {}),
       ...(options.sourceOnly ? { source: '1' } : {}),
     });
-    const res = await page.goto(`${shop.url}/checkout?${query}`);
+    const res = await page.goto(`${shop.url}/checkout?${query.toString()}`);
     expect(res?.status()).toBe(200);
     const fields = page.frameLocator('#limepay-placeholder iframe');
     await fields.locator('#number').waitFor();

@@ -32,7 +32,7 @@ describe('paybridge sandbox (the bin)', () => {
   it('serves both faces from a fixture file and prints their URLs and the seeded credentials', async () => {
     running = spawnBin(['sandbox', '--port', '0', '--legacy-port', '0', '--fixtures', writeFixtures(fixtures), '--agreement-delay-ms', '0']);
     const [, currentUrl] = await running.waitFor(/current API: (http:\/\/127\.0\.0\.1:\d+)/);
-    const [, legacyUrl] = await running.waitFor(/legacy API:  (http:\/\/127\.0\.0\.1:\d+)/);
+    const [, legacyUrl] = await running.waitFor(/legacy API: {2}(http:\/\/127\.0\.0\.1:\d+)/);
     await running.waitFor(/test cards/);
     expect(running.stdout()).toContain('sandbox_sk_shop_12345678');
     expect(running.stdout()).toContain('mtok_shop_12345678');
@@ -51,7 +51,7 @@ describe('paybridge sandbox (the bin)', () => {
   it('prints one JSON object with --json', async () => {
     running = spawnBin(['sandbox', '--port', '0', '--legacy-port', '0', '--json']);
     const [line] = await running.waitFor(/^\{.*\}\n/);
-    const info = JSON.parse(line!);
+    const info = JSON.parse(line);
     expect(info.currentUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(info.credentials.merchants[0].secretKey).toBe('sandbox_sk_alpha_secret_key');
     expect(info.credentials.jwts.customer.jwt.split('.')).toHaveLength(3);

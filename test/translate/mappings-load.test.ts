@@ -7,7 +7,7 @@ import { LEGACY_ORDER, LEGACY_TRANSACTION } from '../../mappings/shapes.js';
 import { defineMapping, readAnswer, toBody, toPath, type Mapping, type RequestSpec } from '../../src/translate/define.js';
 import { LEGACY_ROUTES, ROUTE_IDS } from '../../src/translate/legacy-routes.js';
 import { compileRouter } from '../../src/translate/router.js';
-import { closed, computed, from, moved, type Shape, type ShapeSpec } from '../../src/translate/shape.js';
+import { closed, computed, from, moved, type ShapeSpec } from '../../src/translate/shape.js';
 
 const valid = () =>
   defineMapping({
@@ -135,7 +135,7 @@ describe('mappings are checked when the router compiles', () => {
 
     it('stops on a response shape reading a field the current answer does not have, nested paths and computed rules included', () => {
       const l6 = mapping('L6');
-      const legacyTransaction = LEGACY_TRANSACTION as Shape;
+      const legacyTransaction = LEGACY_TRANSACTION;
       const withRules = (rules: ShapeSpec): Mapping => ({ ...l6, response: { shape: closed({ ...legacyTransaction.spec, ...rules }) } });
       expect(compileRouter([withRules({})]).mappings).toHaveLength(1);
       expect(() => compileRouter([withRules({ _id: from('purchaseDetails.transactionID') })])).toThrow(

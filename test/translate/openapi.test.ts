@@ -87,9 +87,9 @@ async function lintDocument(doc: object): Promise<{ errors: string[]; warnings: 
   const results = await spectral.run(new spectralCore.Document(source, spectralParsers.Json, 'openapi.json'));
   const errors = [
     ...problems.filter((p) => p.severity === 'error').map((p) => `redocly ${p.ruleId}: ${p.message} ${p.location[0]?.pointer ?? ''}`),
-    ...results.filter((r) => r.severity === 0).map((r) => `spectral ${String(r.code)}: ${r.message} ${r.path.join('.')}`),
+    ...results.filter((r) => (r.severity as number) === 0).map((r) => `spectral ${String(r.code)}: ${r.message} ${r.path.join('.')}`),
   ];
-  const warnings = [...problems.filter((p) => p.severity !== 'error').map((p) => `redocly ${p.ruleId}`), ...results.filter((r) => r.severity !== 0).map((r) => `spectral ${String(r.code)}`)];
+  const warnings = [...problems.filter((p) => p.severity !== 'error').map((p) => `redocly ${p.ruleId}`), ...results.filter((r) => (r.severity as number) !== 0).map((r) => `spectral ${String(r.code)}`)];
   return { errors, warnings };
 }
 

@@ -51,7 +51,7 @@ describe('the refundId L7 answers', () => {
     const calls: CurrentRequest[] = [];
     const after = detail([['rfnd_x', 500], ['rfnd_y', 200]]);
     // a PaymentSucceed entry with the same amount and a refund id must not make rfnd_y look like ours
-    after.timelines.push({ eventType: 'PaymentSucceed', eventTime: '2026-11-26T00:02:00.000Z', amount: 200, identifier: 'rfnd_x' as never });
+    after.timelines.push({ eventType: 'PaymentSucceed', eventTime: '2026-11-26T00:02:00.000Z', amount: 200, identifier: 'rfnd_x' });
     const answers: CurrentResponse[] = [{ status: 200, body: { purchaseDetails: { transactionId: 'tran_1', amount: { minorCurrencyUnits: 10_000, currency: 'AUD' } } } }, { status: 200, body: after }];
     const legacy = await translator.execute(
       { method: 'POST', path: '/refunds', headers: { 'limepay-secretkey': KEYS.soloSk }, body: { transactionId: 'tran_1', refundAmount: { amount: 200, currency: 'AUD' } } },

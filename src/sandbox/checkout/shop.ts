@@ -18,9 +18,23 @@ function shopMerchant(store: Store): Merchant {
   return merchants.find((m) => m.marketplaceId === null) ?? merchants[0]!;
 }
 
+/** What the shop reads of a legacy answer (a tolerant reader: any of these may be missing). */
+interface LegacyBody {
+  message?: string;
+  detail?: string;
+  transactionId?: string;
+  transactionStatus?: string;
+  paymentActionRequired?: unknown;
+  paymentTokenId?: string;
+  merchantOrderId?: string;
+  refundId?: string;
+  customerId?: string;
+  customToken?: string;
+}
+
 interface Legacy {
   status: number;
-  body: any;
+  body: LegacyBody | undefined;
 }
 
 /** One legacy call to where the shop was opened (the gateway, or the sandbox's legacy face). */
@@ -31,9 +45,9 @@ async function legacyCall(req: FastifyRequest, merchant: Merchant, path: string,
     body: JSON.stringify(body),
   });
   const text = await res.text();
-  let parsed: unknown;
+  let parsed: LegacyBody | undefined;
   try {
-    parsed = text ? JSON.parse(text) : undefined;
+    parsed = text ? (JSON.parse(text) as LegacyBody) : undefined;
   } catch {
     parsed = { message: text.slice(0, 200) };
   }
@@ -49,7 +63,7 @@ const failed = (step: string, answer: Legacy) => ({
 
 async function pay(req: FastifyRequest, merchant: Merchant, merchantOrderId: string, payment: Record<string, unknown>) {
   const paid = await legacyCall(req, merchant, `/orders/${merchantOrderId}/pay`, payment);
-  if (paid.status === 200) return { result: 'paid', merchantOrderId, transactionId: paid.body.transactionId, transactionStatus: paid.body.transactionStatus };
+  if (paid.status === 200) return { result: 'paid', merchantOrderId, transactionId: paid.body?.transactionId, transactionStatus: paid.body?.transactionStatus };
   if (paid.status === 403 && paid.body?.paymentActionRequired)
     return { result: 'payment_action_required', merchantOrderId, paymentToken: payment.paymentToken, paymentActionRequired: paid.body.paymentActionRequired };
   return failed('pay', paid);
@@ -69,7 +83,7 @@ export function registerDemoShop(app: FastifyInstance, store: Store): void {
     if (input.cardPaymentSourceId) {
       const token = await legacyCall(req, merchant, '/payments/saved-card', { cardPaymentSourceId: input.cardPaymentSourceId, paymentAmount: { amount: AMOUNT, currency: CURRENCY } });
       if (token.status !== 201) return failed('saved card', token);
-      paymentToken = token.body.paymentTokenId;
+      paymentToken = token.body?.paymentTokenId;
     }
     const order = await legacyCall(req, merchant, '/orders', {
       internalOrderId: `demo-${Date.now()}`,
@@ -81,7 +95,7 @@ export function registerDemoShop(app: FastifyInstance, store: Store): void {
     });
     if (order.status !== 200) return failed('create order', order);
     // 3DS when the card asks for it (4000 0000 0000 3220), as a shop with request3DS off by amount
-    return pay(req, merchant, order.body.merchantOrderId, { paymentToken, request3DS: false });
+    return pay(req, merchant, order.body?.merchantOrderId ?? '', { paymentToken, request3DS: false });
   });
 
   app.post('/sandbox/shop/api/orders/:merchantOrderId/complete', async (req) => {
@@ -92,16 +106,16 @@ export function registerDemoShop(app: FastifyInstance, store: Store): void {
   app.post('/sandbox/shop/api/refunds', async (req) => {
     const { transactionId } = (req.body ?? {}) as { transactionId?: string };
     const refund = await legacyCall(req, shopMerchant(store), '/refunds', { transactionId, refundAmount: { amount: AMOUNT, currency: CURRENCY } });
-    return refund.status === 200 ? { result: 'refunded', refundId: refund.body.refundId } : failed('refund', refund);
+    return refund.status === 200 ? { result: 'refunded', refundId: refund.body?.refundId } : failed('refund', refund);
   });
 
   app.post('/sandbox/shop/api/customer', async (req) => {
     const merchant = shopMerchant(store);
     const customer = await legacyCall(req, merchant, '/customers/plugin', { emailAddress: 'shopper@example.com', givenName: 'Demo', familyName: 'Shopper' });
     if (customer.status !== 200) return failed('customer', customer);
-    const signin = await legacyCall(req, merchant, '/authn/tenants/accounts:signinCustomerWithCustomerId', { customerId: customer.body.customerId });
+    const signin = await legacyCall(req, merchant, '/authn/tenants/accounts:signinCustomerWithCustomerId', { customerId: customer.body?.customerId });
     if (signin.status !== 200) return failed('sign in', signin);
-    return { result: 'signed_in', customerId: customer.body.customerId, customToken: signin.body.customToken };
+    return { result: 'signed_in', customerId: customer.body?.customerId, customToken: signin.body?.customToken };
   });
 }
 

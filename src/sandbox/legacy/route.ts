@@ -50,7 +50,7 @@ export function legacyRoute<B extends z.ZodType | undefined, Q extends z.ZodType
     const body = (spec.body ? parseWith(spec.body, req.body) : undefined) as Out<B>;
     const principal = await legacyPrincipal(store, credential);
     requireCapability(principal, spec.capability);
-    const actor = resolveActor(store, principal, spec.claim ? spec.claim(params, body as never) : {});
+    const actor = resolveActor(store, principal, spec.claim ? spec.claim(params, body) : {});
     return run({ actor, store, params, body, query, req, reply });
   };
 }

@@ -37,7 +37,7 @@ export function queryMerchants(store: Store, actor: Actor, filter: { merchantId?
   return page(matching, filter);
 }
 
-export const MAX_FILE_BYTES = 512 * 1024;
+const MAX_FILE_BYTES = 512 * 1024;
 
 /** A document for a merchant's onboarding review; the sandbox keeps its size and digest, not its bytes. */
 export function uploadMerchantFile(

@@ -8,7 +8,7 @@ import { cardDetails, cardHint, page } from './common.js';
 import { offerPayPlan } from './payplans.js';
 
 /** Consecutive declines of one card at one merchant after which the card is blocked there. */
-export const BLOCK_AFTER_DECLINES = 3;
+const BLOCK_AFTER_DECLINES = 3;
 
 /**
  * The sandbox's stand-in for the checkout web component: a card payment token. With `payPlan` (the

@@ -4,7 +4,7 @@ import type { CardDetails, CardOutcome, Money, ServiceFees, TimelineEntry, Trans
 import type { Store } from '../store.js';
 
 /** Test card numbers of current-api-decisions.md; any other Luhn-valid number succeeds. */
-export const TEST_CARDS = {
+const TEST_CARDS = {
   success: '4242424242424242',
   decline: '4000000000000002',
   threeDS: '4000000000003220',
@@ -51,7 +51,7 @@ export function addTimeline(store: Store, tx: Transaction, eventType: string, am
 }
 
 /** Items a list answers when the caller names no `limit` (docs/decisions.md D-LIM-1). */
-export const DEFAULT_PAGE_SIZE = 20;
+const DEFAULT_PAGE_SIZE = 20;
 
 /** The list parameters every query takes (current-api-decisions.md, Lists, from the reference). */
 export interface ListQuery {
@@ -65,17 +65,20 @@ export interface ListQuery {
 function fieldOf(item: unknown, path: string): unknown {
   let v: unknown = item;
   for (const part of path.split('.')) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[part] : undefined;
-  return typeof v === 'object' && v !== null && 'minorCurrencyUnits' in v ? (v as { minorCurrencyUnits: unknown }).minorCurrencyUnits : v;
+  return typeof v === 'object' && v !== null && 'minorCurrencyUnits' in v ? (v).minorCurrencyUnits : v;
 }
 
 const unset = (v: unknown) => v === undefined || v === null;
 
 /** Ascending (sign 1) or descending (-1); an unset value comes last either way. */
+/** A sort key as text: a string as it is, anything else as its JSON. */
+const sortText = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+
 function compare(a: unknown, b: unknown, sign: number): number {
   if (a === b || (unset(a) && unset(b))) return 0;
   if (unset(a)) return 1;
   if (unset(b)) return -1;
-  return sign * (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : 1);
+  return sign * (typeof a === 'number' && typeof b === 'number' ? a - b : sortText(a) < sortText(b) ? -1 : 1);
 }
 
 /** One page of an already filtered, creation-ordered list: sorted as asked (a stable sort), then sliced. */

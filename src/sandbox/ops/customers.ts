@@ -112,7 +112,7 @@ export function queryCustomers(
 }
 
 /** Checkout auth tokens issued by sign-in and pay-by-link orders are valid one hour (current-api-decisions.md). */
-export const CHECKOUT_TOKEN_TTL_MS = 60 * 60 * 1000;
+const CHECKOUT_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 /** A new checkout auth token acting for the merchant (and customer); expired ones are swept as new ones are issued. */
 export function issueCheckoutToken(store: Store, merchantId: string, customerId: string | null): string {

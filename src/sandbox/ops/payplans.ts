@@ -8,7 +8,7 @@ import { page } from './common.js';
 import { merchantScope } from './customers.js';
 
 /** The sandbox lends every customer up to this much across open pay plans (minor units, AUD). */
-export const PAY_PLAN_LIMIT: Money = { minorCurrencyUnits: 200_000, currency: 'AUD' };
+const PAY_PLAN_LIMIT: Money = { minorCurrencyUnits: 200_000, currency: 'AUD' };
 
 function outstanding(store: Store, customerId: string): number {
   let sum = 0;

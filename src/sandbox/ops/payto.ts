@@ -8,7 +8,7 @@ import type { Store } from '../store.js';
 import { sameMoney } from './common.js';
 
 /** Aliases or BBANs containing this are declined by the bank (current-api-decisions.md). */
-export const DECLINED_ACCOUNT_MARK = '000000';
+const DECLINED_ACCOUNT_MARK = '000000';
 
 /**
  * `<bsb>-<first digits>****`: for a BBAN from its own digits; for an alias from the account the bank
