@@ -64,35 +64,55 @@ describe('Prometheus rules and the Grafana dashboard', () => {
 
 const promtool = promtoolTool();
 
-describe('the readiness rule under promtool', () => {
-  it.skipIf(promtool.skip)('records 1 for a route with enough comparisons and no mismatch, 0 for one with a mismatch, too few, or only validations, across replicas', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'paybridge-promtool-'));
-    const series = (route: string, outcome: string, instance: string, values: string) =>
-      `      - series: 'paybridge_shadow_comparisons_total{route="${route}",outcome="${outcome}",instance="${instance}"}'\n        values: '${values}'`;
-    const expected = (route: string, value: number) => `          - labels: 'paybridge:shadow_route_ready{route="${route}"}'\n            value: ${value}`;
-    const tests = [
-      `rule_files: [${JSON.stringify(fileURLToPath(RULES))}]`,
-      'evaluation_interval: 1m',
-      'tests:',
-      '  - interval: 1m',
-      '    input_series:',
-      // L6: two replicas, 30 + 30 matches in the hour, no mismatch series
-      series('L6', 'match', 'a', '0+0.5x60'), series('L6', 'match', 'b', '0+0.5x60'),
-      // L7: enough matches, one mismatch on another replica
-      series('L7', 'match', 'a', '0+1x60'), series('L7', 'mismatch', 'b', '0 0 0 1x58'),
-      // L1: six comparisons in the hour
-      series('L1', 'match', 'a', '0+0.1x60'),
+/** A promtool input series. */
+const series = (metric: string, labels: Record<string, string>, values: string) =>
+  `      - series: '${metric}{${Object.entries(labels).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}}'\n        values: '${values}'`;
+/** A promql_expr_test: `expr` at `minutes`, expecting exactly these samples of `metric` by route. */
+const check = (expr: string, minutes: number, metric: string, values: Record<string, number>) =>
+  [`      - expr: ${expr}`, `        eval_time: ${minutes}m`, '        exp_samples:',
+    ...Object.entries(values).map(([route, value]) => `          - labels: '${metric}{route="${route}"}'\n            value: ${value}`)].join('\n');
+/** promtool's verdict on a test file of these rules, series and checks (evaluated every minute). */
+function promtoolTest(rules: string, input: string[], checks: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'paybridge-promtool-'));
+  const file = join(dir, 'readiness.test.yml');
+  writeFileSync(file, [`rule_files: [${JSON.stringify(rules)}]`, 'evaluation_interval: 1m', 'tests:', '  - interval: 1m', '    input_series:', ...input, '    promql_expr_test:', ...checks].join('\n') + '\n');
+  try {
+    return execFileSync(promtool.path(), ['test', 'rules', file], { encoding: 'utf8' });
+  } catch (err) {
+    throw new Error(`promtool: ${(err as { stdout?: string }).stdout ?? ''}${(err as { stderr?: string }).stderr ?? ''}`);
+  }
+}
+const STATE = { collecting: 0, ready: 1, mismatch: 2, validated: 3 } as const;
+
+describe('the readiness rules under promtool', () => {
+  it.skipIf(promtool.skip)('give each route the state of its window up to its newest comparison, across replicas, and keep it over 70 minutes of flat counters', () => {
+    const comparisons = (route: string, outcome: string, instance: string, values: string) => series('paybridge_shadow_comparisons_total', { route, outcome, instance }, values);
+    const last = (route: string, instance: string, values: string) => series('paybridge_shadow_last_comparison_timestamp_seconds', { route, instance }, values);
+    const unexplained = (route: string, kind: string, instance: string, values: string) => series('paybridge_shadow_last_unexplained_timestamp_seconds', { route, kind, instance }, values);
+    // the gauges hold epoch seconds; here minute m is 60 m seconds, as promtool's clock is
+    const input = [
+      // L6: two replicas, 30 + 30 comparisons in the first hour, none unexplained; then nothing for 70 minutes
+      comparisons('L6', 'match', 'a', '0+0.5x60 30x70'), comparisons('L6', 'match', 'b', '0+0.5x60 30x70'),
+      comparisons('L6', 'mismatch', 'a', '0x130'), last('L6', 'a', '0+60x60 3600x70'), last('L6', 'b', '0+60x60 3600x70'),
+      // L7: enough matches, and one comparison on b at minute 3 left unexplained (a rarer path kind): inside the window
+      comparisons('L7', 'match', 'a', '0+1x60 60x70'), comparisons('L7', 'mismatch', 'b', '0 0 0 1x128'),
+      last('L7', 'a', '0+60x60 3600x70'), last('L7', 'b', '0 0 0 180x128'), unexplained('L7', '4xx not_found', 'b', '_ _ _ 180x128'),
+      // L9: the same at minute 3, then comparisons until minute 90: by then the window (30-90) has passed it
+      comparisons('L9', 'match', 'a', '0+1x90 90x40'), comparisons('L9', 'mismatch', 'a', '0 0 0 1x128'),
+      last('L9', 'a', '0+60x90 5400x40'), unexplained('L9', '4xx not_found', 'a', '_ _ _ 180x128'),
+      // L1: six comparisons
+      comparisons('L1', 'match', 'a', '0+0.1x60 6x70'), last('L1', 'a', '0+60x60 3600x70'),
       // L28: sixty writes validated only: no answer compared, never ready
-      series('L28', 'validated', 'a', '0+1x60'), series('L28', 'match', 'a', '0x60'), series('L28', 'mismatch', 'a', '0x60'),
-      '    promql_expr_test:',
-      '      - expr: paybridge:shadow_route_ready',
-      '        eval_time: 60m',
-      '        exp_samples:',
-      expected('L6', 1), expected('L7', 0), expected('L1', 0), expected('L28', 0),
-    ].join('\n');
-    const file = join(dir, 'readiness.test.yml');
-    writeFileSync(file, `${tests}\n`);
-    const out = execFileSync(promtool.path(), ['test', 'rules', file], { encoding: 'utf8' });
+      comparisons('L28', 'validated', 'a', '0+1x60 60x70'), comparisons('L28', 'match', 'a', '0x130'), comparisons('L28', 'mismatch', 'a', '0x130'),
+      last('L28', 'a', '0+60x60 3600x70'),
+    ];
+    const out = promtoolTest(fileURLToPath(RULES), input, [
+      check('paybridge:shadow_route_state', 60, 'paybridge:shadow_route_state', { L6: STATE.ready, L7: STATE.mismatch, L9: STATE.mismatch, L1: STATE.collecting, L28: STATE.validated }),
+      check('paybridge:shadow_route_state', 90, 'paybridge:shadow_route_state', { L6: STATE.ready, L7: STATE.mismatch, L9: STATE.ready, L1: STATE.collecting, L28: STATE.validated }),
+      // 70 minutes without a comparison on L6, L7, L1 and L28 (40 on L9): no verdict moved
+      check('paybridge:shadow_route_state', 130, 'paybridge:shadow_route_state', { L6: STATE.ready, L7: STATE.mismatch, L9: STATE.ready, L1: STATE.collecting, L28: STATE.validated }),
+      check('paybridge:shadow_route_ready', 130, 'paybridge:shadow_route_ready', { L6: 1, L7: 0, L9: 1, L1: 0, L28: 0 }),
+    ]);
     expect(out).toMatch(/SUCCESS/);
   });
 });
@@ -169,28 +189,15 @@ describe('paybridge rules', () => {
     writeFileSync(config, JSON.stringify({ shadow: { readyAfter: 3, readyWindow: '10m' } }));
     const rules = join(dir, 'rules.yml');
     writeFileSync(rules, bin(['rules', '--config', config]));
-    const tests = [
-      `rule_files: [${JSON.stringify(rules)}]`,
-      'evaluation_interval: 1m',
-      'tests:',
-      '  - interval: 1m',
-      '    input_series:',
-      // L6: three matches within the last 10 minutes; L7: two
-      `      - series: 'paybridge_shadow_comparisons_total{route="L6",outcome="match",instance="a"}'`,
-      "        values: '0 0 0 0 0 0 0 0 0 0 0 1 2 3 3 3'",
-      `      - series: 'paybridge_shadow_comparisons_total{route="L7",outcome="match",instance="a"}'`,
-      "        values: '0 0 0 0 0 0 0 0 0 0 0 1 2 2 2 2'",
-      '    promql_expr_test:',
-      '      - expr: paybridge:shadow_route_ready',
-      '        eval_time: 15m',
-      '        exp_samples:',
-      `          - labels: 'paybridge:shadow_route_ready{route="L6"}'`,
-      '            value: 1',
-      `          - labels: 'paybridge:shadow_route_ready{route="L7"}'`,
-      '            value: 0',
-    ].join('\n');
-    writeFileSync(join(dir, 'readiness.test.yml'), `${tests}\n`);
-    expect(execFileSync(promtool.path(), ['test', 'rules', join(dir, 'readiness.test.yml')], { encoding: 'utf8' })).toMatch(/SUCCESS/);
+    const out = promtoolTest(rules, [
+      // L6: three matches in minutes 11-13, and a difference at minute 2, more than 10 minutes before the newest; L7: two
+      series('paybridge_shadow_comparisons_total', { route: 'L6', outcome: 'match', instance: 'a' }, '0 0 0 0 0 0 0 0 0 0 0 1 2 3 3 3'),
+      series('paybridge_shadow_last_comparison_timestamp_seconds', { route: 'L6', instance: 'a' }, '0 0 120 120 120 120 120 120 120 120 120 660 720 780 780 780'),
+      series('paybridge_shadow_last_unexplained_timestamp_seconds', { route: 'L6', kind: '2xx', instance: 'a' }, '_ _ 120x13'),
+      series('paybridge_shadow_comparisons_total', { route: 'L7', outcome: 'match', instance: 'a' }, '0 0 0 0 0 0 0 0 0 0 0 1 2 2 2 2'),
+      series('paybridge_shadow_last_comparison_timestamp_seconds', { route: 'L7', instance: 'a' }, '0 0 0 0 0 0 0 0 0 0 0 660 720 720 720 720'),
+    ], [check('paybridge:shadow_route_ready', 15, 'paybridge:shadow_route_ready', { L6: 1, L7: 0 })]);
+    expect(out).toMatch(/SUCCESS/);
   });
 });
 
