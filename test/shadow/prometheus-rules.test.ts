@@ -14,9 +14,9 @@ import { loadConfig } from '../../src/config.js';
 import { createGateway } from '../../src/gateway/server.js';
 import { prometheusRules } from '../../src/observability/rules.js';
 import { parseRecordLine, ShadowLedger, type ShadowReport } from '../../src/shadow/ledger.js';
-import { PaybridgeError } from '../../src/errors.js';
 import type { Mapping } from '../../src/translate/define.js';
 import { createTranslator } from '../../src/translate/index.js';
+import { l6OrderWithoutTransactionAs400 } from '../helpers/broken-mapping.js';
 import { startGateway } from '../helpers/gateway.js';
 import { logPath } from '../helpers/logs.js';
 import { client } from '../helpers/http.js';
@@ -214,17 +214,7 @@ describe('one verdict everywhere: two replicas, their merged records and Prometh
         const original = m.response as { reads: readonly never[]; map: (a: never, b: never, c: never) => unknown };
         return Object.freeze({ ...m, response: { reads: original.reads, map: (a: never, b: never, c: never) => ({ ...(original.map(a, b, c) as object), type: 'paybridge' }) } });
       }
-      if (m.route !== 'L6') return m;
-      const byOrder = m.byIdKind!.mapping;
-      const original = byOrder.response as { reads: readonly never[]; map: (a: never, b: never, c: never) => unknown };
-      const map = (a: never, b: never, c: never) => {
-        try {
-          return original.map(a, b, c);
-        } catch (err) {
-          throw err instanceof PaybridgeError && err.code === 'not_found' ? new PaybridgeError('invalid_request', 'transactionId: not a transaction') : err;
-        }
-      };
-      return Object.freeze({ ...m, byIdKind: { ...m.byIdKind!, mapping: { ...byOrder, response: { reads: original.reads, map } } } });
+      return m.route === 'L6' ? Object.freeze(l6OrderWithoutTransactionAs400(m)) : m;
     });
     /** A replica in shadow mode writing its own records. */
     const replica = async (instance: string, mappings: readonly Mapping[]) => {
@@ -242,7 +232,7 @@ describe('one verdict everywhere: two replicas, their merged records and Prometh
     };
     const a = await replica('a', ALL_MAPPINGS);
     const b = await replica('b', faulty);
-    const routes = ['L3', 'L6', 'L17', 'L28'];
+    const routes = ['L3', 'L6', 'L15', 'L17', 'L28'];
     /** The merged report's states over both replicas' records, and promtool's over their metrics with the rules `paybridge rules` prints: the same, or promtool fails. */
     const bothVerdicts = async (): Promise<Record<string, string>> => {
       await a.gateway.shadow.idle();
@@ -281,10 +271,11 @@ describe('one verdict everywhere: two replicas, their merged records and Prometh
         const api = client(r.url, { 'Limepay-SecretKey': KEYS.soloSk });
         expect((await api.get(`/transactions/${txs[i % 2]}`)).status).toBe(200); // L6: 4 more, all matching
         expect((await api.get(`/orders/${order}`)).status).toBe(200); // L3: 2 faithful on a, 2 with the wrong type on b
-        if (i < 2) expect((await api.get(`/transactions?merchantOrderId=${order}`)).status).toBe(200); // L17: 2 in all
+        if (i < 3) expect((await api.get(`/transactions?merchantOrderId=${order}`)).status).toBe(200); // L17: 3 in all
+        if (i === 0) expect((await api.get('/merchants/mcht_solo/customers/cust_alice/payments/sources')).status).toBe(200); // L15: 1
         expect((await api.post('/customers/plugin', { emailAddress: `replica${i}@example.com`, givenName: 'Rep' })).status).toBe(200); // L28: validated only (writeSafety)
       }
-      expect(await bothVerdicts()).toEqual({ L3: 'mismatch', L6: 'mismatch', L17: 'collecting', L28: 'validated' });
+      expect(await bothVerdicts()).toEqual({ L3: 'mismatch', L6: 'mismatch', L15: 'collecting', L17: 'ready', L28: 'validated' });
       // L6's last readyAfter comparisons all matched: the one difference is on the rarer path kind, and it holds the route
       const l6 = (await client(a.url).get('/metrics')).text;
       expect(l6).not.toMatch(/^paybridge_shadow_last_unexplained_timestamp_seconds\{route="L6"/m);
@@ -299,7 +290,7 @@ describe('one verdict everywhere: two replicas, their merged records and Prometh
       const accepted = await ops.post('/_paybridge/accepted', { route: 'L3', path: 'type', primary: diff.example.primary, candidate: 'paybridge', note: 'the type is not read by any client' });
       expect(accepted.status, accepted.text).toBe(201);
       expect(accepted.body).toMatchObject({ instance: 'b', explains: 2, accepted: { route: 'L3', path: 'type', candidate: 'paybridge', by: 'ops-alice' } });
-      expect(await bothVerdicts()).toEqual({ L3: 'ready', L6: 'mismatch', L17: 'collecting', L28: 'validated' });
+      expect(await bothVerdicts()).toEqual({ L3: 'ready', L6: 'mismatch', L15: 'collecting', L17: 'ready', L28: 'validated' });
       // audited: a log line naming who, and the acceptance in the report
       await new Promise((resolve) => setTimeout(resolve, 100));
       const audit = readFileSync(b.logs, 'utf8').split('\n').filter((l) => l.includes('"audit":"accepted"')).map((l) => JSON.parse(l));
