@@ -5,7 +5,8 @@
 import { Acceptances, type AcceptedRecord } from './accepted.js';
 import { generalise, type Difference } from './diff.js';
 import { NoiseRules, type IgnoreRule, type LearnedNoise, type NoiseReason } from './noise.js';
-import { answeredBy, breakdown, durationMs, kindOf, newest, stateOf, verdictOf, type Breakdown, type Judged, type RouteState } from './verdict.js';
+import { durationMs } from '../observability/rules.js';
+import { answeredBy, breakdown, kindOf, newest, stateOf, verdictOf, type Breakdown, type Judged, type RouteState } from './verdict.js';
 
 export type { Breakdown, RouteState } from './verdict.js';
 export type { AcceptedRecord } from './accepted.js';

@@ -139,4 +139,4 @@ export function readBack(options: ReadBackOptions, ingest: (record: ShadowRecord
   return result;
 }
 
-export { durationMs } from './verdict.js';
+export { durationMs } from '../observability/rules.js';
