@@ -358,16 +358,17 @@ export class ShadowLedger {
       // the window: the readyWindow up to the route's newest comparison (a folded one's time counts too)
       const to = Math.max(s.foldedLast, newest(judged));
       const from = to - this.windowMs;
-      const inside = judged.map((j) => j.at > from);
-      const window = judged.filter((_, i) => inside[i]);
-      const windowKept = kept.filter((_, i) => inside[i]);
+      const window: Judged[] = [];
+      const windowKept: Kept[] = [];
       const kinds: RouteReport['window']['kinds'] = {};
-      windowKept.forEach((c, i) => {
+      kept.forEach((c, i) => {
+        if (judged[i]!.at <= from) return;
+        window.push(judged[i]!);
+        windowKept.push(c);
         const k = (kinds[c.kind] ??= { compared: 0, unexplained: 0, paths: [] });
         k.compared++;
-        const paths = unexplainedPaths[kept.indexOf(c)]!;
-        if (window[i]!.unexplained) k.unexplained++;
-        for (const p of paths) if (!k.paths.includes(p)) k.paths.push(p);
+        if (judged[i]!.unexplained) k.unexplained++;
+        for (const p of unexplainedPaths[i]!) if (!k.paths.includes(p)) k.paths.push(p);
       });
       // a folded comparison left unexplained inside the window still holds the route (the live ledger keeps the newest only)
       for (const [kind, at] of s.foldedUnexplained)
