@@ -36,7 +36,8 @@ export function prometheusRules({ readyAfter, window }: RulesSettings): string {
 # evaluation: a route that stops comparing keeps its verdict (flat counters change nothing) for up to
 # ${VERDICT_MEMORY}. The counts come from paybridge_shadow_comparisons_total{route,outcome}; the mismatches from
 # each replica's paybridge_shadow_last_unexplained_timestamp_seconds{route,kind} against the newest
-# paybridge_shadow_last_comparison_timestamp_seconds{route}, so that an operator's acceptance counts.
+# paybridge_shadow_last_comparison_timestamp_seconds{route}, so that an operator's acceptance counts
+# (paybridge_shadow_acceptances_total{route} tells the rules one was taken).
 # The same groups, for the Prometheus Operator: deploy/kubernetes/prometheusrule.yaml.
 groups:
   - name: paybridge-shadow
@@ -49,12 +50,24 @@ groups:
       # ... and as its last comparisons left them while it is quiet (counts are whole: increase() extrapolates)
       - record: paybridge:shadow_window_comparisons
         expr: round(last_over_time(paybridge:shadow_window_comparisons:moving[${VERDICT_MEMORY}]))
-      # 1: a comparison left unexplained within the window before the route's newest comparison, on any replica
-      - record: paybridge:shadow_route_mismatch
+      # 1: a comparison left unexplained within the window before the route's newest comparison, on any
+      # replica; taken while the route's evidence moves (a comparison, an acceptance) and kept while it
+      # is still, so a replica restarted after a quiet window (its gauges gone) does not clear it
+      - record: paybridge:shadow_route_mismatch:moving
         expr: |
-          (max by (route) (paybridge_shadow_last_unexplained_timestamp_seconds) > bool on (route) (max by (route) (paybridge_shadow_last_comparison_timestamp_seconds) - ${seconds}))
-            or on (route)
-          (0 * max by (route) (paybridge_shadow_last_comparison_timestamp_seconds))
+          (
+            (max by (route) (paybridge_shadow_last_unexplained_timestamp_seconds) > bool on (route) (max by (route) (paybridge_shadow_last_comparison_timestamp_seconds) - ${seconds}))
+              or on (route)
+            (0 * max by (route) (paybridge_shadow_last_comparison_timestamp_seconds))
+          )
+            and on (route)
+          (
+            (sum by (route) (increase(paybridge_shadow_comparisons_total[2m])) > 0)
+              or on (route)
+            (sum by (route) (increase(paybridge_shadow_acceptances_total[2m])) > 0)
+          )
+      - record: paybridge:shadow_route_mismatch
+        expr: last_over_time(paybridge:shadow_route_mismatch:moving[${VERDICT_MEMORY}])
       # the window's comparisons of answers, and its validations only (0 where a route has no such series)
       - record: paybridge:shadow_window_answered
         expr: sum by (route) (paybridge:shadow_window_comparisons{outcome!="validated"}) or on (route) (0 * sum by (route) (paybridge:shadow_window_comparisons))

@@ -17,7 +17,7 @@ import type { ShadowLedger, ShadowRecord } from './ledger.js';
  * applied), in seconds since the epoch. They hold still while a route is quiet, so Prometheus's
  * verdict does too; the rules take the newest across replicas.
  */
-export function exportReadiness(ledger: ShadowLedger, metrics: Metrics): void {
+export function exportReadiness(ledger: ShadowLedger, metrics: Metrics, routes: Iterable<string>): { accepted(route: string): void } {
   metrics.series('paybridge_shadow_last_comparison_timestamp_seconds', 'When this replica last compared the route (its newest comparison record), in seconds since the epoch.', ['route'], function* () {
     for (const [route, r] of ledger.readiness()) yield [{ route }, r.last / 1000];
   });
@@ -29,6 +29,10 @@ export function exportReadiness(ledger: ShadowLedger, metrics: Metrics): void {
       for (const [route, r] of ledger.readiness()) for (const [kind, at] of r.unexplained) yield [{ route, kind }, at / 1000];
     },
   );
+  const acceptances = metrics.counter('paybridge_shadow_acceptances_total', 'Differences an operator accepted on this replica, by route id: the readiness rules judge the route again.', ['route']);
+  // from the start at 0, as the comparisons: a series first seen at 1 would show Prometheus no increase
+  for (const route of routes) acceptances.inc({ route }, 0);
+  return { accepted: (route) => acceptances.inc({ route }) };
 }
 
 const ROUTE_ID = /^L\d{1,3}$/;
@@ -38,7 +42,7 @@ const ROUTE_ID = /^L\d{1,3}$/;
  * as the records' are (they are matched against recorded values), written as an `accepted` record, and
  * logged as an audit line (who, when, what). Answers the record and how many kept comparisons it explains.
  */
-export function acceptDifference(deps: { ledger: ShadowLedger; emit: (record: ShadowRecord) => void; log: { info(obj: object, msg: string): void } }) {
+export function acceptDifference(deps: { ledger: ShadowLedger; emit: (record: ShadowRecord) => void; counted: (route: string) => void; log: { info(obj: object, msg: string): void } }) {
   return (body: unknown, by: string): { accepted: AcceptedRecord; explains: number } => {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new PaybridgeError('invalid_request', 'body: expected {route, path, primary, candidate, note?}');
     const input = body as Record<string, unknown>;
@@ -51,6 +55,7 @@ export function acceptDifference(deps: { ledger: ShadowLedger; emit: (record: Sh
     const difference = redactAt({ path: input.path, ...('primary' in input ? { primary: input.primary } : {}), ...('candidate' in input ? { candidate: input.candidate } : {}) });
     const record: AcceptedRecord = { type: 'accepted', time: isoTime(), route: input.route, ...difference, by, ...(input.note !== undefined ? { note: input.note as string } : {}) };
     deps.emit(record);
+    deps.counted(record.route);
     const explains = deps.ledger.report().routes.find((r) => r.route === record.route)?.explained.find((e) => e.reason === 'accepted' && e.path === generalise(difference.path))?.count ?? 0;
     deps.log.info({ audit: 'accepted', by, route: record.route, path: record.path, primary: record.primary, candidate: record.candidate, note: record.note, at: record.time, explains }, 'shadow difference accepted');
     return { accepted: record, explains };

@@ -46,7 +46,7 @@ export function createShadow(deps: ShadowDeps) {
   // every route's series from the start, at 0: a mismatch series first seen at 1 would have increase() 0
   for (const route of new Set(translator.routes.mappings.map((m) => m.mapping.route)))
     for (const outcome of ['match', 'mismatch', 'validated']) compared.inc({ route, outcome }, 0);
-  exportReadiness(ledger, metrics);
+  const readiness = exportReadiness(ledger, metrics, new Set(translator.routes.mappings.map((m) => m.mapping.route)));
   // the records are the state: a restarted gateway reads back those of the verdict window, and reports the same verdicts
   if (settings.log) {
     const since = isoTime(Date.now() - durationMs(settings.readyWindow));
@@ -196,7 +196,7 @@ export function createShadow(deps: ShadowDeps) {
     /** This gateway's name in its records (shadow.instance, or host and pid). */
     instance,
     /** An operator's acceptance of one difference (route, path, both values), recorded and applied to this replica's comparisons. */
-    accept: acceptDifference({ ledger, emit, log: deps.log }),
+    accept: acceptDifference({ ledger, emit, counted: readiness.accepted, log: deps.log }),
     /**
      * Whether a sampled shadow exchange will find room in the queue; when not, the drop is counted
      * now and the exchange is served as a plain passthrough (its answer need not be kept).
