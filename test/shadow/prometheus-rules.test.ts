@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
+import { formatReport } from '../../src/cli/report.js';
 import { loadConfig } from '../../src/config.js';
 import { createGateway } from '../../src/gateway/server.js';
 import { prometheusRules } from '../../src/observability/rules.js';
@@ -300,6 +301,14 @@ describe('one verdict everywhere: two replicas, their merged records and Prometh
       expect(shown.accepted).toEqual([expect.objectContaining({ by: 'ops-alice', instance: 'b', path: 'type', note: 'the type is not read by any client' })]);
       // b's own page judges b's comparisons alone: 2 of L3's 3 needed
       expect(shown.state).toBe('collecting');
+      const page = (await ops.get('/_paybridge/')).text;
+      expect(page).toContain('accepted <code>type</code>');
+      expect(page).toMatch(/by ops-alice at \S+ on b: the type is not read by any client/);
+      expect(page).toMatch(/<code>4xx not_found<\/code> 1 <strong>\(1 unexplained: \$status/);
+      // and the merged report prints it under the route
+      const merged = new ShadowLedger({ readyAfter: settings.readyAfter });
+      for (const file of [a.log, b.log]) for (const line of readFileSync(file, 'utf8').split('\n')) if (line.trim()) merged.ingest(parseRecordLine(line).record!);
+      expect(formatReport(merged.report())).toMatch(/^ {5}accepted type: "\w+" -> "paybridge" by ops-alice at \S+ on b \(the type is not read by any client\)$/m);
     } finally {
       await a.gateway.close();
       await b.gateway.close();
