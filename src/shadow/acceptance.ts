@@ -49,7 +49,9 @@ export function acceptDifference(deps: { ledger: ShadowLedger; emit: (record: Sh
     const unknown = Object.keys(input).find((k) => !['route', 'path', 'primary', 'candidate', 'note'].includes(k));
     if (unknown !== undefined) throw new PaybridgeError('invalid_request', `${unknown}: unknown field (route, path, primary, candidate, note)`);
     if (typeof input.route !== 'string' || !ROUTE_ID.test(input.route)) throw new PaybridgeError('invalid_request', 'route: expected a route id such as L6');
-    if (typeof input.path !== 'string' || input.path === '' || input.path.includes('*')) throw new PaybridgeError('invalid_request', 'path: expected the JSON path of one difference as the report names it ($status, refunds[*].amount is taken as refunds[0].amount too), no glob');
+    // the report names paths with indexes generalised (refunds[*].amount): that is taken, no other glob
+    if (typeof input.path !== 'string' || input.path === '' || input.path.replace(/\[\*\]/g, '').includes('*'))
+      throw new PaybridgeError('invalid_request', 'path: expected the JSON path of one difference as the report names it ($status, refunds[*].amount), no glob');
     if (!('primary' in input) && !('candidate' in input)) throw new PaybridgeError('invalid_request', 'primary, candidate: give the two values accepted (leave one out only where that side had none)');
     if (input.note !== undefined && (typeof input.note !== 'string' || input.note.length > 500)) throw new PaybridgeError('invalid_request', 'note: expected a text of at most 500 characters');
     const difference = redactAt({ path: input.path, ...('primary' in input ? { primary: input.primary } : {}), ...('candidate' in input ? { candidate: input.candidate } : {}) });

@@ -65,3 +65,30 @@ describe("an operator's acceptance", () => {
     expect(routeOf([...records, accepted()]).readiness!.unexplained.size).toBe(0);
   });
 });
+
+describe('the operator path that accepts a difference', () => {
+  it('refuses a body that is not one scoped difference, naming the field, and takes a generalised path', async () => {
+    const { acceptDifference } = await import('../../src/shadow/acceptance.js');
+    const ledger = new ShadowLedger({ readyAfter: 1, instance: 'a' });
+    const lines: object[] = [];
+    // the engine stamps each record with its replica's name
+    const accept = acceptDifference({ ledger, emit: (r) => ledger.ingest({ ...r, instance: 'a' }), counted: () => {}, log: { info: (obj) => lines.push(obj) } });
+    const refused = (body: unknown) => {
+      try {
+        accept(body, 'ops');
+      } catch (err) {
+        return `${(err as { code: string }).code}: ${(err as { detail: string }).detail}`;
+      }
+      return 'accepted';
+    };
+    expect(refused({ route: 'L6', path: '$status' })).toMatch(/^invalid_request: primary, candidate:/);
+    expect(refused({ route: '*', path: '$status', primary: 404, candidate: 400 })).toMatch(/^invalid_request: route:/);
+    expect(refused({ route: 'L6', path: '**.amount', primary: 1, candidate: 2 })).toMatch(/^invalid_request: path:/);
+    expect(refused({ route: 'L6', path: 'x', primary: 1, candidate: 2, scope: 'all' })).toMatch(/^invalid_request: scope: unknown field/);
+    expect(lines).toEqual([]);
+    ledger.ingest(comparison('L6', 0, [{ path: 'refunds[1].amount', primary: 100, candidate: 10_000 }]));
+    expect(accept({ route: 'L6', path: 'refunds[*].amount', primary: 100, candidate: 10_000 }, 'ops').explains).toBe(1);
+    expect(lines).toEqual([expect.objectContaining({ audit: 'accepted', by: 'ops', route: 'L6', path: 'refunds[*].amount', primary: 100, candidate: 10_000 })]);
+    expect(ledger.report().routes[0]!.state).toBe('ready');
+  });
+});
