@@ -178,9 +178,12 @@ export const configSchema = z.strictObject({
       /** Bytes of request and answer bodies the queue may hold; what does not fit is dropped and counted. */
       queueBytes: z.int().min(1024).default(DEFAULTS.shadowQueueBytes),
       concurrency: z.int().min(1).max(256).default(4),
-      /** Comparisons a route needs, all matching among the last ones, to be ready to cut over. */
+      /** Comparisons of answers a route needs in its window (readyWindow), none unexplained, to be ready to cut over. */
       readyAfter: z.int().min(1).default(50),
-      /** The window Prometheus counts them in (`paybridge rules`), a Prometheus duration. */
+      /**
+       * The window a verdict reads, up to a route's newest comparison: the report, the live page and the
+       * Prometheus rules (`paybridge rules`) alike; a Prometheus duration.
+       */
       readyWindow: z.string().regex(/^\d+[smhdw]$/, 'expected a Prometheus duration such as 1h or 30m').default('1h'),
       /** Name of this gateway instance in the records (default: host name and pid). */
       instance: z.string().min(1).optional(),

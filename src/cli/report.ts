@@ -7,12 +7,15 @@ import { UsageError } from './util.js';
 
 export const REPORT_USAGE = `paybridge report [--ready-after N] [--config FILE] [--json] [--fail-on WHEN] [--find ID] FILE...
   Merges the shadow records (JSON lines) of any number of gateway instances and prints per route:
-  comparisons, match rate, top differing paths with an example, latency of each side, and a verdict:
-  COLLECTING (fewer than N comparisons, none mismatched), MISMATCH (an unexplained mismatch among the
-  last N), READY (N comparisons, none mismatched among the last N) or VALIDATED (writes whose
-  translations were only validated against the current API's schema, no answer compared: never
-  ready). --config reads the ignore rules and readyAfter of a gateway config file. --find ID prints the
-  comparisons whose gateway request id or upstream tracer is ID.
+  comparisons, match rate, top differing paths with an example, latency of each side, and a verdict
+  over the window (shadow.readyWindow, 1h) up to the route's newest comparison, whatever path kind
+  (status class, error code) a comparison was on: MISMATCH (a difference there that no noise rule and
+  no operator's acceptance explains), READY (at least N comparisons of answers there, none
+  unexplained), COLLECTING (fewer, none unexplained) or VALIDATED (writes whose translations were only
+  validated against the current API's schema, no answer compared: never ready); the verdict the live
+  page and the Prometheus rules (paybridge rules) give. --config reads the ignore rules, readyAfter and
+  readyWindow of a gateway config file. --find ID prints the comparisons whose gateway request id or
+  upstream tracer is ID.
   --fail-on WHEN  mismatch (default): exit 3 when a route's verdict is MISMATCH; not-ready: exit 3
                   unless every route is READY; never: exit 0 whatever the verdicts.
   Exit codes: 0 the verdicts pass --fail-on; 3 they do not (the report is printed either way); 1 a
@@ -64,13 +67,16 @@ const pct = (x: number) => `${(Math.round(x * 1000) / 10).toFixed(1)}%`;
 const show = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
 
 export function formatReport(report: ShadowReport): string {
-  const lines = [`shadow report: ${report.totals.compared} comparisons, ${report.totals.matched} matching, ${report.totals.skipped} skipped; ready after ${report.readyAfter}`, ''];
+  const lines = [`shadow report: ${report.totals.compared} comparisons, ${report.totals.matched} matching, ${report.totals.skipped} skipped; ready after ${report.readyAfter} within ${report.readyWindow}`, ''];
   for (const r of report.routes) {
     const ms = (v: number) => `${v.toFixed(1)} ms`;
     const latency = `primary p50 ${ms(r.latencyMs.primary.p50)} p99 ${ms(r.latencyMs.primary.p99)}` + (r.latencyMs.candidate ? `, candidate p50 ${ms(r.latencyMs.candidate.p50)} p99 ${ms(r.latencyMs.candidate.p99)}` : '');
     const methods = Object.entries(r.methods).map(([m, n]) => `${m} ${n}`).join(', ');
     lines.push(`${r.route.padEnd(4)} ${r.state.toUpperCase().padEnd(10)} ${String(r.compared).padStart(6)} compared  ${pct(r.matchRate).padStart(6)} match  ${r.verdict}`);
     lines.push(`     ${methods}; ${latency}`);
+    const kinds = Object.entries(r.window?.kinds ?? {});
+    if (kinds.length > 0) lines.push(`     window ${r.window.from} to ${r.window.to}: ${kinds.map(([kind, k]) => `${kind} ${k.compared}${k.unexplained ? ` (${k.unexplained} unexplained at ${k.paths.join(', ')})` : ''}`).join(', ')}`);
+    for (const a of r.accepted ?? []) lines.push(`     accepted ${a.path}: ${show(a.primary)} -> ${show(a.candidate)} by ${a.by} at ${a.time} on ${a.instance ?? 'this gateway'}${a.note ? ` (${a.note})` : ''}`);
     for (const d of r.topDiffs) lines.push(`     differs at ${d.path} (${d.count}x), e.g. ${d.example.requestId}: ${show(d.example.primary)} -> ${show(d.example.candidate)}`);
     for (const n of r.learnedNoise) lines.push(`     noise ${n.path} (learned from ${n.evidence.requestId}: ${show(n.evidence.first)} then ${show(n.evidence.second)})`);
     for (const [reason, n] of Object.entries(r.skipped)) lines.push(`     skipped ${n}: ${reason}`);
@@ -100,7 +106,7 @@ export async function runReport(argv: string[]): Promise<void> {
   const readyAfter = values['ready-after'] !== undefined ? Number(values['ready-after']) : shadow.readyAfter;
   if (!Number.isInteger(readyAfter) || readyAfter < 1) throw new Error('--ready-after: expected a positive integer');
   // the report of files keeps every comparison: its top paths count them all
-  const ledger = new ShadowLedger({ readyAfter, ignore: shadow.ignore, keepPerRoute: Number.POSITIVE_INFINITY });
+  const ledger = new ShadowLedger({ readyAfter, readyWindow: shadow.readyWindow, ignore: shadow.ignore, keepPerRoute: Number.POSITIVE_INFINITY });
   const { records, bad } = await readRecords(positionals);
   for (const record of records) ledger.ingest(record);
   if (values.find !== undefined) {

@@ -42,6 +42,10 @@ export interface OperatorOptions {
   tokens: Readonly<Record<string, string>>;
   report: () => unknown;
   find: (id: string) => unknown[];
+  /** An operator's acceptance of one shadow difference (route, path, both values), by the token's name. */
+  accept: (body: unknown, by: string) => unknown;
+  /** The acceptances this replica holds. */
+  accepted: () => unknown[];
   /** The configuration in force (the live route table laid in) and what the reloads did. */
   live: LiveConfig;
   routes: RouteControl;
@@ -61,6 +65,9 @@ export interface OperatorOptions {
  * - `PUT /_paybridge/routes/{route}` `{mode?, sample?}`: changes this replica's table at once;
  *   `{merchant, mode}` sets (`mode: null` removes) one merchant's mode of the route; refused (403)
  *   while a configuration file sets the table, which the next reload would apply over the change;
+ * - `POST /_paybridge/accepted` `{route, path, primary, candidate, note?}`: accepts one shadow difference
+ *   as not mattering on this replica (audited: a log line and a record naming the token's name);
+ *   `GET /_paybridge/accepted` lists this replica's acceptances;
  * - `GET /_paybridge/config`: the configuration in force (after reloads), secrets masked, its hash
  *   and generation, and the settings a reload read but did not apply.
  */
@@ -120,6 +127,11 @@ export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOp
     const { mode, sample, merchant } = body as { mode?: unknown; sample?: unknown; merchant?: unknown };
     options.routes.change([{ route, mode, sample, ...(merchant !== undefined ? { merchant } : {}) }], `operator ${(request as FastifyRequest & { operator?: string }).operator}`);
     return routeTable();
+  });
+  app.get('/_paybridge/accepted', { onRequest: guard }, async () => ({ instance: options.instance, accepted: redactValue(options.accepted()) }));
+  app.post('/_paybridge/accepted', { onRequest: guard }, async (request, reply) => {
+    const done = options.accept(request.body, (request as FastifyRequest & { operator?: string }).operator!);
+    return reply.status(201).send({ instance: options.instance, ...(done as object) });
   });
   app.get('/_paybridge/config', { onRequest: guard }, async () => ({ instance: options.instance, ...options.live.status(), config: maskedConfig(options.live.inForce()) }));
 }

@@ -103,6 +103,8 @@ export function registerOwnPaths(app: FastifyInstance, deps: OwnPathDeps): void 
     tokens,
     report: () => ({ ...shadow.report(), instance: shadow.instance, modes: deps.routes.table.modes }),
     find: (id) => shadow.ledger.find(id),
+    accept: shadow.accept,
+    accepted: () => shadow.ledger.report().routes.flatMap((r) => r.accepted),
     live: deps.live,
     routes: deps.routes,
     routeRows: () =>

@@ -38,6 +38,10 @@ export function createMetrics() {
     gauge(name: string, help: string, read: () => number) {
       new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
     },
+    /** A gauge of several series, read when scraped: each `[labels, value]` pair `read` gives, and only those. */
+    series<L extends string>(name: string, help: string, labelNames: readonly L[], read: () => Iterable<[Record<L, string>, number]>) {
+      new Gauge<L>({ name, help, labelNames, registers: [registry], collect() { this.reset(); for (const [labels, value] of read()) this.set(labels as never, value); } });
+    },
     /** An info metric: one series at 1 whose labels (read when scraped) say what is in force, as kube-state-metrics' `_info` series do. */
     info(name: string, help: string, labelNames: readonly string[], read: () => Record<string, string>) {
       new Gauge({ name, help, labelNames, registers: [registry], collect() { this.reset(); this.set(read(), 1); } });

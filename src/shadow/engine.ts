@@ -15,6 +15,7 @@ import type { TranslatedRequest } from '../translate/index.js';
 import { compareAnswers, type Difference } from './diff.js';
 import { asLegacyRequest, parsed, succeeded, type Answer, type Exchange, type QueuedExchange } from './exchange.js';
 import { createIsolation } from './isolation.js';
+import { acceptDifference, exportReadiness } from './acceptance.js';
 import { ShadowLedger, type CompareMethod, type ServedRecord, type ShadowRecord } from './ledger.js';
 import { builtinNoise } from './noise.js';
 import { createComparisonQueue } from './queue.js';
@@ -34,7 +35,7 @@ export function createShadow(deps: ShadowDeps) {
   const { config, translator, metrics } = deps;
   const settings = config.shadow;
   const instance = settings.instance ?? `${hostname()}:${process.pid}`;
-  const ledger = new ShadowLedger({ readyAfter: settings.readyAfter, ignore: settings.ignore });
+  const ledger = new ShadowLedger({ readyAfter: settings.readyAfter, readyWindow: settings.readyWindow, ignore: settings.ignore, instance });
   const recorder = createRecorder({
     ...(settings.log ? { file: settings.log } : {}),
     log: (record) => deps.log.info({ shadowRecord: record }, `shadow ${record.type}`),
@@ -45,6 +46,7 @@ export function createShadow(deps: ShadowDeps) {
   // every route's series from the start, at 0: a mismatch series first seen at 1 would have increase() 0
   for (const route of new Set(translator.routes.mappings.map((m) => m.mapping.route)))
     for (const outcome of ['match', 'mismatch', 'validated']) compared.inc({ route, outcome }, 0);
+  const readiness = exportReadiness(ledger, metrics, new Set(translator.routes.mappings.map((m) => m.mapping.route)));
   // the records are the state: a restarted gateway reads back those of the verdict window, and reports the same verdicts
   if (settings.log) {
     const since = isoTime(Date.now() - durationMs(settings.readyWindow));
@@ -193,6 +195,8 @@ export function createShadow(deps: ShadowDeps) {
     },
     /** This gateway's name in its records (shadow.instance, or host and pid). */
     instance,
+    /** An operator's acceptance of one difference (route, path, both values), recorded and applied to this replica's comparisons. */
+    accept: acceptDifference({ ledger, emit, counted: readiness.accepted, log: deps.log }),
     /**
      * Whether a sampled shadow exchange will find room in the queue; when not, the drop is counted
      * now and the exchange is served as a plain passthrough (its answer need not be kept).

@@ -29,10 +29,15 @@ function canary(r: RouteReport): string {
 function row(r: RouteReport): string {
   const ms = (v: number) => v.toFixed(1);
   const latency = `${ms(r.latencyMs.primary.p50)}/${ms(r.latencyMs.primary.p99)}` + (r.latencyMs.candidate ? ` vs ${ms(r.latencyMs.candidate.p50)}/${ms(r.latencyMs.candidate.p99)}` : '');
+  const kinds = Object.entries(r.window?.kinds ?? {})
+    .map(([kind, k]) => `<code>${esc(kind)}</code> ${k.compared}${k.unexplained ? ` <strong>(${k.unexplained} unexplained: ${k.paths.map((p) => esc(p)).join(', ')})</strong>` : ''}`)
+    .join(', ');
+  const window = kinds ? `<div class="muted window">window ${esc(r.window.from)} to ${esc(r.window.to)}: ${kinds}</div>` : '';
+  const accepted = (r.accepted ?? []).map((a) => `<div class="muted accepted">accepted <code>${esc(a.path)}</code> ${esc(a.primary)} &rarr; ${esc(a.candidate)} by ${esc(a.by)} at ${esc(a.time)} on ${esc(a.instance ?? 'this gateway')}${a.note ? `: ${esc(a.note)}` : ''}</div>`).join('');
   const noise = r.learnedNoise.length ? `<div class="muted">learned noise: ${r.learnedNoise.map((n) => `<code>${esc(n.path)}</code>`).join(', ')}</div>` : '';
   return `<tr data-route="${esc(r.route)}" data-state="${r.state}" class="state-${r.state}">
 <td>${esc(r.route)}</td><td>${esc(r.modes.join(', '))}${canary(r)}</td><td class="num">${r.compared}</td><td class="rate">${bar(r.matchRate)}</td>
-<td class="num">${r.unexplained}</td><td class="num">${esc(latency)}</td><td class="verdict">${esc(r.verdict)}</td><td>${diffs(r)}${noise}</td></tr>`;
+<td class="num">${r.unexplained}</td><td class="num">${esc(latency)}</td><td class="verdict">${esc(r.verdict)}</td><td>${diffs(r)}${window}${accepted}${noise}</td></tr>`;
 }
 
 export function renderReportHtml(report: ShadowReport): string {
@@ -48,8 +53,8 @@ tr.state-ready .verdict{color:#2e7d32;font-weight:600}tr.state-collecting .verdi
 code{background:#f6f6f6;padding:0 3px}ul{margin:0;padding-left:18px}
 </style></head><body>
 <h1>paybridge: shadow comparisons</h1>
-<p>Generated ${esc(report.generatedAt)}. A route is <span style="color:#2e7d32">ready</span> to cut over after ${report.readyAfter} comparisons with no unexplained mismatch among the last ${report.readyAfter};
-it is <span style="color:#5f6b7a">collecting</span> until then, and shows a <span style="color:#c62828">mismatch</span> as soon as one is unexplained; a route whose writes were only <span style="color:#8a6d00">validated</span> (the translation checked, no answer compared) is never ready.
+<p>Generated ${esc(report.generatedAt)}. Over the ${esc(report.readyWindow)} up to a route's newest comparison, whatever path kind (status class, error code) each was on, a route is <span style="color:#2e7d32">ready</span> to cut over with at least ${report.readyAfter} comparisons and none unexplained;
+it is <span style="color:#5f6b7a">collecting</span> with fewer, and shows a <span style="color:#c62828">mismatch</span> while one unexplained difference is in the window (until newer comparisons push it out or an operator accepts it); a route whose writes were only <span style="color:#8a6d00">validated</span> (the translation checked, no answer compared) is never ready. Prometheus's paybridge:shadow_route_state gives the same verdict.
 Compared ${totals.compared}, matched ${totals.matched}, skipped ${totals.skipped}, dropped (queue full) ${totals.dropped}.</p>
 <table id="routes"><thead><tr><th>Route</th><th>Mode</th><th>Compared</th><th>Match rate</th><th>Unexplained</th><th>Latency ms p50/p99 (primary vs candidate)</th><th>Verdict</th><th>Top differing paths</th></tr></thead>
 <tbody>

@@ -2,11 +2,14 @@
  * Comparison records in, a per-route report out: match rate, top differing paths, latency of each side
  * and a readiness verdict. The same ledger serves the live gateway report and `paybridge report FILE...`.
  */
+import { Acceptances, type AcceptedRecord } from './accepted.js';
 import { generalise, type Difference } from './diff.js';
 import { NoiseRules, type IgnoreRule, type LearnedNoise, type NoiseReason } from './noise.js';
-import { answeredBy, breakdown, stateOf, verdictOf, type Breakdown, type RouteState } from './verdict.js';
+import { durationMs } from '../observability/rules.js';
+import { answeredBy, breakdown, kindOf, newest, stateOf, verdictOf, type Breakdown, type Judged, type RouteState } from './verdict.js';
 
 export type { Breakdown, RouteState } from './verdict.js';
+export type { AcceptedRecord } from './accepted.js';
 
 /**
  * How a comparison was made: the same read through both; a write's state, effect and answer checked
@@ -36,6 +39,8 @@ export interface ComparisonRecord {
   merchant?: string | undefined;
   /** The client's kind by its User-Agent: wordpress, magento, dotnet, other. */
   client?: string | undefined;
+  /** The path kind of the legacy answer: its status class and error code (`2xx`, `4xx not_found`). */
+  kind?: string | undefined;
 }
 
 export interface NoiseRecord extends LearnedNoise {
@@ -68,7 +73,7 @@ export interface ServedRecord {
   instance?: string;
 }
 
-export type ShadowRecord = ComparisonRecord | NoiseRecord | SkippedRecord | ServedRecord;
+export type ShadowRecord = ComparisonRecord | NoiseRecord | SkippedRecord | ServedRecord | AcceptedRecord;
 
 /** One line of a record file as a record; undefined when it is not JSON or not a record (`why` says which). */
 export function parseRecordLine(line: string): { record?: ShadowRecord; why?: 'not JSON' | 'not a shadow record' } {
@@ -79,7 +84,7 @@ export function parseRecordLine(line: string): { record?: ShadowRecord; why?: 'n
     return { why: 'not JSON' };
   }
   const type = (value as { type?: unknown } | null)?.type;
-  return typeof value === 'object' && value !== null && (type === 'comparison' || type === 'noise' || type === 'skipped' || type === 'served')
+  return typeof value === 'object' && value !== null && (type === 'comparison' || type === 'noise' || type === 'skipped' || type === 'served' || type === 'accepted')
     ? { record: value as ShadowRecord }
     : { why: 'not a shadow record' };
 }
@@ -107,7 +112,7 @@ export interface RouteReport {
   methods: Partial<Record<CompareMethod, number>>;
   skipped: Record<string, number>;
   topDiffs: PathSummary[];
-  explained: { path: string; reason: NoiseReason; count: number }[];
+  explained: { path: string; reason: NoiseReason | 'accepted'; count: number }[];
   learnedNoise: LearnedNoise[];
   latencyMs: { primary: { p50: number; p99: number }; candidate: { p50: number; p99: number } | null };
   /** The same verdict over one merchant's comparisons, or one kind of client's (a route can be ready for one and not another). */
@@ -120,18 +125,39 @@ export interface RouteReport {
    * served (0-1) beside the percent configured (the last one seen); absent for a route never so split.
    */
   canary?: { percent: number; translation: number; legacy: number; served: number };
+  /**
+   * What the verdict read: the comparisons of the window (`shadow.readyWindow`) up to the route's
+   * newest, by path kind (status class and error code of the legacy answer), with the paths left
+   * unexplained on each.
+   */
+  window: {
+    from: string;
+    to: string;
+    compared: number;
+    answered: number;
+    unexplained: number;
+    kinds: Record<string, { compared: number; unexplained: number; paths: string[] }>;
+  };
+  /** The differences operators accepted on this route: who, when, on which replica, the path and the values. */
+  accepted: AcceptedRecord[];
 }
 
 
 export interface ShadowReport {
   generatedAt: string;
   readyAfter: number;
+  /** The window a verdict reads, before each route's newest comparison (shadow.readyWindow). */
+  readyWindow: string;
   routes: RouteReport[];
   totals: { compared: number; matched: number; skipped: number; dropped: number };
 }
 
 /** What the report needs of a comparison: no request, at most 20 differences, long values cut. */
-type Kept = Pick<ComparisonRecord, 'time' | 'route' | 'requestId' | 'mode' | 'method' | 'primary' | 'candidate' | 'differences' | 'tracers' | 'merchant' | 'client' | 'instance'>;
+type Kept = Pick<ComparisonRecord, 'time' | 'route' | 'requestId' | 'mode' | 'method' | 'primary' | 'candidate' | 'differences' | 'tracers' | 'merchant' | 'client' | 'instance'> & {
+  kind: string;
+  /** Epoch ms of `time`. */
+  at: number;
+};
 
 const MAX_KEPT_DIFFERENCES = 20;
 const MAX_VALUE_CHARS = 200;
@@ -145,6 +171,7 @@ function compactValue(v: unknown): unknown {
 
 function compact(record: ComparisonRecord): Kept {
   const { time, route, requestId, mode, method, primary, candidate, tracers, merchant, client, instance } = record;
+  const kind = record.kind ?? kindOf(primary.status);
   const differences = record.differences.slice(0, MAX_KEPT_DIFFERENCES).map((d) => {
     const out: Difference = { path: d.path };
     if ('primary' in d) out.primary = compactValue(d.primary);
@@ -152,7 +179,7 @@ function compact(record: ComparisonRecord): Kept {
     if (d.noise) out.noise = d.noise;
     return out;
   });
-  return { time, route, requestId, mode, method, primary, candidate, differences, tracers, merchant, client, instance };
+  return { time, route, requestId, mode, method, primary, candidate, differences, tracers, merchant, client, instance, kind, at: Date.parse(time) };
 }
 
 interface RouteRecords {
@@ -160,17 +187,27 @@ interface RouteRecords {
   /** Older comparisons folded into counts once the list is full. */
   foldedCompared: number;
   foldedMatched: number;
+  /** The newest time (epoch ms) of a folded comparison, and of a folded one left unexplained, by path kind: they still count in the window. */
+  foldedLast: number;
+  foldedUnexplained: Map<string, number>;
   skipped: Record<string, number>;
   /** A percentage canary's requests, by the side that answered. */
   served?: { percent: number; translation: number; legacy: number };
 }
 
 /** A percentile in whole milliseconds with one decimal. */
+/** shadow.readyWindow's default. */
+const DEFAULT_WINDOW = '1h';
+
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10;
 
 export interface LedgerOptions {
   readyAfter: number;
+  /** The window a verdict reads, before a route's newest comparison: a Prometheus duration (shadow.readyWindow); default 1h. */
+  readyWindow?: string;
+  /** This gateway's name: the replica of a comparison recorded without one (an acceptance holds for its own replica's comparisons). */
+  instance?: string;
   ignore?: readonly IgnoreRule[];
   /** Comparisons kept per route for the report (older ones are counted, not kept); default 1000. */
   keepPerRoute?: number;
@@ -178,6 +215,7 @@ export interface LedgerOptions {
 
 export class ShadowLedger {
   readonly noise: NoiseRules;
+  readonly accepted = new Acceptances();
   private readonly routes = new Map<string, RouteRecords>();
   /** Comparisons kept per route (older ones folded into counts). */
   readonly keep: number;
@@ -191,20 +229,29 @@ export class ShadowLedger {
   private state(route: string): RouteRecords {
     let s = this.routes.get(route);
     if (!s) {
-      s = { comparisons: [], foldedCompared: 0, foldedMatched: 0, skipped: {} };
+      s = { comparisons: [], foldedCompared: 0, foldedMatched: 0, foldedLast: Number.NEGATIVE_INFINITY, foldedUnexplained: new Map(), skipped: {} };
       this.routes.set(route, s);
     }
     return s;
   }
 
-  /** True when every difference of the comparison is explained by a noise rule. */
-  matches(record: Pick<ComparisonRecord, 'route' | 'differences'>): boolean {
-    return record.differences.every((d) => this.noise.explain(record.route, d) !== null);
+  /** Why a difference of a comparison is not a mismatch (a noise rule, or an acceptance its replica took), or null. */
+  explain(route: string, d: Difference, instance: string | undefined): NoiseReason | 'accepted' | null {
+    return this.noise.explain(route, d) ?? (this.accepted.explains(route, d, instance ?? this.options.instance) ? 'accepted' : null);
+  }
+
+  /** True when every difference of the comparison is explained by a noise rule or an acceptance. */
+  matches(record: Pick<ComparisonRecord, 'route' | 'differences' | 'instance'>): boolean {
+    return record.differences.every((d) => this.explain(record.route, d, record.instance) !== null);
   }
 
   ingest(record: ShadowRecord): void {
     if (record.type === 'noise') {
       this.noise.remember(record);
+      return;
+    }
+    if (record.type === 'accepted') {
+      this.accepted.add(record);
       return;
     }
     const s = this.state(record.route);
@@ -223,7 +270,9 @@ export class ShadowLedger {
     if (s.comparisons.length > this.keep) {
       const old = s.comparisons.shift()!;
       s.foldedCompared++;
+      s.foldedLast = Math.max(s.foldedLast, old.at);
       if (this.matches(old)) s.foldedMatched++;
+      else s.foldedUnexplained.set(old.kind, Math.max(s.foldedUnexplained.get(old.kind) ?? 0, old.at));
     }
   }
 
@@ -236,28 +285,60 @@ export class ShadowLedger {
     return out;
   }
 
+  /** The window a verdict reads, in milliseconds. */
+  get windowMs(): number {
+    return durationMs(this.options.readyWindow ?? DEFAULT_WINDOW);
+  }
+
+  /** A route's comparisons, oldest first, each judged: answered or validated only, a difference left unexplained or not. */
+  private judged(route: string, s: RouteRecords): { kept: Kept[]; judged: Judged[] } {
+    const kept = [...s.comparisons].sort((a, b) => a.at - b.at);
+    return { kept, judged: kept.map((c) => ({ at: c.at, answered: answeredBy(c.method), unexplained: !this.matches(c) })) };
+  }
+
+  /**
+   * Per route, what Prometheus needs to give the report's verdict across replicas: the time of the
+   * newest comparison, and of the newest one left unexplained, by path kind (epoch ms). The rules
+   * compare them over the window; the counts come from the comparison counters.
+   */
+  readiness(): Map<string, { last: number; unexplained: Map<string, number> }> {
+    const out = new Map<string, { last: number; unexplained: Map<string, number> }>();
+    for (const [route, s] of this.routes) {
+      const { kept, judged } = this.judged(route, s);
+      const last = Math.max(s.foldedLast, newest(judged));
+      if (!Number.isFinite(last)) continue;
+      const unexplained = new Map(s.foldedUnexplained);
+      judged.forEach((j, i) => {
+        if (j.unexplained) unexplained.set(kept[i]!.kind, Math.max(unexplained.get(kept[i]!.kind) ?? 0, j.at));
+      });
+      out.set(route, { last, unexplained });
+    }
+    return out;
+  }
+
   report(): ShadowReport {
     const n = this.options.readyAfter;
+    const readyWindow = this.options.readyWindow ?? DEFAULT_WINDOW;
     const routes: RouteReport[] = [];
     let compared = 0;
     let matched = 0;
     let skipped = 0;
     for (const [route, s] of [...this.routes].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))) {
-      const kept = [...s.comparisons].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+      const { kept, judged } = this.judged(route, s);
       const diffCounts = new Map<string, PathSummary>();
-      const explainedCounts = new Map<string, { path: string; reason: NoiseReason; count: number }>();
+      const explainedCounts = new Map<string, { path: string; reason: NoiseReason | 'accepted'; count: number }>();
       const methods: Partial<Record<CompareMethod, number>> = {};
       const primaryLatency: number[] = [];
       const candidateLatency: number[] = [];
       let routeMatched = s.foldedMatched;
-      const unexplainedFlags: boolean[] = [];
+      const unexplainedPaths: string[][] = [];
       for (const c of kept) {
         methods[c.method] = (methods[c.method] ?? 0) + 1;
         primaryLatency.push(c.primary.latencyMs);
         if (c.candidate) candidateLatency.push(c.candidate.latencyMs);
-        let unexplained = false;
+        const paths: string[] = [];
         for (const d of c.differences) {
-          const reason = this.noise.explain(route, d);
+          const reason = this.explain(route, d, c.instance);
           const path = generalise(d.path);
           if (reason) {
             const e = explainedCounts.get(path) ?? { path, reason, count: 0 };
@@ -265,25 +346,52 @@ export class ShadowLedger {
             explainedCounts.set(path, e);
             continue;
           }
-          unexplained = true;
+          paths.push(path);
           const summary = diffCounts.get(path) ?? { path, count: 0, example: { requestId: c.requestId, primary: d.primary, candidate: d.candidate } };
           summary.count++;
           diffCounts.set(path, summary);
         }
-        if (!unexplained) routeMatched++;
-        unexplainedFlags.push(unexplained);
+        if (paths.length === 0) routeMatched++;
+        unexplainedPaths.push(paths);
       }
       const routeCompared = s.foldedCompared + kept.length;
-      const lastN = unexplainedFlags.slice(-n);
-      const recentMismatches = lastN.filter(Boolean).length;
-      const answered = kept.map((c) => answeredBy(c.method));
-      const validatedOnly = answered.filter((a) => !a).length;
-      const state: RouteState = stateOf(unexplainedFlags, answered, n, s.foldedCompared);
+      // the window: the readyWindow up to the route's newest comparison (a folded one's time counts too)
+      const to = Math.max(s.foldedLast, newest(judged));
+      const from = to - this.windowMs;
+      const window: Judged[] = [];
+      const windowKept: Kept[] = [];
+      const kinds: RouteReport['window']['kinds'] = {};
+      kept.forEach((c, i) => {
+        if (judged[i]!.at <= from) return;
+        window.push(judged[i]!);
+        windowKept.push(c);
+        const k = (kinds[c.kind] ??= { compared: 0, unexplained: 0, paths: [] });
+        k.compared++;
+        if (judged[i]!.unexplained) k.unexplained++;
+        for (const p of unexplainedPaths[i]!) if (!k.paths.includes(p)) k.paths.push(p);
+      });
+      // a folded comparison left unexplained inside the window still holds the route (the live ledger keeps the newest only)
+      for (const [kind, at] of s.foldedUnexplained)
+        if (at > from) {
+          const k = (kinds[kind] ??= { compared: 0, unexplained: 0, paths: [] });
+          k.unexplained++;
+          window.push({ at, answered: true, unexplained: true });
+        }
+      const answeredCount = window.filter((j) => j.answered).length;
+      const validatedOnly = kept.filter((c) => !answeredBy(c.method)).length;
+      const windowUnexplained = window.filter((j) => j.unexplained).length;
+      const state: RouteState = stateOf(window, n);
       const ready = state === 'ready';
-      const answeredCount = s.foldedCompared + answered.filter(Boolean).length;
       // a write read back only compared the resource, not the write's own answer and effect: said so
       const readBackOnly = (methods.readback ?? 0) > 0 && !methods.write && !methods.send;
-      const verdict = verdictOf(state, n, { validatedOnly, answered: answeredCount, recentMismatches, lastN: lastN.length, readBackOnly });
+      const verdict = verdictOf(state, n, {
+        window: readyWindow,
+        validatedOnly: window.filter((j) => !j.answered).length,
+        answered: answeredCount,
+        unexplained: windowUnexplained,
+        kinds: Object.entries(kinds).filter(([, k]) => k.unexplained > 0).map(([kind, k]) => `${kind}: ${k.unexplained}${k.paths.length ? ` at ${k.paths.slice(0, 3).join(', ')}` : ''}`),
+        readBackOnly,
+      });
       primaryLatency.sort((a, b) => a - b);
       candidateLatency.sort((a, b) => a - b);
       routes.push({
@@ -306,17 +414,26 @@ export class ShadowLedger {
           primary: { p50: percentile(primaryLatency, 50), p99: percentile(primaryLatency, 99) },
           candidate: candidateLatency.length ? { p50: percentile(candidateLatency, 50), p99: percentile(candidateLatency, 99) } : null,
         },
-        byMerchant: breakdown(kept, unexplainedFlags, (c) => c.merchant, n),
-        byClient: breakdown(kept, unexplainedFlags, (c) => c.client ?? 'other', n),
+        byMerchant: breakdown(windowKept, window, (c) => c.merchant, n),
+        byClient: breakdown(windowKept, window, (c) => c.client ?? 'other', n),
         instances: Object.fromEntries(
           [...new Set(kept.map((c) => c.instance ?? 'this gateway'))].map((name) => [name, [...new Set(kept.filter((c) => (c.instance ?? 'this gateway') === name).map((c) => c.mode))]]),
         ),
         ...(s.served ? { canary: { ...s.served, served: s.served.translation / Math.max(1, s.served.translation + s.served.legacy) } } : {}),
+        window: {
+          from: Number.isFinite(from) ? new Date(from).toISOString() : '',
+          to: Number.isFinite(to) ? new Date(to).toISOString() : '',
+          compared: window.length,
+          answered: answeredCount,
+          unexplained: windowUnexplained,
+          kinds,
+        },
+        accepted: this.accepted.forRoute(route),
       });
       compared += routeCompared;
       matched += routeMatched;
       skipped += Object.values(s.skipped).reduce((a, b) => a + b, 0);
     }
-    return { generatedAt: new Date().toISOString(), readyAfter: n, routes, totals: { compared, matched, skipped, dropped: this.dropped } };
+    return { generatedAt: new Date().toISOString(), readyAfter: n, readyWindow, routes, totals: { compared, matched, skipped, dropped: this.dropped } };
   }
 }

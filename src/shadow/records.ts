@@ -5,6 +5,7 @@ import type { Difference } from './diff.js';
 import { parseJson, type Answer, type Exchange } from './exchange.js';
 import type { CompareMethod, ComparisonRecord, NoiseRecord, SkippedRecord } from './ledger.js';
 import { builtinNoise, type LearnedNoise } from './noise.js';
+import { kindOf } from './verdict.js';
 
 /** The tracer an upstream put in its error answer: the id a customer quotes. */
 function tracerOf(answer: Answer | null): string | undefined {
@@ -53,6 +54,7 @@ export function comparisonRecord(
     note: note || undefined,
     merchant: ex.merchant,
     client: ex.client,
+    kind: kindOf(primary.status, (primary.body as { errorCode?: unknown } | undefined)?.errorCode),
   };
 }
 

@@ -1,13 +1,16 @@
 /**
  * A route's verdict from its comparisons: the state (collecting, mismatch, ready, validated), per
- * merchant or kind of client too, and the sentence that names the evidence the state rests on.
+ * merchant or kind of client too, and the sentence that names the evidence the state rests on. One
+ * definition, which the report, the live page and the Prometheus rules (`paybridge rules`) all give.
  */
 import type { CompareMethod } from './ledger.js';
 
 /**
- * A route's verdict: not enough comparisons of answers yet, an unexplained mismatch among the last N,
- * ready (N comparisons of answers, none mismatched among the last N), or validated only (translations
- * checked against the current API's schema, no answer compared: never ready).
+ * A route's verdict over its window (the `shadow.readyWindow` before its newest comparison): an
+ * unexplained difference among any of the window's comparisons, whatever path kind it was on
+ * (mismatch); at least `readyAfter` comparisons of answers, none unexplained (ready); translations
+ * only validated against the current API's schema, no answer compared (validated: never ready); or
+ * too few (collecting).
  */
 export const ROUTE_STATES = ['collecting', 'mismatch', 'ready', 'validated'] as const;
 export type RouteState = (typeof ROUTE_STATES)[number];
@@ -18,33 +21,56 @@ export interface Breakdown {
   state: RouteState;
 }
 
+/** One comparison as the verdict sees it: when, whether answers were compared, whether a difference is left unexplained. */
+export interface Judged {
+  /** Epoch milliseconds of the comparison (its record's time). */
+  at: number;
+  answered: boolean;
+  unexplained: boolean;
+}
+
 /**
- * The verdict of a run of comparisons (oldest first; `unexplained` true where a difference is not
- * explained, `answered` true where answers were compared, not only a translation validated): a
- * mismatch among the last n, ready after n comparisons of answers, validated only, or too few.
+ * The comparisons a verdict reads: those of the window that ends at the newest one, so that a route
+ * that stops comparing keeps the verdict its last comparisons gave (Prometheus's, over flat counters,
+ * is the same) and a difference leaves the window only when newer comparisons push it out.
  */
-export function stateOf(unexplained: readonly boolean[], answered: readonly boolean[], n: number, folded = 0): RouteState {
-  if (unexplained.slice(-n).some(Boolean)) return 'mismatch';
-  const compared = folded + answered.filter(Boolean).length;
-  if (compared >= n) return 'ready';
-  return compared === 0 && answered.length > 0 ? 'validated' : 'collecting';
+export function inWindow<J extends Pick<Judged, 'at'>>(judged: readonly J[], windowMs: number, end = newest(judged)): J[] {
+  return judged.filter((j) => j.at > end - windowMs);
+}
+
+export const newest = (judged: readonly Pick<Judged, 'at'>[]): number => judged.reduce((max, j) => (j.at > max ? j.at : max), Number.NEGATIVE_INFINITY);
+
+/** The state of the comparisons of one window (`inWindow`): the one definition of ready. */
+export function stateOf(window: readonly Judged[], n: number): RouteState {
+  if (window.some((j) => j.unexplained)) return 'mismatch';
+  const answered = window.filter((j) => j.answered).length;
+  if (answered >= n) return 'ready';
+  return answered === 0 && window.length > 0 ? 'validated' : 'collecting';
 }
 
 /** Whether a comparison compared answers (a read, a readback, a send, a translation refused) rather than only validating a translation. */
 export const answeredBy = (method: CompareMethod) => method !== 'validate';
 
-/** The verdict per value of `key` (a merchant, a kind of client) over the kept comparisons. */
-export function breakdown<C extends { method: CompareMethod }>(kept: readonly C[], flags: readonly boolean[], key: (c: C) => string | undefined, n: number): Record<string, Breakdown> {
-  const groups = new Map<string, [boolean, boolean][]>();
-  kept.forEach((c, i) => {
+/**
+ * The path kind of a comparison: the status class of the legacy answer (the primary's in shadow mode)
+ * and its error code, `2xx`, `4xx not_found`: a rarer path (an unknown id, a declined card) is judged
+ * with the rest of the route, and the report shows each kind's comparisons apart.
+ */
+export const kindOf = (status: number, errorCode?: unknown): string =>
+  `${Math.floor(status / 100)}xx${typeof errorCode === 'string' && status >= 300 ? ` ${errorCode}` : ''}`;
+
+/** The verdict per value of `key` (a merchant, a kind of client) over the window's comparisons. */
+export function breakdown<C extends { method: CompareMethod }>(window: readonly C[], judged: readonly Judged[], key: (c: C) => string | undefined, n: number): Record<string, Breakdown> {
+  const groups = new Map<string, Judged[]>();
+  window.forEach((c, i) => {
     const k = key(c);
     if (k === undefined) return;
     const list = groups.get(k) ?? [];
-    list.push([flags[i]!, answeredBy(c.method)]);
+    list.push(judged[i]!);
     groups.set(k, list);
   });
   return Object.fromEntries(
-    [...groups].map(([k, list]) => [k, { compared: list.length, matched: list.filter(([f]) => !f).length, state: stateOf(list.map(([f]) => f), list.map(([, a]) => a), n) }]),
+    [...groups].map(([k, list]) => [k, { compared: list.length, matched: list.filter((j) => !j.unexplained).length, state: stateOf(list, n) }]),
   );
 }
 
@@ -52,14 +78,16 @@ export function breakdown<C extends { method: CompareMethod }>(kept: readonly C[
 export function verdictOf(
   state: RouteState,
   n: number,
-  counts: { validatedOnly: number; answered: number; recentMismatches: number; lastN: number; readBackOnly: boolean },
+  counts: { window: string; validatedOnly: number; answered: number; unexplained: number; kinds: string[]; readBackOnly: boolean },
 ): string {
+  const within = `in the ${counts.window} up to the last comparison`;
   if (state === 'ready')
     return counts.readBackOnly
-      ? `ready, read back only: the last ${n} read-backs of the resource match; the write's own answer and effect were not compared`
-      : `ready: the last ${n} comparisons match`;
+      ? `ready, read back only: ${counts.answered} read-backs of the resource ${within} match (${n} needed); the write's own answer and effect were not compared`
+      : `ready: ${counts.answered} comparisons ${within}, none unexplained (${n} needed)`;
   if (state === 'validated') return `validated, not compared: ${counts.validatedOnly} translations checked against the current API's schema, no answer compared`;
   if (state === 'collecting')
-    return `collecting: ${n - counts.answered} more comparisons of answers needed, none mismatched${counts.validatedOnly > 0 ? ` (${counts.validatedOnly} validated only, not counted)` : ''}`;
-  return `mismatch: ${counts.recentMismatches} unexplained in the last ${Math.min(n, counts.lastN)}`;
+    return `collecting: ${n - counts.answered} more comparisons of answers needed ${within}, none mismatched${counts.validatedOnly > 0 ? ` (${counts.validatedOnly} validated only, not counted)` : ''}`;
+  return `mismatch: ${counts.unexplained} unexplained ${within} (${counts.kinds.join(', ')}); the route stays so until the window passes them or an operator accepts them`;
 }
+

@@ -18,10 +18,11 @@ import { LegacyAnswer, readAnswer, type Mapping } from '../../src/translate/defi
 import { createTranslator } from '../../src/translate/index.js';
 import { closed, from, mapped, moved, type Obj } from '../../src/translate/shape.js';
 import { transactionDetail } from '../../src/contract/current-responses.js';
+import { l6OrderWithoutTransactionAs400 } from '../helpers/broken-mapping.js';
 import { client } from '../helpers/http.js';
 import { startLegacyUpstream, type Quirk } from '../helpers/legacy-upstream.js';
 import { logStream } from '../helpers/logs.js';
-import { CARDS, KEYS, legacyOrder, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { CARDS, currentOrder, KEYS, legacyOrder, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const TOKEN = 'operator-token-deviations-01';
 /** Every route the deployed clients use (legacy-api.md section 0), and the platform's create, pay and refund. */
@@ -343,5 +344,26 @@ describe("the other writes' checks, against the sandbox's legacy face", () => {
     const noBirth = await platformRun(planted('L32', (m) => requestShape(m, { ...(m.request!.shape as Obj), dob: moved() })));
     expect(noBirth.get('L32')!.state).toBe('mismatch');
     expect(noBirth.get('L32')!.topDiffs.map((d) => d.path)).toContain('$validation');
+  });
+});
+
+describe('a difference on a rare path kind', () => {
+  it("catches L6 answering 400 where legacy answers 404 (an order without a transaction), read once before the route's last matching comparisons", async () => {
+    // the bug: the read of an order's transaction answers an order that has none as a bad request
+    const mappings = planted('L6', l6OrderWithoutTransactionAs400);
+    const unpaid = (await sb.current(KEYS.soloSk).post('/orders', currentOrder())).body.OnlineOrder.order.orderId as string;
+    const routes = await shadowRun(legacy.url, 2, async (url) => {
+      // once, first: a shop looking up the payment of an order its shopper abandoned
+      expect((await client(url, { 'Limepay-SecretKey': KEYS.soloSk }).get(`/transactions/${unpaid}`)).status).toBe(404);
+      await traffic(url);
+    }, mappings);
+    expect(verdicts(routes)).toEqual(Object.fromEntries(ROUTES.map((r) => [r, r === 'L6' ? 'mismatch' : 'ready'])));
+    const l6 = routes.get('L6')!;
+    expect(l6.topDiffs.find((d) => d.path === '$status')?.example).toMatchObject({ primary: 404, candidate: 400 });
+    // the route's other comparisons, its last ones among them, all matched: the rare kind alone holds it
+    expect(l6.window.kinds['2xx']).toMatchObject({ unexplained: 0, compared: expect.any(Number) });
+    expect(l6.window.kinds['2xx']!.compared).toBeGreaterThanOrEqual(2);
+    expect(l6.window.kinds['4xx not_found']).toMatchObject({ compared: 1, unexplained: 1 });
+    expect(l6.window.kinds['4xx not_found']!.paths).toContain('$status');
   });
 });

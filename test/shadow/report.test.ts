@@ -89,8 +89,10 @@ describe('paybridge report', () => {
     expect(code).toBe(3);
     expect(stderr).toContain('--fail-on mismatch: L6 mismatch');
     expect(stdout).toMatch(/^shadow report: 12 comparisons, 11 matching/m);
-    expect(stdout).toMatch(/^L3\s+READY\s+4 compared\s+100\.0% match\s+ready: the last 3 comparisons match$/m);
-    expect(stdout).toMatch(/^L6\s+MISMATCH\s+5 compared\s+80\.0% match\s+mismatch: 1 unexplained in the last 3$/m);
+    expect(stdout).toMatch(/^L3\s+READY\s+4 compared\s+100\.0% match\s+ready: 4 comparisons in the 1h up to the last comparison, none unexplained \(3 needed\)$/m);
+    expect(stdout).toMatch(/^L6\s+MISMATCH\s+5 compared\s+80\.0% match\s+mismatch: 1 unexplained in the 1h up to the last comparison \(2xx: 1 at fee\); the route stays so until the window passes them or an operator accepts them$/m);
+    // the window by path kind: the bad request's 404 is judged with the rest, and matched
+    expect(stdout).toMatch(/^\s+window \S+ to \S+: 2xx 4 \(1 unexplained at fee\), 4xx not_found 1$/m);
     expect(stdout).toMatch(/^L17\s+READY\s+3 compared\s+100\.0% match/m);
     expect(stdout).toMatch(/differs at fee \(1x\), e\.g\. \S+: 226 -> 30/);
     // latencies in whole milliseconds with one decimal
@@ -146,7 +148,7 @@ describe('paybridge report', () => {
       expect(rows.map((r) => r.route)).toEqual(['L3', 'L6']);
       expect(rows[0]!.cells[2]).toBe('3');
       expect(rows[0]!.cells[3]).toContain('100%');
-      expect(rows[0]!.cells[6]).toBe('ready: the last 3 comparisons match');
+      expect(rows[0]!.cells[6]).toBe('ready: 3 comparisons in the 1h up to the last comparison, none unexplained (3 needed)');
       const bar = await page.$eval('tr[data-route="L3"] .bar div', (el) => (el as unknown as { style: { width: string } }).style.width);
       expect(bar).toBe('100%');
       const stranger = await browser.newPage();
