@@ -1,6 +1,6 @@
 /**
  * Load: mixed legacy traffic (create, pay, refund, reads) from 100 concurrent clients through the
- * gateway process to the sandbox, 10 s in CI (60 s with HEAVY_TESTS=1). No errors; every order and
+ * gateway process to the sandbox, 5 s in CI (60 s with HEAVY_TESTS=1). No errors; every order and
  * refund answered 2xx exists exactly once in the sandbox; the gateway's RSS growth is bounded. Then the
  * same in shadow mode, every exchange compared on the sandbox's current face over the same store: what
  * the comparisons send there is counted too, so a write sent to the compared side would be a second one.
@@ -14,7 +14,7 @@ import { CARDS, KEYS, legacyOrder, startSandbox, type TestSandbox } from '../hel
 import type { Spawned } from '../helpers/spawn.js';
 
 const HEAVY = process.env.HEAVY_TESTS === '1';
-const SECONDS = HEAVY ? 60 : 10;
+const SECONDS = HEAVY ? 60 : 5;
 const CLIENTS = 100;
 // RSS is what V8 reserved, not what is live (a profile of the shadow run: +15 MB of heap in use after
 // GC, +70 MB of RSS on Node 20, about twice that on Node 24 and 26): the bound catches a leak or an
