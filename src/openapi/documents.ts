@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { CURRENT_ROUTES } from '../contract/current-routes.js';
 import { errorResponse as currentError } from '../contract/current-responses.js';
 import { ACTION_VARIANTS } from '../contract/zod-helpers.js';
+import { isWriteRoute } from '../translate/define.js';
 import type { Router } from '../translate/router.js';
 import { LEGACY_ERROR, MERCHANT_ANSWER, ORDER_ANSWER, PAY_ANSWER, THREE_DS_ANSWER, TRANSACTION_ANSWER } from '../../mappings/answers.js';
 import { MAPPING_NAMES } from '../../mappings/index.js';
@@ -206,8 +207,8 @@ export function legacyDocument(router: Router, version: string): Json {
         answers[status] = schema === null
           ? { description: 'Done, no body.' }
           : { description: Number(status) === 403 ? 'A 3DS challenge: open redirectURL, then pay again with paymentActionRequired.' : 'The legacy answer (legacy-api.md section 4).', content: { 'application/json': { schema: answerSchema(schema) } } };
-      // a money write whose answer could not be read in full even by a read of the resource (never a 5xx)
-      if (mapping.completion)
+      // a write whose answer could not be read in full (a money write's even by a read of the resource): never a 5xx
+      if (isWriteRoute(mapping))
         answers['202'] = { description: 'Taken, but its answer could not be read in full (answer_incomplete): do not repeat the call; read the resource.', content: { 'application/json': { schema: { $ref: '#/components/schemas/LegacyError' } } } };
       (paths[path] ??= {})[method.toLowerCase()] = {
         summary: `${mapping.route}: ${mapping.description.split(/[:;.]/)[0]}`,

@@ -7,7 +7,7 @@ import { parseJsonBody } from '../contract/json.js';
 import { describeIssues } from '../contract/zod-helpers.js';
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
 import { legacyCredential, type Headers, type MerchantKeyResolver } from './credentials.js';
-import { AnswerIncomplete, LegacyAnswer, type ParamTarget } from './define.js';
+import { AnswerIncomplete, isWriteRoute, LegacyAnswer, type ParamTarget } from './define.js';
 import type { CompiledMapping, RouteMatch, Router } from './router.js';
 import { isObj, type Obj } from './shape.js';
 import { unknownFields } from './unknown-fields.js';
@@ -246,6 +246,12 @@ export function createEngine(options: EngineOptions) {
       // completes the answer with a read of the resource, and this 202 stands only if that fails too
       if (err instanceof AnswerIncomplete && context.compiled.mapping.completion)
         return { status: 202, body: legacyErrorBody('answer_incomplete', `${context.routeId}: the answer has no ${err.missing}`, context.requestId), incomplete: err.missing };
+      // any other write the service took (an account added, a customer created): a 202 too, never a 5xx
+      // a client would repeat; the detail says what could not be read
+      if (isWriteRoute(context.compiled.mapping)) {
+        const missing = err instanceof AnswerIncomplete ? `has no ${err.missing}` : `could not be mapped (${(err as Error).message})`;
+        return { status: 202, body: legacyErrorBody('answer_incomplete', `${context.routeId}: the answer ${missing}`, context.requestId) };
+      }
       if (err instanceof AnswerIncomplete)
         return errorResponse(new PaybridgeError('upstream_error', `the current answer to ${context.routeId} could not be read: ${err.missing}`), context.requestId);
       return errorResponse(
