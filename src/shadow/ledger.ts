@@ -31,6 +31,8 @@ export interface ComparisonRecord {
   /** The upstreams' own tracers (from error answers), which a customer may quote: searchable like requestId. */
   tracers?: { primary?: string; candidate?: string };
   note?: string;
+  /** Fields the translated write sets that nothing the current API shows can confirm, each with why (effect.ts). */
+  notComparable?: string[] | undefined;
   instance?: string;
   /** The merchant the credential belongs to, when the gateway knew it. */
   merchant?: string | undefined;
@@ -99,6 +101,8 @@ export interface RouteReport {
   matchRate: number;
   /** Comparisons with at least one difference no noise rule explains. */
   unexplained: number;
+  /** Of the kept comparisons, how many left each field of the translated write not comparable (and why). */
+  notComparable: Record<string, number>;
   /** Of `compared`, those that only validated the translation (no answer compared): not evidence of readiness. */
   validatedOnly: number;
   ready: boolean;
@@ -131,7 +135,7 @@ export interface ShadowReport {
 }
 
 /** What the report needs of a comparison: no request, at most 20 differences, long values cut. */
-type Kept = Pick<ComparisonRecord, 'time' | 'route' | 'requestId' | 'mode' | 'method' | 'primary' | 'candidate' | 'differences' | 'tracers' | 'merchant' | 'client' | 'instance'>;
+type Kept = Pick<ComparisonRecord, 'time' | 'route' | 'requestId' | 'mode' | 'method' | 'primary' | 'candidate' | 'differences' | 'tracers' | 'merchant' | 'client' | 'instance' | 'notComparable'>;
 
 const MAX_KEPT_DIFFERENCES = 20;
 const MAX_VALUE_CHARS = 200;
@@ -144,7 +148,7 @@ function compactValue(v: unknown): unknown {
 }
 
 function compact(record: ComparisonRecord): Kept {
-  const { time, route, requestId, mode, method, primary, candidate, tracers, merchant, client, instance } = record;
+  const { time, route, requestId, mode, method, primary, candidate, tracers, merchant, client, instance, notComparable } = record;
   const differences = record.differences.slice(0, MAX_KEPT_DIFFERENCES).map((d) => {
     const out: Difference = { path: d.path };
     if ('primary' in d) out.primary = compactValue(d.primary);
@@ -152,7 +156,7 @@ function compact(record: ComparisonRecord): Kept {
     if (d.noise) out.noise = d.noise;
     return out;
   });
-  return { time, route, requestId, mode, method, primary, candidate, differences, tracers, merchant, client, instance };
+  return { time, route, requestId, mode, method, primary, candidate, differences, tracers, merchant, client, instance, notComparable };
 }
 
 interface RouteRecords {
@@ -251,7 +255,9 @@ export class ShadowLedger {
       const candidateLatency: number[] = [];
       let routeMatched = s.foldedMatched;
       const unexplainedFlags: boolean[] = [];
+      const notComparable: Record<string, number> = {};
       for (const c of kept) {
+        for (const field of c.notComparable ?? []) notComparable[field] = (notComparable[field] ?? 0) + 1;
         methods[c.method] = (methods[c.method] ?? 0) + 1;
         primaryLatency.push(c.primary.latencyMs);
         if (c.candidate) candidateLatency.push(c.candidate.latencyMs);
@@ -283,7 +289,9 @@ export class ShadowLedger {
       const answeredCount = s.foldedCompared + answered.filter(Boolean).length;
       // a write read back only compared the resource, not the write's own answer and effect: said so
       const readBackOnly = (methods.readback ?? 0) > 0 && !methods.write && !methods.send;
-      const verdict = verdictOf(state, n, { validatedOnly, answered: answeredCount, recentMismatches, lastN: lastN.length, readBackOnly });
+      // what the comparisons could not judge is said in the verdict itself, not only beside it
+      const unjudged = Object.keys(notComparable);
+      const verdict = verdictOf(state, n, { validatedOnly, answered: answeredCount, recentMismatches, lastN: lastN.length, readBackOnly }) + (unjudged.length ? `; not comparable: ${unjudged.join('; ')}` : '');
       primaryLatency.sort((a, b) => a - b);
       candidateLatency.sort((a, b) => a - b);
       routes.push({
@@ -293,6 +301,7 @@ export class ShadowLedger {
         matched: routeMatched,
         matchRate: routeCompared === 0 ? 0 : routeMatched / routeCompared,
         unexplained: routeCompared - routeMatched,
+        notComparable,
         validatedOnly,
         ready,
         state,
