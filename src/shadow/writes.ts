@@ -94,7 +94,8 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
       latencyMs = performance.now() - start;
       // a later write of the same resource, forwarded before the state was read, may show in it: timing, told by order
       const racing = check.isolated || !ex.ticket ? [] : deps.order.racing(ex.ticket, path, performance.now());
-      if (racing.length > 0) return skip(ex, 'raced: a later write of the same resource was forwarded before the state was read');
+      // not judged, and counted with why: the route's report says how many it could not judge
+      if (racing.length > 0) return skip(ex, RACED);
       if (check.removes) {
         // the write removed the resource: the current API must no longer show it
         if (read.status !== 404)
@@ -114,6 +115,26 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
     const problem = validateCurrentRequest(ex.compiled.mapping.current, current);
     if (problem) differences.push({ path: '$validation', candidate: problem });
     return comparison(ex, 'write', ex.primary, candidate, differences, path ? `state ${path}` : 'no current state yet: the answer compared alone', effect.notComparable);
+  }
+
+  /** The resource a write touched, read through both generations and compared (the write's answer and effect are not). */
+  async function readBack(ex: Exchange, path: string, current: TranslatedRequest | undefined, note?: string): Promise<void> {
+    const { mapping } = ex.compiled;
+    const read = { method: 'GET', path, headers: credentialHeaders(ex.request.headers) };
+    const [primary, candidate] = await Promise.all([
+      sides.primary(ex)(asLegacyRequest(ex, 'readback-primary', read)),
+      sides.candidate(ex)(asLegacyRequest(ex, 'readback-candidate', read)),
+    ]);
+    // a read that shows a later write than the one compared (the client's next call) is timing, not a mismatch
+    const written = updatedAt(ex.primary.body);
+    const seen = [updatedAt(primary.body), updatedAt(candidate.body)];
+    if ((written && seen.some((t) => t !== undefined && t > written)) || (seen[0] && seen[1] && seen[0] !== seen[1]))
+      return skip(ex, 'raced: the read back shows a later write of the same resource');
+    // the write itself is also checked against the current API's request schema, as `validate` does
+    const problem = current ? validateCurrentRequest(mapping.current, current) : null;
+    const differences = compareAnswers(primary, candidate);
+    if (problem) differences.push({ path: '$validation', candidate: problem });
+    return comparison(ex, 'readback', primary, candidate, differences, note ?? `read back ${path}`);
   }
 
   async function compareWrite(ex: Exchange, current: TranslatedRequest | undefined): Promise<void> {
@@ -146,23 +167,7 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
     }
     const path =
       safety === 'validate' ? undefined : mapping.readback?.({ params: ex.params, body: parseJson(ex.request.body), answer: ex.primary.body });
-    if (path) {
-      const read = { method: 'GET', path, headers: credentialHeaders(ex.request.headers) };
-      const [primary, candidate] = await Promise.all([
-        sides.primary(ex)(asLegacyRequest(ex, 'readback-primary', read)),
-        sides.candidate(ex)(asLegacyRequest(ex, 'readback-candidate', read)),
-      ]);
-      // a read that shows a later write than the one compared (the client's next call) is timing, not a mismatch
-      const written = updatedAt(ex.primary.body);
-      const seen = [updatedAt(primary.body), updatedAt(candidate.body)];
-      if ((written && seen.some((t) => t !== undefined && t > written)) || (seen[0] && seen[1] && seen[0] !== seen[1]))
-        return skip(ex, 'raced: the read back shows a later write of the same resource');
-      // the write itself is also checked against the current API's request schema, as `validate` does
-      const problem = current ? validateCurrentRequest(mapping.current, current) : null;
-      const differences = compareAnswers(primary, candidate);
-      if (problem) differences.push({ path: '$validation', candidate: problem });
-      return comparison(ex, 'readback', primary, candidate, differences, note ?? `read back ${path}`);
-    }
+    if (path) return readBack(ex, path, current, note);
     if (ex.mode === 'canary') return skip(ex, 'no readback for this write');
     try {
       const current = await translator.toCurrent(asLegacyRequest(ex, 'validate'));
@@ -176,6 +181,8 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
 
   return { compareWrite };
 }
+
+const RACED = 'raced: a later write of the same resource was forwarded before the state was read';
 
 /** The `updatedAt` of a legacy answer (an order, a transaction, or one wrapped under `order`). */
 function updatedAt(body: unknown): string | undefined {

@@ -121,12 +121,14 @@ async function clientTraffic(url: string, token: (card: string) => Promise<strin
 async function platformPayments(url: string): Promise<void> {
   const platform = client(url, { 'Limepay-Token': KEYS.marketplace });
   const orders = '/platforms/mktp_demo/merchants/mcht_alpha/orders';
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < 4; i++) {
     const created = await platform.post(orders, legacyOrder({ internalOrderId: `platform-${i}` }));
     expect(created.status, created.text).toBe(200);
     const paymentToken = (await sb.current(KEYS.alphaPk).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
     const paid = await platform.post(`${orders}/${created.body.merchantOrderId}/pay`, { paymentToken });
     expect(paid.status, paid.text).toBe(200);
+    // the last payments are not refunded: their checks read a transaction no later write touched
+    if (i >= 2) continue;
     const refunded = await platform.post('/platforms/mktp_demo/refunds', { transactionId: paid.body.transactionId, refundAmount: { amount: 3_000, currency: 'AUD' } });
     expect(refunded.status, refunded.text).toBe(200);
   }
@@ -139,7 +141,7 @@ async function platformPayments(url: string): Promise<void> {
 async function shadowRun(
   legacyUrl: string,
   readyAfter: number,
-  drive: (url: string) => Promise<void>,
+  drive: (url: string, settle: () => Promise<void>) => Promise<void>,
   mappings: readonly Mapping[] = ALL_MAPPINGS,
 ): Promise<Map<string, RouteReport>> {
   const config = loadConfig({
@@ -153,7 +155,7 @@ async function shadowRun(
   const gateway = await createGateway({ config, translator: createTranslator({ mappings, serviceKey: KEYS.operator }), logStream: logStream('shadow-deviations') });
   const url = await gateway.listen();
   try {
-    await drive(url);
+    await drive(url, () => gateway.shadow.idle());
     await gateway.shadow.idle();
     const report = (await client(url, { authorization: `Bearer ${TOKEN}` }).get('/_paybridge/report')).body as ShadowReport;
     return new Map(report.routes.map((r) => [r.route, r]));
@@ -187,11 +189,11 @@ const FAULTS: Fault[] = [
   // the route's first example: the .NET SDK's authorise-only pays come first in the traffic
   { name: "L4's transactionStatus renamed", route: 'L4', path: 'transactionStatus', primary: 'not_captured',
     mappings: () => planted('L4', (m) => answerChanged(m, (a) => { if (a instanceof LegacyAnswer) return a; const { transactionStatus, ...rest } = bodyOf(a); return { ...rest, status: transactionStatus }; })) },
-  { name: "L1's amount x100", route: 'L1', path: '$effect.amount',
+  { name: "L1's amount x100", route: 'L1', path: '$effect.amount.minorCurrencyUnits',
     mappings: () => planted('L1', (m) => requestShape(m, { ...ORDER_REQUEST, paymentAmount: mapped((v) => ({ minorCurrencyUnits: (v as { amount: number }).amount * 100, currency: (v as { currency: string }).currency }), 'amount') })) },
   { name: "L7's refund x100", route: 'L7', path: '$effect.refundAmount',
     mappings: () => planted('L7', (m) => requestShape(m, { refundAmount: mapped((v) => (v as { amount: number }).amount * 100, 'refundAmount') })) },
-  { name: 'authoriseOnly dropped (captured at once)', route: 'L4', path: '$effect.status', primary: 'not_captured', candidate: 'paid',
+  { name: 'authoriseOnly dropped (captured at once)', route: 'L4', path: '$effect.authoriseOnly', primary: 'not_captured', candidate: 'paid',
     mappings: () => planted('L4', (m) => {
       const shape = (m.request!.shape as Record<string, Obj>);
       return requestShape(m, { ...shape, PayByCard: { ...shape.PayByCard, authoriseOnly: moved() } });
@@ -208,12 +210,12 @@ const FAULTS: Fault[] = [
     mappings: () => planted('L1', (m) => requestShape(m, { ...ORDER_REQUEST, phoneNo: moved() })) },
   { name: "L4's payment type named card", route: 'L4', path: 'type', primary: 'paycard', candidate: 'card',
     mappings: () => planted('L4', (m) => answerChanged(m, (a) => (a instanceof LegacyAnswer ? a : { ...bodyOf(a), type: 'card' }))) },
-  { name: "L28's givenName dropped", route: 'L28', path: '$effect.givenName', primary: 'Ada',
+  { name: "L28's givenName dropped", route: 'L28', path: '$asked.givenName', primary: 'Ada',
     mappings: () => planted('L28', (m) => requestShape(m, { ...(m.request?.shape as Obj), givenName: moved() })) },
   { name: "L7's refund answered 201", route: 'L7', path: '$status', primary: 200, candidate: 201,
     mappings: () => planted('L7', (m) => answerChanged(m, (a) => new LegacyAnswer(201, a))) },
   // the routes the deployed clients use besides the payment flow, and the platform's
-  { name: "L2's amount x100", route: 'L2', path: '$effect.amount',
+  { name: "L2's amount x100", route: 'L2', path: '$effect.amount.minorCurrencyUnits',
     mappings: () => planted('L2', (m) => requestShape(m, { ...ORDER_REQUEST, paymentAmount: mapped((v) => ({ minorCurrencyUnits: (v as { amount: number }).amount * 100, currency: (v as { currency: string }).currency }), 'amount') })) },
   { name: "L5's answer without transactionId", route: 'L5', path: 'transactionId', candidate: undefined,
     mappings: () => planted('L5', (m) => answerChanged(m, (a) => { if (!(a instanceof LegacyAnswer)) { const { transactionId: _gone, ...rest } = bodyOf(a); return rest; } return a; })) },
@@ -238,8 +240,14 @@ describe('shadow mode against an independent legacy upstream', () => {
     const routes = await run();
     expect(verdicts(routes)).toEqual(Object.fromEntries(ROUTES.map((r) => [r, 'ready'])));
     for (const r of ROUTES) expect(routes.get(r)!.topDiffs, r).toEqual([]);
-    // the writes were compared as writes (state, effect and answer), not only read back
-    for (const r of ['L1', 'L2', 'L4', 'L5', 'L7', 'L8', 'L9', 'L10', 'L12', 'L19', 'L28', 'L29', 'L30', 'L31']) expect(routes.get(r)!.methods, r).toEqual({ write: expect.any(Number) });
+    // the writes were compared as writes (state, effect and answer), not only read back; one whose state
+    // read came after the client's next write of the resource is counted as raced, by order, never judged
+    for (const r of ['L1', 'L2', 'L4', 'L5', 'L7', 'L8', 'L9', 'L10', 'L12', 'L19', 'L28', 'L29', 'L30', 'L31']) {
+      expect(routes.get(r)!.methods, r).toEqual({ write: expect.any(Number) });
+      expect(Object.keys(routes.get(r)!.skipped).filter((reason) => !reason.startsWith('raced: a later write')), r).toEqual([]);
+    }
+    // the refunds, each judged on its own refund, are never raced, though the client refunds one payment twice in a row
+    for (const r of ['L7', 'L8']) expect(routes.get(r)!.skipped, r).toEqual({});
     // every route the deployed clients use was served by the independent upstream, L6 given an order id too
     expect(legacy.served.some((r) => /^GET \/transactions\/ordr_/.test(r))).toBe(true);
   });
@@ -288,8 +296,8 @@ describe('a legacy service that departs from the contract', () => {
     );
     expect(report.state).toBe('mismatch');
     expect(report.topDiffs.find((d) => d.path === '$effect.removed')?.example).toMatchObject({ primary: 'removed by the legacy write', candidate: expect.stringMatching(/: 200$/) });
-    // the card is still there: nothing was removed by the comparison either
-    expect((await sb.current(KEYS.soloSk, { 'Customer-Id': 'cust_alice', 'Merchant-Id': 'mcht_solo' }).get(`/sources/${source}`)).status).toBe(200);
+    // the card is still there: nothing was removed by the comparison either (Get Payment Source takes no merchant key)
+    expect((await sb.current(KEYS.operator, { 'Customer-Id': 'cust_alice', 'Merchant-Id': 'mcht_solo' }).get(`/sources/${source}`)).status).toBe(200);
   });
 });
 
@@ -297,12 +305,14 @@ describe("the other writes' checks, against the sandbox's legacy face", () => {
   /** One shadow run of the platform, customer and saved-card writes through the sandbox's legacy face; the report's routes. */
   const platformRun = (mappings?: readonly Mapping[]) => shadowRun(sb.legacyUrl, 1, platformTraffic, mappings);
 
-  async function platformTraffic(url: string): Promise<void> {
+  /** An operator's platform writes, each compared before the next write of the same merchant (`settle`). */
+  async function platformTraffic(url: string, settle: () => Promise<void>): Promise<void> {
     const platform = client(url, { 'Limepay-Token': KEYS.marketplace });
     const secret = client(url, { 'Limepay-SecretKey': KEYS.soloSk });
     const ok = async (answer: Promise<{ status: number; text: string; body: any }>) => {
       const got = await answer;
       expect(got.status, got.text).toBeLessThan(300);
+      await settle();
       return got.body;
     };
     const merchant = (await ok(platform.post('/marketplaces/onboarding', { slug: `dev-${Date.now()}`, businessName: 'Dev', contactEmail: 'dev@example.com', taxCountry: 'AU' }))).merchantId;
@@ -330,7 +340,7 @@ describe("the other writes' checks, against the sandbox's legacy face", () => {
     const routes = await platformRun();
     for (const r of WRITES) {
       expect(routes.get(r)?.topDiffs, r).toEqual([]);
-      expect(routes.get(r)?.state, r).toBe('ready');
+      expect(routes.get(r)?.state, `${r} ${JSON.stringify(routes.get(r)?.skipped)}`).toBe('ready');
       expect(Object.keys(routes.get(r)!.methods), r).toEqual(['write']);
     }
   });
@@ -338,7 +348,7 @@ describe("the other writes' checks, against the sandbox's legacy face", () => {
   it('catches a bank account not made primary (L24) and a person\'s date of birth dropped (L32), each on its route', async () => {
     const noPrimary = await platformRun(planted('L24', (m) => ({ ...m, request: { ...m.request, add: {} } })));
     expect(noPrimary.get('L24')!.state).toBe('mismatch');
-    expect(noPrimary.get('L24')!.topDiffs.map((d) => d.path)).toContain('$effect.primary');
+    expect(noPrimary.get('L24')!.topDiffs.map((d) => d.path)).toContain('$effect.setAsPrimary');
     expect(WRITES.filter((r) => r !== 'L24' && noPrimary.get(r)!.state !== 'ready')).toEqual([]);
     const noBirth = await platformRun(planted('L32', (m) => requestShape(m, { ...(m.request!.shape as Obj), dob: moved() })));
     expect(noBirth.get('L32')!.state).toBe('mismatch');
