@@ -111,6 +111,12 @@ const readOrder = readOrderAt('merchantOrderId');
 type CurrentOrderAnswer = z.output<typeof currentOrder>;
 type OrderFields = Record<string, unknown>;
 
+/** The order is at a later version than the one the legacy answer shows (the client's next write of it). */
+const orderMoved = (state: CurrentOrderAnswer, { answer }: WriteOutcome) => {
+  const seen = stringAt(answer, 'updatedAt') ?? stringAt(answer, 'order.updatedAt');
+  return seen === undefined || state.OnlineOrder.order.updatedAt > seen;
+};
+
 /** The order the state read shows, holding the fields an order action sets under their own names. */
 const theOrder = (state: CurrentOrderAnswer) => state.OnlineOrder.order;
 
@@ -121,6 +127,7 @@ const checkCreateOrder = checkWrite({
   answer: (state) => ({ status: 200, body: state }),
   // every field the translated create sets, and none it does not (issue 55: derived, not listed)
   effect: { at: theOrder, unset: 'absent' },
+  moved: orderMoved,
 });
 
 /** Shadow's check of an order action (L11, L12, L30): the order on the path, answered bare (the reference). */
@@ -130,6 +137,7 @@ const checkOrderAction = (also?: (order: CurrentOrderAnswer['OnlineOrder']['orde
     reads: currentOrder,
     answer: (state) => ({ status: 200, body: state?.OnlineOrder.order }),
     effect: { at: theOrder, unset: 'kept', ...(also ? { also: (state: CurrentOrderAnswer) => also(state.OnlineOrder.order) } : {}) },
+    moved: orderMoved,
   });
 
 export const createOrder = defineMapping({
@@ -221,6 +229,7 @@ export const createInvoiceOrder = defineMapping({
       // the current API shows no message sent: what the client asked is held to what the translation asks, and named
       fields: { sendSms: 'the current API shows no SMS sent', sendEmail: 'the current API shows no e-mail sent' },
     },
+    moved: orderMoved,
   }),
 });
 

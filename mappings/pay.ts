@@ -172,6 +172,8 @@ const checkPay = checkWrite({
     // the order paid is the one on the path
     also: (state, { params }) => unlike({ orderId: [params.merchantOrderId, state.purchaseDetails.orderId] }),
   },
+  // a pay makes one event; another is a later write's (a capture, a refund, a cancel)
+  moved: (state) => state.timelines.length > 1,
 });
 
 export const payOrder = defineMapping({

@@ -3,7 +3,7 @@ import { legacyReverseBody, legacyTransferAnswer, legacyTransferBody, noTransfer
 import { transactionDetail } from '../src/contract/current-responses.js';
 import { amountInt, idOf } from '../src/contract/zod-helpers.js';
 import { PaybridgeError } from '../src/errors.js';
-import { checkWrite, defineMapping, readAnswer, readFirst, toPath, toQuery, unlike, type Completion, type WriteOutcome } from '../src/translate/define.js';
+import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, toPath, toQuery, unlike, type Completion, type WriteOutcome } from '../src/translate/define.js';
 import { amountOnly, compileShape, moved, rename, type Obj } from '../src/translate/shape.js';
 import { transactionListRead, transactionRead, transferRead, type TransactionRead } from './reads.js';
 import { LEGACY_TRANSACTION, legacyMoney, sameCurrency } from './shapes.js';
@@ -74,6 +74,8 @@ const checkAuthorisation = (status: 'paid' | 'cancelled') =>
       fields: { amount: ({ asked, state, wrapper }) => (wrapper === 'CaptureFunds' && state ? [asked ?? authorisedAmount(state), state.purchaseDetails.amount.minorCurrencyUnits] : undefined) },
       also: (state) => unlike({ status: [status, state.purchaseDetails.status] }),
     },
+    // the transaction at a later version than the one the legacy answer shows
+    moved: (state, { answer }) => !(state.purchaseDetails.updatedAt <= (stringAt(answer, 'updatedAt') ?? '')),
   });
 
 export const captureAuthorisation = defineMapping({

@@ -92,10 +92,10 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
       // a state read the current API refuses to a merchant key (Query Customers) is made as the gateway makes it
       const read = await translator.sendScoped((request) => deps.callCurrent(request, `${ex.requestId}:state`))({ method: 'GET', path, headers });
       latencyMs = performance.now() - start;
-      // a later write of the same resource, forwarded before the state was read, may show in it: timing, told by order
+      // a later write of the same resource, forwarded before the state was read and shown by it: timing, told by order
       const racing = check.isolated || !ex.ticket ? [] : deps.order.racing(ex.ticket, path, performance.now());
       // not judged, and counted with why: the route's report says how many it could not judge
-      if (racing.length > 0) return skip(ex, RACED);
+      if (racing.length > 0 && (read.status >= 300 || !check.moved || check.moved(read.body as never, outcome))) return skip(ex, RACED);
       if (check.removes) {
         // the write removed the resource: the current API must no longer show it
         if (read.status !== 404)

@@ -222,6 +222,12 @@ export interface WriteCheck {
    * forwarded before the state was read makes the comparison raced (not judged, counted).
    */
   readonly isolated?: true;
+  /**
+   * Whether the state shows a write after this one (its version moved: a later `updatedAt`, another
+   * event in the timeline): a later write the gateway forwarded makes the comparison raced only when
+   * it shows; without it, any such write does. Never told from ids or amounts.
+   */
+  readonly moved?: (state: never, outcome: WriteOutcome) => boolean;
   /** The write removes the resource: its state read must answer 404 (the answer is then built from the legacy outcome). */
   readonly removes?: true;
   /** The fields a preflight would have completed the translated body with (L27's transfer), from the state. */
@@ -235,6 +241,7 @@ export function checkWrite<S extends z.ZodType>(spec: {
   answer: (state: z.output<S> | undefined, outcome: WriteOutcome) => CurrentView;
   effect: EffectSpec<z.output<S>>;
   isolated?: true;
+  moved?: (state: z.output<S>, outcome: WriteOutcome) => boolean;
   removes?: true;
   completes?: (state: z.output<S>, outcome: WriteOutcome) => Obj | undefined;
 }): WriteCheck {
