@@ -119,9 +119,13 @@ export function judgeEffect(
   }
 
   for (const [path, rule] of Object.entries(rules)) {
-    const verdict = rule({ asked: valueAt(action, path), action, wrapper, state, outcome });
+    const value = valueAt(action, path);
+    const verdict = rule({ asked: value, action, wrapper, state, outcome });
     if (Array.isArray(verdict)) pairs[path] = verdict as [unknown, unknown];
     else if (typeof verdict === 'string') unjudged.set(path, verdict);
+    // a field the rule has nothing to judge on, left unset though the client asked it (request3DS dropped)
+    const legacy = value === undefined && allowed.includes(path) ? legacyCounterpart(outcome.body, path, dropped) : undefined;
+    if (legacy !== undefined && verdict === undefined) requested[path] = [legacy, undefined];
   }
   const mismatches: EffectJudgement['mismatches'] = unlike(pairs);
   for (const m of unlike(requested)) mismatches.push({ field: m.field, asked: m.found, found: m.asked, request: true });

@@ -8,6 +8,7 @@
  * faithful run reads every exercised route ready with no mismatch; each planted bug turns exactly
  * its route to mismatch, the report naming the path and both values.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
 import { ORDER_REQUEST } from '../../mappings/orders.js';
@@ -97,7 +98,8 @@ async function authoriseThen3DS(url: string, token: (card: string) => Promise<st
   for (let i = 0; i < 2; i++) {
     const order = (await api.post('/orders', legacyOrder({ internalOrderId: `net-3ds-${i}` }))).body.merchantOrderId as string;
     const paymentToken = await token(CARDS.threeDS);
-    const challenge = await api.post(`/orders/${order}/pay`, { paymentToken, authoriseOnly: true });
+    // as the .NET SDK pays: with a return page, offSession and a statement descriptor
+    const challenge = await api.post(`/orders/${order}/pay`, { paymentToken, authoriseOnly: true, returnURL: 'https://shop.example/return', offSession: false, cardStatement: { name: 'SHOP', city: 'Sydney' } });
     expect(challenge.status, challenge.text).toBe(403);
     const completed = await api.post(`/orders/${order}/pay`, { paymentToken, paymentActionRequired: challenge.body.paymentActionRequired });
     expect(completed.status, completed.text).toBe(200);
@@ -166,7 +168,8 @@ async function platformPayments(url: string): Promise<void> {
     const created = await platform.post(orders, legacyOrder({ internalOrderId: `platform-${i}` }));
     expect(created.status, created.text).toBe(200);
     const paymentToken = (await sb.current(KEYS.alphaPk).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
-    const paid = await platform.post(`${orders}/${created.body.merchantOrderId}/pay`, { paymentToken });
+    // the last with the WooCommerce plugin's request3DS (a PayByCard), the others with the token alone
+    const paid = await platform.post(`${orders}/${created.body.merchantOrderId}/pay`, i === 3 ? { paymentToken, request3DS: false } : { paymentToken });
     expect(paid.status, paid.text).toBe(200);
     // the last payments are not refunded: their checks read a transaction no later write touched
     if (i >= 2) continue;
@@ -453,4 +456,84 @@ describe("the other writes' checks, against the sandbox's legacy face", () => {
     expect(noBirth.get('L32')!.state).toBe('mismatch');
     expect(noBirth.get('L32')!.topDiffs.map((d) => d.path)).toContain('$validation');
   });
+});
+
+/**
+ * The mutation run over mappings/ (docs/testing.md, "Planted translation bugs over mappings/"): each
+ * mapping of a route the payment traffic exercises is copied with one bug planted, systematically:
+ * every top-level legacy request field dropped from the translation (per action, where the mapping
+ * chooses one), every field of the legacy answer dropped; the payment traffic is run over the
+ * independent legacy upstream for each, and the bug counts as caught when its route reads mismatch.
+ * Minutes long: run with PAYBRIDGE_MUTATION_RUN=1 (never in `npm test`); the table goes to
+ * .test-logs/planted-mappings.json.
+ */
+describe.runIf(process.env.PAYBRIDGE_MUTATION_RUN === '1')('planted translation bugs over mappings/ (the mutation run)', () => {
+  interface Mutant {
+    route: string;
+    kind: 'request field dropped' | 'answer field dropped';
+    field: string;
+    mappings: Mapping[];
+  }
+  const keysOf = (schema: unknown): string[] => {
+    const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+    return shape ? Object.keys(shape) : [];
+  };
+  /** The legacy answer without `field`, whatever its status (a 3DS 403, a 201). */
+  const withoutField = (m: Mapping, field: string): Mapping =>
+    answerChanged(m, (a) => {
+      const body = bodyOf(a);
+      if (typeof body !== 'object' || body === null || !(field in body)) return a;
+      const { [field]: _gone, ...rest } = body;
+      return a instanceof LegacyAnswer ? new LegacyAnswer(a.status, rest) : rest;
+    });
+
+  function mutants(): Mutant[] {
+    const out: Mutant[] = [];
+    for (const m of ALL_MAPPINGS) {
+      if (!ROUTES.includes(m.route)) continue;
+      const moves = Object.keys(m.request?.move ?? {});
+      const bodyKeys = keysOf(m.body).filter((k) => !moves.includes(k));
+      const shape = (m.request?.shape ?? {}) as Record<string, unknown>;
+      const perAction = typeof m.request?.wrap === 'function';
+      for (const action of perAction ? Object.keys(shape) : [undefined]) {
+        const spec = (action ? shape[action] : shape) as Obj;
+        for (const key of bodyKeys) {
+          // a field the action already leaves out (moved(): no current key) is no bug to plant
+          const bound = (spec[key] as { bind?: (k: string) => { currentKeys?: unknown[] } } | undefined)?.bind?.(key);
+          if (bound?.currentKeys?.length === 0) continue;
+          const changed = { ...spec, [key]: moved() };
+          out.push({
+            route: m.route, kind: 'request field dropped', field: action ? `${action}.${key}` : key,
+            mappings: planted(m.route, (x) => requestShape(x, action ? { ...shape, [action]: changed } : changed)),
+          });
+        }
+      }
+      if (!('map' in m.response)) continue;
+      const answer = m.answers[200] ?? m.answers[201];
+      for (const key of keysOf(answer)) out.push({ route: m.route, kind: 'answer field dropped', field: key, mappings: planted(m.route, (x) => withoutField(x, key)) });
+    }
+    return out;
+  }
+
+  it('reports how many planted bugs the deviation suite catches, and which survive', async () => {
+    const all = mutants();
+    const results: { route: string; kind: string; field: string; state: string | undefined; unexplained: number; others: string[]; top: string[]; notComparable: string[] }[] = [];
+    for (const mutant of all) {
+      const routes = await run(mutant.mappings);
+      const report = routes.get(mutant.route);
+      results.push({
+        route: mutant.route, kind: mutant.kind, field: mutant.field, state: report?.state, unexplained: report?.unexplained ?? 0,
+        others: ROUTES.filter((r) => r !== mutant.route && routes.get(r)?.state !== 'ready'),
+        top: (report?.topDiffs ?? []).map((d) => d.path), notComparable: Object.keys(report?.notComparable ?? {}),
+      });
+    }
+    const caught = results.filter((r) => r.state === 'mismatch');
+    mkdirSync('.test-logs', { recursive: true });
+    writeFileSync('.test-logs/planted-mappings.json', JSON.stringify({ planted: results.length, caught: caught.length, results }, null, 1));
+    console.log(`planted ${results.length}, caught ${caught.length}`);
+    for (const r of results.filter((x) => x.state !== 'mismatch'))
+      console.log(`survived: ${r.route} ${r.kind} ${r.field} (${r.state}; ${r.unexplained} unexplained outside the verdict's last comparisons; ${r.top.join(', ')}; not comparable: ${r.notComparable.join(' | ')})`);
+    for (const r of results.filter((x) => x.others.length > 0)) console.log(`also turned: ${r.route} ${r.kind} ${r.field}: ${r.others.join(', ')}`);
+    expect(results.length).toBeGreaterThan(0);
+  }, 3_600_000);
 });
