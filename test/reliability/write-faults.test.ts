@@ -13,7 +13,7 @@ import { startGateway } from '../helpers/gateway.js';
 import { legacyError } from '../helpers/legacy-shapes.js';
 import type { LegacyCall } from '../helpers/parity.js';
 import { effectsOnce, sendCall, WRITES } from '../helpers/route-calls.js';
-import type { TestSandbox } from '../helpers/sandbox.js';
+import { KEYS, type TestSandbox } from '../helpers/sandbox.js';
 
 const FAULTS: [Fault, number, string][] = [
   ['resetBeforeHeaders', 502, 'upstream_error'],
@@ -38,6 +38,8 @@ afterAll(() => proxied.close());
 /** A gateway in `mode`: translated, the current API behind the proxy; passed through and shadowed, the legacy service behind it. */
 const gatewayIn = (mode: 'current' | 'legacy' | 'shadow', fault: Fault) =>
   startGateway({
+    // Get Payment Source (L16's read first) takes no merchant key: the gateway makes it with the operator's
+    serviceKey: KEYS.operator,
     upstreams: { sandbox: mode === 'current' ? { current: currentProxy.url, legacy: sb.legacyUrl } : { current: sb.currentUrl, legacy: legacyProxy.url } },
     routes: { '*': mode }, timeouts: timeouts(fault), shadow: { learnSample: 0 },
   });

@@ -13,7 +13,7 @@ import { proxiedSandbox, type FaultProxy, type ProxiedSandbox } from '../helpers
 import { startGateway } from '../helpers/gateway.js';
 import { logPath } from '../helpers/logs.js';
 import { effectsOnce, sendCall } from '../helpers/route-calls.js';
-import type { TestSandbox } from '../helpers/sandbox.js';
+import { KEYS, type TestSandbox } from '../helpers/sandbox.js';
 
 /**
  * What a compared side may be sent: reads. The pay-plan maximum (the current API's CalculatePayPlanMaxLoan,
@@ -47,6 +47,8 @@ describe('the compared side of a shadowed write', () => {
     const compared = mode === 'shadow' ? current : legacy;
     const upstreams = mode === 'shadow' ? { current: current.url, legacy: sb.legacyUrl } : { current: sb.currentUrl, legacy: legacy.url };
     const gw = await startGateway({
+      // Query Customers and Get Payment Source take no merchant key: the gateway makes them with the operator's
+      serviceKey: KEYS.operator,
       upstreams: { sandbox: upstreams }, routes: { '*': mode },
       shadow: { sample: { '*': 1 }, learnSample: 0, writeSafety: { '*': writeSafety }, log: logPath(`compared-side-${mode}-${writeSafety}`, 'jsonl') },
     });
