@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { beneficialOwnerResponse, merchantResponse as currentMerchant } from '../src/contract/current-responses.js';
 import { legacyBankAccountBody, legacyBusinessProfileBody, legacyOnboardingBody } from '../src/contract/legacy-merchants.js';
 import { legacyPersonBody } from '../src/contract/legacy-person.js';
-import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, toBody, toHeader, toPath, unlike, type WriteOutcome } from '../src/translate/define.js';
+import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, toBody, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
 import { closed, into, moved } from '../src/translate/shape.js';
 import { LEGACY_MERCHANT } from './shapes.js';
 import { MERCHANT_ANSWER, ok } from './answers.js';
@@ -12,7 +12,6 @@ const platformMerchant = { platformId: toHeader('Marketplace-Id', 'marketplace')
 const merchantResponse = { at: 'ServiceProviderMerchant', shape: LEGACY_MERCHANT } as const;
 type CurrentMerchant = z.output<typeof currentMerchant>;
 
-type Profile = CurrentMerchant['ServiceProviderMerchant']['businessProfile'];
 
 /** The merchant a write acted on, read through the current API (its answer is the same wrapper the write answers). */
 const merchantState = (merchantIdOf: (outcome: WriteOutcome) => string | undefined) => ({
@@ -25,9 +24,8 @@ const merchantState = (merchantIdOf: (outcome: WriteOutcome) => string | undefin
 });
 const pathMerchant = ({ params }: WriteOutcome) => params.merchantId;
 
-/** The profile fields the translated call asks for, against the merchant's profile. */
-const profileAsAsked = (asked: Partial<Record<keyof Profile, unknown>>, profile: Profile) =>
-  unlike(Object.fromEntries(Object.entries(asked).map(([field, value]) => [field, [value, profile[field as keyof Profile]]])));
+/** A BSB's digits (with or without its dash, D-MER-4). */
+const digits = (bsb: unknown) => (typeof bsb === 'string' ? bsb.replace('-', '') : bsb);
 
 export const onboardMerchant = defineMapping({
   route: 'L21',
@@ -41,11 +39,9 @@ export const onboardMerchant = defineMapping({
   answers: ok(z.object({ merchantId: z.string().startsWith('mcht_') })),
   writeCheck: checkWrite({
     ...merchantState(({ answer }) => stringAt(answer, 'merchantId')),
-    // the slug, the name and the contact the translated create asks for
-    effect: (asked: { slug?: string; businessProfile?: { businessName?: string }; contactEmailAddress?: string; taxCountry?: string }, state) => {
-      const m = state.ServiceProviderMerchant;
-      const { slug: _slug, businessProfile, ...contact } = asked;
-      return [...unlike({ businessName: [businessProfile?.businessName, m.businessProfile.businessName] }), ...profileAsAsked(contact, m.businessProfile)];
+    // the merchant with its profile's contact and countries where the translated create names them
+    effect: {
+      at: ({ ServiceProviderMerchant: m }) => ({ ...m, contactEmailAddress: m.businessProfile.contactEmailAddress, taxCountry: m.businessProfile.taxCountry, tradingCountry: m.businessProfile.tradingCountry }),
     },
   }),
 });
@@ -76,7 +72,7 @@ export const updateBusinessProfile = defineMapping({
   readback: ({ params }) => (params.platformId ? `/platforms/${params.platformId}/merchants/${params.merchantId}` : undefined),
   writeCheck: checkWrite({
     ...merchantState(pathMerchant),
-    effect: (asked: Partial<Record<keyof Profile, unknown>>, state) => profileAsAsked(asked, state.ServiceProviderMerchant.businessProfile),
+    effect: { at: (state) => state.ServiceProviderMerchant.businessProfile },
   }),
 });
 
@@ -120,20 +116,26 @@ export const addBankAccount = defineMapping({
       const m = state.ServiceProviderMerchant;
       return { status: 200, body: state, before: { ServiceProviderMerchant: { ...m, bankAccounts: m.bankAccounts.filter((a) => a.bankAccountId !== added) } } };
     },
-    effect: (asked: { accountName?: string; bankName?: string; identifier?: { AuBankAccountIdentifier?: { bsb?: string; accountNumber?: string } }; currency?: string; setAsPrimary?: boolean }, state, { answer }) => {
-      const m = state.ServiceProviderMerchant;
-      const id = stringAt(answer, 'accountId');
-      const account = m.bankAccounts.find((a) => a.bankAccountId === id);
-      // a BSB is one number with or without its dash (D-MER-4)
-      const digits = (bsb: string | undefined) => bsb?.replace('-', '');
-      const identifier = account?.identifier.AuBankAccountIdentifier;
-      return unlike({
-        accountName: [asked.accountName, account?.accountName], bankName: [asked.bankName, account?.bankName],
-        bsb: [digits(asked.identifier?.AuBankAccountIdentifier?.bsb), digits(identifier?.bsb)],
-        accountNumber: [asked.identifier?.AuBankAccountIdentifier?.accountNumber, identifier?.accountNumber],
+    effect: {
+      // the account the client was answered, under the names AddMerchantBankAccount gives its fields
+      at: ({ ServiceProviderMerchant: m }, { answer }) => {
+        const account = m.bankAccounts.find((a) => a.bankAccountId === stringAt(answer, 'accountId'));
+        return account && { ...account, setAsPrimary: m.primaryBankAccountId === account.bankAccountId };
+      },
+      fields: {
+        // a BSB is one number with or without its dash (D-MER-4)
+        'identifier.AuBankAccountIdentifier.bsb': ({ asked, state, outcome }) => {
+          const account = state?.ServiceProviderMerchant.bankAccounts.find((a) => a.bankAccountId === stringAt(outcome.answer, 'accountId'));
+          return state && [digits(asked), digits(account?.identifier.AuBankAccountIdentifier.bsb)];
+        },
         // what the current action does: primary as setAsPrimary says, or, left out, only a merchant's first account
-        currency: [asked.currency, account?.currency], primary: [asked.setAsPrimary ?? m.bankAccounts[0]?.bankAccountId === id, m.primaryBankAccountId === id],
-      });
+        setAsPrimary: ({ asked, state, outcome }) => {
+          if (!state) return undefined;
+          const m = state.ServiceProviderMerchant;
+          const id = stringAt(outcome.answer, 'accountId');
+          return [asked ?? m.bankAccounts[0]?.bankAccountId === id, m.primaryBankAccountId === id];
+        },
+      },
     },
   }),
 });
@@ -151,7 +153,7 @@ export const setPrimaryBankAccount = defineMapping({
   readback: ({ params }) => `/platforms/${params.platformId}/merchants/${params.merchantId}`,
   writeCheck: checkWrite({
     ...merchantState(pathMerchant),
-    effect: (asked: { bankAccountId?: string }, state) => unlike({ primaryBankAccountId: [asked.bankAccountId, state.ServiceProviderMerchant.primaryBankAccountId] }),
+    effect: { at: (state) => ({ bankAccountId: state.ServiceProviderMerchant.primaryBankAccountId }) },
   }),
 });
 
@@ -173,9 +175,6 @@ export const updatePerson = defineMapping({
     state: ({ params }) => `/beneficialowners/${params.personId}`,
     reads: beneficialOwnerResponse,
     answer: (state) => ({ status: 200, body: state }),
-    effect: (asked: Record<string, unknown>, state) => {
-      const person = state as unknown as Record<string, unknown>;
-      return unlike(Object.fromEntries(Object.entries(asked).map(([field, value]) => [field, [value, person[field]]])));
-    },
+    effect: { at: (state) => state },
   }),
 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { blankable, idOf, shortText } from '../src/contract/zod-helpers.js';
 import { transactionDetail } from '../src/contract/current-responses.js';
-import { AnswerIncomplete, checkWrite, defineMapping, LegacyAnswer, readAnswer, stringAt, unlike, toHeader, toPath, type Completion, type WriteOutcome } from '../src/translate/define.js';
-import { moved, rename, values, type Obj } from '../src/translate/shape.js';
+import { AnswerIncomplete, checkWrite, defineMapping, LegacyAnswer, readAnswer, stringAt, unlike, toHeader, toPath, type Completion, type FieldRule, type WriteOutcome } from '../src/translate/define.js';
+import { isObj, moved, rename, values, type Obj } from '../src/translate/shape.js';
 import { flatPayRead, payCompleteRead, threeDSRead } from './reads.js';
 import { PAY_ANSWER, THREE_DS_ANSWER } from './answers.js';
 
@@ -120,6 +120,31 @@ type Detail = z.output<typeof transactionDetail>;
 
 
 /**
+ * authoriseOnly leaves the payment not captured. A 3DS completion that does not repeat it keeps the
+ * first call's (legacy-api.md L4): the first call of the order this gateway forwarded says which.
+ */
+const authorisedOnly: FieldRule<Detail> = ({ asked, wrapper, state, outcome }) => {
+  if (!state) return undefined;
+  let wanted = asked;
+  if (wanted === undefined && wrapper === 'Confirm3DSComplete') {
+    const first = outcome.earlier?.findLast((b) => isObj(b) && b.paymentToken !== undefined && !b.paymentActionRequired) as { authoriseOnly?: unknown } | undefined;
+    if (!first) return "the 3DS challenge's first call, whose authoriseOnly holds, was not forwarded by this gateway";
+    wanted = first.authoriseOnly;
+  }
+  return [wanted === true ? 'not_captured' : 'paid', state.purchaseDetails.status];
+};
+
+/**
+ * request3DS true always asks for a challenge: a first call answered with a payment was not asked
+ * for 3DS. A challenge the call did not ask for can be the issuer's own (any pay call can get one).
+ */
+const threeDSAsked: FieldRule<Detail> = ({ asked, wrapper, state }) => {
+  if (wrapper !== 'PayByCard' || asked === undefined) return undefined;
+  if (state) return [asked, false];
+  return asked === true ? [true, true] : 'a challenge the call did not ask for may be the card issuer\'s own';
+};
+
+/**
  * Shadow's check of a pay: the transaction the legacy answer names, or, for a 3DS challenge (nothing
  * the current API shows yet), the challenge the legacy answer carries as the current 200 would have.
  */
@@ -141,11 +166,14 @@ const checkPay = checkWrite({
       body: { transactionId: p.transactionId, transactionStatus: p.status, amount: p.amount.minorCurrencyUnits, currency: p.amount.currency, surchargeAmount: p.surchargeAmount, payType: p.payType === 'PayInFull' ? 'payinfull' : p.payType },
     };
   },
-  // authoriseOnly leaves the payment not captured; the order paid is the one on the path
-  effect: (asked: { authoriseOnly?: boolean }, state, { params }) =>
-    unlike({ status: [asked.authoriseOnly ? 'not_captured' : 'paid', state.purchaseDetails.status], orderId: [params.merchantOrderId, state.purchaseDetails.orderId] }),
-  // a capture, cancel, refund or transfer since the pay
-  raced: (state) => state.purchaseDetails.refundIds.length > 0 || state.transfers.length > 0 || !['paid', 'not_captured'].includes(state.purchaseDetails.status),
+  effect: {
+    at: (state) => state.purchaseDetails,
+    fields: { authoriseOnly: authorisedOnly, request3DS: threeDSAsked },
+    // the order paid is the one on the path
+    also: (state, { params }) => unlike({ orderId: [params.merchantOrderId, state.purchaseDetails.orderId] }),
+  },
+  // a pay makes one event; another is a later write's (a capture, a refund, a cancel)
+  moved: (state) => state.timelines.length > 1,
 });
 
 export const payOrder = defineMapping({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idOf } from '../src/contract/zod-helpers.js';
 import { transactionDetail } from '../src/contract/current-responses.js';
-import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, unlike, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
+import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
 import { refundRead } from './reads.js';
 import { amountOnly } from '../src/translate/shape.js';
 import { legacyMoney, sameCurrency } from './shapes.js';
@@ -33,23 +33,34 @@ const refundsOf = (detail: Detail) => detail.timelines.filter((t) => t.eventType
 /**
  * Shadow's check of a refund: the transaction after it; the refund the legacy answer names must be
  * there with the amount the translated CreateRefund asks for; the mapping's answer is built against
- * the transaction as it was before its latest refund (the read the gateway makes first).
+ * the transaction as the gateway would have read it just before and just after that refund (later
+ * refunds left out): judged whatever refunds came after it, never raced.
  */
 const checkRefund = checkWrite({
   state: ({ body }) => `/transactions/${stringAt(body, 'transactionId')}`,
   reads: transactionDetail,
-  answer: (state) => {
+  answer: (state, { answer }) => {
     if (!state) return { status: 200, body: undefined };
-    const latest = refundsOf(state).at(-1)?.identifier;
-    const before = { ...state, purchaseDetails: { ...state.purchaseDetails, refundIds: state.purchaseDetails.refundIds.filter((id) => id !== latest) } };
-    return { status: 200, body: state, before };
+    const id = stringAt(answer, 'refundId');
+    const at = id === undefined ? -1 : state.purchaseDetails.refundIds.indexOf(id);
+    if (at < 0) return { status: 200, body: state, before: state };
+    const upTo = (n: number): Detail => {
+      const kept = new Set(state.purchaseDetails.refundIds.slice(0, n));
+      return {
+        ...state,
+        purchaseDetails: { ...state.purchaseDetails, refundIds: [...kept] },
+        timelines: state.timelines.filter((t) => t.eventType !== 'PaymentRefunded' || kept.has(t.identifier ?? '')),
+      };
+    };
+    return { status: 200, body: upTo(at + 1), before: upTo(at) };
   },
-  effect: (asked: { refundAmount?: number }, state, { answer }) => {
-    const refundId = stringAt(answer, 'refundId');
-    return unlike({ refundAmount: [asked.refundAmount, refundsOf(state).find((t) => t.identifier === refundId)?.amount] });
+  effect: {
+    at: (state) => state,
+    fields: {
+      refundAmount: ({ asked, state, outcome }) => state && [asked, refundsOf(state).find((t) => t.identifier === stringAt(outcome.answer, 'refundId'))?.amount],
+    },
   },
-  // a later refund than the one this call made
-  raced: (state, { answer }) => refundsOf(state).at(-1)?.identifier !== stringAt(answer, 'refundId'),
+  isolated: true,
 });
 
 const refund = {

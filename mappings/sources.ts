@@ -90,7 +90,7 @@ export const deleteCardSource = defineMapping({
         createdAt: stringAt(answer, 'createdAt'), updatedAt: stringAt(answer, 'updatedAt'),
       },
     }),
-    effect: () => [],
+    effect: { at: () => undefined },
   }),
   answers: ok(
     z.object({

@@ -3,8 +3,8 @@ import { legacyReverseBody, legacyTransferAnswer, legacyTransferBody, noTransfer
 import { transactionDetail } from '../src/contract/current-responses.js';
 import { amountInt, idOf } from '../src/contract/zod-helpers.js';
 import { PaybridgeError } from '../src/errors.js';
-import { checkWrite, defineMapping, readAnswer, readFirst, toPath, toQuery, unlike, type Completion, type WriteOutcome } from '../src/translate/define.js';
-import { amountOnly, compileShape, moved, type Obj } from '../src/translate/shape.js';
+import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, toPath, toQuery, unlike, type Completion, type WriteOutcome } from '../src/translate/define.js';
+import { amountOnly, compileShape, moved, rename, type Obj } from '../src/translate/shape.js';
 import { transactionListRead, transactionRead, transferRead, type TransactionRead } from './reads.js';
 import { LEGACY_TRANSACTION, legacyMoney, sameCurrency } from './shapes.js';
 import { ok, TRANSACTION_ANSWER, TRANSFER_ANSWER } from './answers.js';
@@ -59,14 +59,23 @@ export const getTransaction = defineMapping({
   },
 });
 
+/** The amount an authorisation held: what a capture without an amount takes (legacy-api.md L9). */
+const authorisedAmount = (state: TransactionDetail) => state.timelines.find((t) => t.eventType === 'PaymentAuthorised')?.amount;
+
 /** Shadow's check of an authorisation's capture or cancel: the transaction on the path, in the status the action leaves. */
 const checkAuthorisation = (status: 'paid' | 'cancelled') =>
   checkWrite({
     state: readBack,
     reads: transactionDetail,
     answer: (state) => ({ status: 200, body: state }),
-    effect: (_asked, state) => unlike({ status: [status, state.purchaseDetails.status] }),
-    raced: (state) => state.purchaseDetails.refundIds.length > 0 || state.transfers.length > 0,
+    effect: {
+      at: (state) => state.purchaseDetails,
+      // CaptureFunds without an amount captures the whole authorisation: what is captured is the amount asked, or all of it
+      fields: { amount: ({ asked, state, wrapper }) => (wrapper === 'CaptureFunds' && state ? [asked ?? authorisedAmount(state), state.purchaseDetails.amount.minorCurrencyUnits] : undefined) },
+      also: (state) => unlike({ status: [status, state.purchaseDetails.status] }),
+    },
+    // the transaction at a later version than the one the legacy answer shows
+    moved: (state, { answer }) => !(state.purchaseDetails.updatedAt <= (stringAt(answer, 'updatedAt') ?? '')),
   });
 
 export const captureAuthorisation = defineMapping({
@@ -131,19 +140,19 @@ const reversedBy = (state: TransactionDetail, body: unknown) => {
   return state.transfers.findLast((t) => t.status === 'reversed' && t.destinationMerchantId === b.fromMerchant && t.amount === b.reverseAmount?.amount);
 };
 
-/** Shadow's check of a transfer: the transaction's latest transfer is the one the translated TransferFunds asks for. */
+/** Shadow's check of a transfer: the transaction's latest transfer holds what the translated TransferFunds asks for. */
 const checkTransfer = checkWrite({
   state: readBack,
   reads: transactionDetail,
   answer: (state) => ({ status: 200, body: state }),
-  effect: (asked: { transferAmount?: number; destinationMerchantId?: string; surchargeFee?: boolean; levy?: number | null }, state) => {
-    const latest = state.transfers.at(-1);
-    return unlike({
-      transferAmount: [asked.transferAmount, latest?.amount], destinationMerchantId: [asked.destinationMerchantId, latest?.destinationMerchantId],
-      surchargeFee: [asked.surchargeFee, latest?.surchargeFee], levy: [asked.levy, latest?.levy],
-    });
+  effect: {
+    // the transfer under the names TransferFunds gives its fields
+    at: (state) => {
+      const latest = state.transfers.at(-1);
+      return latest && { transferAmount: latest.amount, destinationMerchantId: latest.destinationMerchantId, surchargeFee: latest.surchargeFee, levy: latest.levy };
+    },
+    also: (state) => unlike({ transferStatus: ['completed', state.transfers.at(-1)?.status] }),
   },
-  raced: (state) => state.transfers.at(-1)?.status !== 'completed',
 });
 
 export const transferFunds = defineMapping({
@@ -199,7 +208,11 @@ export const reverseTransfer = defineMapping({
     state: readBack,
     reads: transactionDetail,
     answer: (state) => ({ status: 200, body: state }),
-    effect: (_asked, state, { body }) => unlike({ reversed: [true, reversedBy(state, body) !== undefined] }),
+    effect: {
+      // the transfer the legacy call reversed is the one the translated call names
+      at: (state, { body }) => ({ transferId: reversedBy(state, body)?.transferId }),
+      also: (state, { body }) => unlike({ reversed: [true, reversedBy(state, body) !== undefined] }),
+    },
     completes: (state, { body }) => {
       const reversed = reversedBy(state, body);
       return reversed && { transferId: reversed.transferId };

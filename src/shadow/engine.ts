@@ -23,6 +23,7 @@ import { durationMs, readBack } from './read-back.js';
 import { createRecorder } from './recorder.js';
 import { comparisonRecord, noiseRecord, skippedRecord, withHeaders } from './records.js';
 import { createSides, type SidesDeps } from './sides.js';
+import { WriteOrder } from './write-order.js';
 import { createWriteComparisons } from './writes.js';
 
 export interface ShadowDeps extends SidesDeps {
@@ -78,8 +79,8 @@ export function createShadow(deps: ShadowDeps) {
     ledger.ingest(stamped);
   }
 
-  function comparison(ex: Exchange, method: CompareMethod, primary: Answer, candidate: Answer | null, differences: Difference[], note?: string) {
-    const record = comparisonRecord(ex, method, primary, candidate, differences, note);
+  function comparison(ex: Exchange, method: CompareMethod, primary: Answer, candidate: Answer | null, differences: Difference[], note?: string, notComparable?: string[]) {
+    const record = comparisonRecord(ex, method, primary, candidate, differences, note, notComparable);
     const matched = ledger.matches(record);
     emit(matched ? record : withHeaders(record, ex));
     // a validation is no evidence of answers matching: counted apart, so Prometheus's verdict is the report's
@@ -104,7 +105,8 @@ export function createShadow(deps: ShadowDeps) {
   }
   const servedTimer = setInterval(flushServed, SERVED_FLUSH_MS).unref();
 
-  const writes = createWriteComparisons({ settings, translator, callCurrent: deps.callCurrent, sides, isolation, comparison, skip });
+  const writeOrder = new WriteOrder();
+  const writes = createWriteComparisons({ settings, translator, callCurrent: deps.callCurrent, sides, isolation, comparison, skip, order: writeOrder });
 
   async function compareRead(ex: Exchange, current: TranslatedRequest | undefined): Promise<void> {
     const request = asLegacyRequest(ex, 'candidate');
@@ -197,6 +199,8 @@ export function createShadow(deps: ShadowDeps) {
     instance,
     /** An operator's acceptance of one difference (route, path, both values), recorded and applied to this replica's comparisons. */
     accept: acceptDifference({ ledger, emit, counted: readiness.accepted, log: deps.log }),
+    /** The order of the shadowed writes the gateway forwarded, per resource: a write's comparison tells a race by it. */
+    writes: writeOrder,
     /**
      * Whether a sampled shadow exchange will find room in the queue; when not, the drop is counted
      * now and the exchange is served as a plain passthrough (its answer need not be kept).

@@ -7,6 +7,7 @@ import { answerBody } from '../translate/answers.js';
 import { LEGACY_CREDENTIAL_HEADERS } from '../translate/credentials.js';
 import type { LegacyRequest } from '../translate/index.js';
 import type { CompiledMapping } from '../translate/router.js';
+import type { WriteTicket } from './write-order.js';
 
 export interface Answer {
   status: number;
@@ -31,6 +32,8 @@ export interface Exchange {
   merchant?: string | undefined;
   /** The client's kind, from its User-Agent: wordpress, magento, dotnet or other. */
   client?: ClientKind;
+  /** A shadowed write: its place in the order of the writes the gateway forwarded (write-order.ts). */
+  ticket?: WriteTicket | undefined;
 }
 
 export type ClientKind = 'wordpress' | 'magento' | 'dotnet' | 'other';

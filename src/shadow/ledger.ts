@@ -34,6 +34,8 @@ export interface ComparisonRecord {
   /** The upstreams' own tracers (from error answers), which a customer may quote: searchable like requestId. */
   tracers?: { primary?: string; candidate?: string };
   note?: string;
+  /** Fields the translated write sets that nothing the current API shows can confirm, each with why (effect.ts). */
+  notComparable?: string[] | undefined;
   instance?: string;
   /** The merchant the credential belongs to, when the gateway knew it. */
   merchant?: string | undefined;
@@ -104,6 +106,8 @@ export interface RouteReport {
   matchRate: number;
   /** Comparisons with at least one difference no noise rule explains. */
   unexplained: number;
+  /** Of the kept comparisons, how many left each field of the translated write not comparable (and why). */
+  notComparable: Record<string, number>;
   /** Of `compared`, those that only validated the translation (no answer compared): not evidence of readiness. */
   validatedOnly: number;
   ready: boolean;
@@ -153,7 +157,7 @@ export interface ShadowReport {
 }
 
 /** What the report needs of a comparison: no request, at most 20 differences, long values cut. */
-type Kept = Pick<ComparisonRecord, 'time' | 'route' | 'requestId' | 'mode' | 'method' | 'primary' | 'candidate' | 'differences' | 'tracers' | 'merchant' | 'client' | 'instance'> & {
+type Kept = Pick<ComparisonRecord, 'time' | 'route' | 'requestId' | 'mode' | 'method' | 'primary' | 'candidate' | 'differences' | 'tracers' | 'merchant' | 'client' | 'instance' | 'notComparable'> & {
   kind: string;
   /** Epoch ms of `time`. */
   at: number;
@@ -170,7 +174,7 @@ function compactValue(v: unknown): unknown {
 }
 
 function compact(record: ComparisonRecord): Kept {
-  const { time, route, requestId, mode, method, primary, candidate, tracers, merchant, client, instance } = record;
+  const { time, route, requestId, mode, method, primary, candidate, tracers, merchant, client, instance, notComparable } = record;
   const kind = record.kind ?? kindOf(primary.status);
   const differences = record.differences.slice(0, MAX_KEPT_DIFFERENCES).map((d) => {
     const out: Difference = { path: d.path };
@@ -179,7 +183,7 @@ function compact(record: ComparisonRecord): Kept {
     if (d.noise) out.noise = d.noise;
     return out;
   });
-  return { time, route, requestId, mode, method, primary, candidate, differences, tracers, merchant, client, instance, kind, at: Date.parse(time) };
+  return { time, route, requestId, mode, method, primary, candidate, differences, tracers, merchant, client, instance, notComparable, kind, at: Date.parse(time) };
 }
 
 interface RouteRecords {
@@ -332,7 +336,9 @@ export class ShadowLedger {
       const candidateLatency: number[] = [];
       let routeMatched = s.foldedMatched;
       const unexplainedPaths: string[][] = [];
+      const notComparable: Record<string, number> = {};
       for (const c of kept) {
+        for (const field of c.notComparable ?? []) notComparable[field] = (notComparable[field] ?? 0) + 1;
         methods[c.method] = (methods[c.method] ?? 0) + 1;
         primaryLatency.push(c.primary.latencyMs);
         if (c.candidate) candidateLatency.push(c.candidate.latencyMs);
@@ -384,6 +390,8 @@ export class ShadowLedger {
       const ready = state === 'ready';
       // a write read back only compared the resource, not the write's own answer and effect: said so
       const readBackOnly = (methods.readback ?? 0) > 0 && !methods.write && !methods.send;
+      // what the comparisons could not judge is said in the verdict itself, not only beside it
+      const unjudged = Object.keys(notComparable);
       const verdict = verdictOf(state, n, {
         window: readyWindow,
         validatedOnly: window.filter((j) => !j.answered).length,
@@ -391,7 +399,7 @@ export class ShadowLedger {
         unexplained: windowUnexplained,
         kinds: Object.entries(kinds).filter(([, k]) => k.unexplained > 0).map(([kind, k]) => `${kind}: ${k.unexplained}${k.paths.length ? ` at ${k.paths.slice(0, 3).join(', ')}` : ''}`),
         readBackOnly,
-      });
+      }) + (unjudged.length ? `; not comparable: ${unjudged.join('; ')}` : '');
       primaryLatency.sort((a, b) => a - b);
       candidateLatency.sort((a, b) => a - b);
       routes.push({
@@ -401,6 +409,7 @@ export class ShadowLedger {
         matched: routeMatched,
         matchRate: routeCompared === 0 ? 0 : routeMatched / routeCompared,
         unexplained: routeCompared - routeMatched,
+        notComparable,
         validatedOnly,
         ready,
         state,

@@ -20,9 +20,12 @@ const REQUEST_ID = new RegExp(`^[A-Za-z0-9._-]{8,128}${SUFFIX}$`);
 const TRACER_PATH = /(^|\.)tracer$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2}))?$/;
 
+/** A timestamp's format: its digits as `d`, a sign as `±` (`dddd±dd±ddTdd:dd:dd.dddZ`): a date only is another format. */
+const formatOf = (timestamp: string): string => timestamp.replace(/\d/g, 'd').replace(/[+-]/g, '±');
+
 /**
- * Two request ids or tracers (whatever suffix the gateway added), or two timestamps: expected to
- * differ. Never the ids of resources: on the store both generations front one resource has one id,
+ * Two request ids or tracers (whatever suffix the gateway added), or two timestamps of one format
+ * (a date answered for a date and time is a mismatch): expected to differ. Nothing else by its shape. Never the ids of resources: on the store both generations front one resource has one id,
  * so two different ids of the same order or refund are a mismatch, as is an id of another kind or on
  * one side only. Where the candidate is isolated (`send`), its ids are paired with the primary's by
  * the creates that minted them (the shadow engine's `pairIds`), never ignored wholesale.
@@ -31,7 +34,7 @@ export function builtinNoise(d: Difference): 'id' | 'timestamp' | null {
   const { primary: a, candidate: b } = d;
   if (typeof a !== 'string' || typeof b !== 'string') return null;
   if (TRACER_PATH.test(d.path) && REQUEST_ID.test(a) && REQUEST_ID.test(b)) return 'id';
-  if (TIMESTAMP.test(a) && TIMESTAMP.test(b)) return 'timestamp';
+  if (TIMESTAMP.test(a) && TIMESTAMP.test(b) && formatOf(a) === formatOf(b)) return 'timestamp';
   return null;
 }
 

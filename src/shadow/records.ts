@@ -23,6 +23,7 @@ export function comparisonRecord(
   candidate: Answer | null,
   differences: Difference[],
   note?: string,
+  notComparable?: string[],
 ): ComparisonRecord {
   const tracers = { primary: tracerOf(primary), candidate: tracerOf(candidate) };
   // one literal of fixed keys (a spread in a literal defines the keys after it at run time); a member
@@ -52,6 +53,7 @@ export function comparisonRecord(
     },
     tracers: tracers.primary === undefined && tracers.candidate === undefined ? undefined : tracers,
     note: note || undefined,
+    notComparable: notComparable?.length ? notComparable : undefined,
     merchant: ex.merchant,
     client: ex.client,
     kind: kindOf(primary.status, (primary.body as { errorCode?: unknown } | undefined)?.errorCode),

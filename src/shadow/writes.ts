@@ -7,7 +7,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
-import { stringAt, type WriteCheck } from '../translate/define.js';
+import { stringAt, type WriteCheck, type WriteOutcome } from '../translate/define.js';
 import type { CurrentResponse, LegacyRequest, TranslatedRequest, Translator } from '../translate/index.js';
 import { compareAnswers, type Difference } from './diff.js';
 import { asLegacyRequest, credentialHeaders, credentialValue, parseJson, succeeded, type Answer, type Exchange } from './exchange.js';
@@ -16,6 +16,8 @@ import type { CompareMethod } from './ledger.js';
 import { RESOURCE_IDS, sameKindIds } from './noise.js';
 import type { Sides, SidesDeps } from './sides.js';
 import { validateCurrentRequest } from './validate.js';
+import { judgeEffect } from './effect.js';
+import type { WriteOrder } from './write-order.js';
 
 export interface WriteComparisonDeps {
   settings: Config['shadow'];
@@ -24,7 +26,9 @@ export interface WriteComparisonDeps {
   sides: Sides;
   isolation: ReturnType<typeof createIsolation>;
   /** Records a comparison (and counts it). */
-  comparison: (ex: Exchange, method: CompareMethod, primary: Answer, candidate: Answer | null, differences: Difference[], note?: string) => void;
+  comparison: (ex: Exchange, method: CompareMethod, primary: Answer, candidate: Answer | null, differences: Difference[], note?: string, notComparable?: string[]) => void;
+  /** The order of the writes forwarded, per resource. */
+  order: WriteOrder;
   /** Records a sampled exchange not compared, and why. */
   skip: (ex: Pick<Exchange, 'route' | 'requestId'>, reason: string) => void;
 }
@@ -67,7 +71,8 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
    * Nothing is written: one current read at most.
    */
   async function checkWriteOutcome(ex: Exchange, check: WriteCheck, current: TranslatedRequest): Promise<void> {
-    const outcome = { params: ex.params, body: parseJson(ex.request.body), answer: ex.primary.body };
+    const outcome: WriteOutcome = { params: ex.params, body: parseJson(ex.request.body), answer: ex.primary.body };
+    if (ex.ticket) outcome.earlier = deps.order.earlier(ex.ticket, ex.request.path);
     const answerFor = (view: CurrentResponse, before?: unknown): Answer => {
       const context = Object.assign({}, current.context, { preflightAnswer: before });
       const legacy = translator.toLegacy(view, context);
@@ -87,29 +92,49 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
       // a state read the current API refuses to a merchant key (Query Customers) is made as the gateway makes it
       const read = await translator.sendScoped((request) => deps.callCurrent(request, `${ex.requestId}:state`))({ method: 'GET', path, headers });
       latencyMs = performance.now() - start;
+      // a later write of the same resource, forwarded before the state was read and shown by it: timing, told by order
+      const racing = check.isolated || !ex.ticket ? [] : deps.order.racing(ex.ticket, path, performance.now());
+      // not judged, and counted with why: the route's report says how many it could not judge
+      if (racing.length > 0 && (read.status >= 300 || !check.moved || check.moved(read.body as never, outcome))) return skip(ex, RACED);
       if (check.removes) {
         // the write removed the resource: the current API must no longer show it
         if (read.status !== 404)
           return comparison(ex, 'write', ex.primary, null, [{ path: '$effect.removed', primary: 'removed by the legacy write', candidate: `GET ${path}: ${read.status}` }], `state ${path}`);
       } else if (read.status >= 300)
         return comparison(ex, 'write', ex.primary, null, [{ path: '$state', primary: 'the write succeeded', candidate: `GET ${path}: ${read.status}` }], `state ${path}`);
-      else {
-        state = read.body;
-        if (check.raced(state as never, outcome)) return skip(ex, 'raced: the state shows a later write of the same resource');
-      }
+      else state = read.body;
     }
     const view = check.answer(state as never, outcome);
     const candidate = { ...answerFor(view, view.before), latencyMs };
     const differences = compareAnswers(ex.primary, candidate);
-    if (state !== undefined)
-      for (const m of check.effect((current.context.bodyFields ?? {}) as never, state as never, outcome))
-        differences.push({ path: `$effect.${m.field}`, primary: m.found, candidate: m.asked });
-    // what a preflight would have added (L27's transfer) before the request is checked against the current schema
+    // what a preflight would have added (L27's transfer) before the request is judged and checked against the current schema
     const completion = state !== undefined ? check.completes?.(state as never, outcome) : undefined;
     if (completion && current.context.bodyFields) Object.assign(current.context.bodyFields, completion);
+    const effect = judgeEffect(check, ex.compiled.mapping.current, current.body, current.context.bodyFields, state, outcome, current.context.droppedFields);
+    for (const m of effect.mismatches) differences.push({ path: `${m.request ? '$asked' : '$effect'}.${m.field}`, primary: m.found, candidate: m.asked });
     const problem = validateCurrentRequest(ex.compiled.mapping.current, current);
     if (problem) differences.push({ path: '$validation', candidate: problem });
-    return comparison(ex, 'write', ex.primary, candidate, differences, path ? `state ${path}` : 'no current state yet: the answer compared alone');
+    return comparison(ex, 'write', ex.primary, candidate, differences, path ? `state ${path}` : 'no current state yet: the answer compared alone', effect.notComparable);
+  }
+
+  /** The resource a write touched, read through both generations and compared (the write's answer and effect are not). */
+  async function readBack(ex: Exchange, path: string, current: TranslatedRequest | undefined, note?: string): Promise<void> {
+    const { mapping } = ex.compiled;
+    const read = { method: 'GET', path, headers: credentialHeaders(ex.request.headers) };
+    const [primary, candidate] = await Promise.all([
+      sides.primary(ex)(asLegacyRequest(ex, 'readback-primary', read)),
+      sides.candidate(ex)(asLegacyRequest(ex, 'readback-candidate', read)),
+    ]);
+    // a read that shows a later write than the one compared (the client's next call) is timing, not a mismatch
+    const written = updatedAt(ex.primary.body);
+    const seen = [updatedAt(primary.body), updatedAt(candidate.body)];
+    if ((written && seen.some((t) => t !== undefined && t > written)) || (seen[0] && seen[1] && seen[0] !== seen[1]))
+      return skip(ex, 'raced: the read back shows a later write of the same resource');
+    // the write itself is also checked against the current API's request schema, as `validate` does
+    const problem = current ? validateCurrentRequest(mapping.current, current) : null;
+    const differences = compareAnswers(primary, candidate);
+    if (problem) differences.push({ path: '$validation', candidate: problem });
+    return comparison(ex, 'readback', primary, candidate, differences, note ?? `read back ${path}`);
   }
 
   async function compareWrite(ex: Exchange, current: TranslatedRequest | undefined): Promise<void> {
@@ -142,23 +167,7 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
     }
     const path =
       safety === 'validate' ? undefined : mapping.readback?.({ params: ex.params, body: parseJson(ex.request.body), answer: ex.primary.body });
-    if (path) {
-      const read = { method: 'GET', path, headers: credentialHeaders(ex.request.headers) };
-      const [primary, candidate] = await Promise.all([
-        sides.primary(ex)(asLegacyRequest(ex, 'readback-primary', read)),
-        sides.candidate(ex)(asLegacyRequest(ex, 'readback-candidate', read)),
-      ]);
-      // a read that shows a later write than the one compared (the client's next call) is timing, not a mismatch
-      const written = updatedAt(ex.primary.body);
-      const seen = [updatedAt(primary.body), updatedAt(candidate.body)];
-      if ((written && seen.some((t) => t !== undefined && t > written)) || (seen[0] && seen[1] && seen[0] !== seen[1]))
-        return skip(ex, 'raced: the read back shows a later write of the same resource');
-      // the write itself is also checked against the current API's request schema, as `validate` does
-      const problem = current ? validateCurrentRequest(mapping.current, current) : null;
-      const differences = compareAnswers(primary, candidate);
-      if (problem) differences.push({ path: '$validation', candidate: problem });
-      return comparison(ex, 'readback', primary, candidate, differences, note ?? `read back ${path}`);
-    }
+    if (path) return readBack(ex, path, current, note);
     if (ex.mode === 'canary') return skip(ex, 'no readback for this write');
     try {
       const current = await translator.toCurrent(asLegacyRequest(ex, 'validate'));
@@ -172,6 +181,8 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
 
   return { compareWrite };
 }
+
+const RACED = 'raced: a later write of the same resource was forwarded before the state was read';
 
 /** The `updatedAt` of a legacy answer (an order, a transaction, or one wrapped under `order`). */
 function updatedAt(body: unknown): string | undefined {

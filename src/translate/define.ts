@@ -122,13 +122,24 @@ export interface WriteOutcome {
   params: Readonly<Record<string, string>>;
   body: unknown;
   answer: unknown;
+  /**
+   * The legacy bodies of the earlier writes of the same resource this gateway forwarded, oldest first
+   * (a 3DS completion's first call): what a field the call does not repeat was asked for.
+   */
+  earlier?: readonly unknown[];
 }
 
 /** The string at a dotted path of a legacy body or answer (a readback's id), or undefined. */
 export function stringAt(value: unknown, path: string): string | undefined {
+  const at = valueAt(value, path);
+  return typeof at === 'string' ? at : undefined;
+}
+
+/** The value at a dotted path of an object, or undefined. */
+export function valueAt(value: unknown, path: string): unknown {
   let at = value;
   for (const part of path.split('.')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[part] : undefined;
-  return typeof at === 'string' ? at : undefined;
+  return at;
 }
 
 /** A field where the current state departs from what the translated request asks for. */
@@ -148,6 +159,49 @@ export interface CurrentView {
   before?: unknown;
 }
 
+/** What a field rule is given: the translated action's fields, the state (undefined where none is read), the outcome. */
+export interface FieldContext<S> {
+  /** The field's value in the translated action (undefined: the call leaves it unset). */
+  asked: unknown;
+  /** The fields of the translated action (inside its wrapper). */
+  action: Obj;
+  /** The wrapper's name (`PayByCard`), or undefined for a body without one. */
+  wrapper: string | undefined;
+  state: S | undefined;
+  outcome: WriteOutcome;
+}
+
+/**
+ * How one field of the translated action is judged against the state: `[asked, found]` compared (a
+ * mismatch when unlike), a sentence saying why it cannot be (`not comparable`, named in the verdict),
+ * or undefined when the call leaves nothing to judge (the field unset, its absence meaning nothing).
+ */
+export type FieldRule<S = never> = (ctx: FieldContext<S>) => [asked: unknown, found: unknown] | string | undefined;
+
+
+/**
+ * What the state a write left must hold, derived from the translated request: every field the call
+ * sets is looked for at the same path of `at(state)` (where the state holds the action's fields under
+ * the names the request gives them), unless `fields` names another rule for it or a field above it;
+ * a field the state does not show at all is named `not comparable`, never passed silently. The
+ * action's other fields (from the current request schema) are judged by `unset`: `absent` (a create:
+ * the state must hold none of them), `kept` (an update: left as they were); either way one the client
+ * asked for under the same name is a mismatch (dropped). `fields`' rules also run for a field the call
+ * leaves unset (L9's capture: no amount asks for the whole authorisation).
+ */
+export interface EffectSpec<S = never> {
+  readonly at: (state: S, outcome: WriteOutcome) => unknown;
+  /**
+   * Per dotted field: a rule judging it, or why the current API shows it nowhere (`the current API
+   * shows no e-mail sent`): then named `not comparable` in the verdict wherever the call or the client
+   * asks it, and held to what the client asked under the same name.
+   */
+  readonly fields?: Readonly<Record<string, FieldRule<S> | string>>;
+  readonly unset?: 'absent' | 'kept';
+  /** What the call asks of the state beyond its fields (L12's cancelled order), as mismatches. */
+  readonly also?: (state: S, outcome: WriteOutcome) => EffectMismatch[];
+}
+
 /**
  * How shadow mode checks a write the legacy upstream served, on the store both generations front:
  * the state the write left (a current read), what the translated request asks of it (the effect),
@@ -160,32 +214,43 @@ export interface WriteCheck {
   readonly reads: z.ZodType;
   /** The current answer the translated call would have had for this result (state undefined: from the legacy answer alone). */
   readonly answer: (state: never, outcome: WriteOutcome) => CurrentView;
-  /** Where the state departs from the translated request (its action's fields). */
-  readonly effect: (asked: never, state: never, outcome: WriteOutcome) => EffectMismatch[];
-  /** True when the state shows a later write of the same resource: the comparison is raced, not compared. */
-  readonly raced: (state: never, outcome: WriteOutcome) => boolean;
+  /** What the state must hold of the translated request (absent: no state to judge it on, every field it sets named not comparable). */
+  readonly effect?: EffectSpec<unknown>;
+  /**
+   * The check judges the write's own effect whatever later writes of the resource did (a refund: its
+   * own entry in the timeline): never raced. Otherwise a later write of the resource the gateway
+   * forwarded before the state was read makes the comparison raced (not judged, counted).
+   */
+  readonly isolated?: true;
+  /**
+   * Whether the state shows a write after this one (its version moved: a later `updatedAt`, another
+   * event in the timeline): a later write the gateway forwarded makes the comparison raced only when
+   * it shows; without it, any such write does. Never told from ids or amounts.
+   */
+  readonly moved?: (state: never, outcome: WriteOutcome) => boolean;
   /** The write removes the resource: its state read must answer 404 (the answer is then built from the legacy outcome). */
   readonly removes?: true;
   /** The fields a preflight would have completed the translated body with (L27's transfer), from the state. */
   readonly completes?: (state: never, outcome: WriteOutcome) => Obj | undefined;
 }
 
-/** A write check, its state typed from the schema it reads and the request's fields as the caller declares them. */
-export function checkWrite<S extends z.ZodType, A = Obj>(spec: {
+/** A write check, its state typed from the schema it reads. */
+export function checkWrite<S extends z.ZodType>(spec: {
   state: (outcome: WriteOutcome) => string | undefined;
   reads: S;
   answer: (state: z.output<S> | undefined, outcome: WriteOutcome) => CurrentView;
-  effect: (asked: A, state: z.output<S>, outcome: WriteOutcome) => EffectMismatch[];
-  raced?: (state: z.output<S>, outcome: WriteOutcome) => boolean;
+  effect: EffectSpec<z.output<S>>;
+  isolated?: true;
+  moved?: (state: z.output<S>, outcome: WriteOutcome) => boolean;
   removes?: true;
   completes?: (state: z.output<S>, outcome: WriteOutcome) => Obj | undefined;
 }): WriteCheck {
-  return { raced: () => false, ...spec };
+  return spec as unknown as WriteCheck;
 }
 
 /** A write check for a write whose result the current API shows nowhere to read (a token, a sign-in): its answer alone. */
 export function checkAnswer(answer: (outcome: WriteOutcome) => CurrentView): WriteCheck {
-  return { state: () => undefined, reads: NO_STATE, answer: (_state: never, outcome) => answer(outcome), effect: () => [], raced: () => false };
+  return { state: () => undefined, reads: NO_STATE, answer: (_state: never, outcome) => answer(outcome) };
 }
 const NO_STATE = Object.freeze({}) as z.ZodType;
 

@@ -2,7 +2,8 @@
  * An independent legacy upstream for shadow tests, written here from legacy-api.md (sections 0 and 4)
  * and current-api-decisions.md, not from mappings/, src/contract/ nor the sandbox's legacy face (it
  * imports nothing from src/): every route the deployed clients use (L1, L3, L4, L6 by transaction or
- * by order, L7, L9, L10, L12, L19, L28, L29, L30, L31) and the platform's L2, L5 and L8, each served
+ * by order, L7, L9, L10, L12, L19, L28, L29, L30, L31), the platform's L2, L5 and L8, and the customer
+ * upserts L13 and L18, each served
  * by hand over the sandbox's current face, so both generations front one store. Its answers are what a
  * legacy client gets today.
  */
@@ -81,6 +82,9 @@ function orderFields(b: Json): Json {
   return order;
 }
 
+/** The fields with a value (the legacy service took null and "" as absent). */
+const present = (fields: Json): Json => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+
 /** A legacy error of the legacy shape (legacy-api.md section 5), for what this service refuses itself. */
 const refused = (status: number, errorCode: string, detail: string): [number, Json] => [status, { statusCode: status, errorCode, message: detail, detail, tracer: 'legacy-upstream' }];
 
@@ -129,8 +133,21 @@ export async function startLegacyUpstream(currentUrl: string, quirk?: Quirk) {
       surchargeAmount: paid.surchargeAmount ?? details?.surchargeAmount ?? 0, type: String(payType).toLowerCase() === 'payinfull' ? 'paycard' : 'payplan',
     }];
   };
+  /**
+   * L7/L8, one refund of a transaction at a time (legacy-api.md: the id answered is never one another
+   * call can also have been answered with).
+   */
+  const refunding = new Map<string, Promise<unknown>>();
+  const refund = (key: string, body: Json, context?: Record<string, string>): Promise<[number, unknown]> => {
+    const transaction = String(body.transactionId);
+    const done = (refunding.get(transaction) ?? Promise.resolve()).then(() => refundOnce(key, body, context));
+    const settled = done.catch(() => undefined);
+    refunding.set(transaction, settled);
+    void settled.then(() => refunding.get(transaction) === settled && refunding.delete(transaction));
+    return done;
+  };
   /** L7/L8: the currency checked against the transaction first, the refund's id the one new in the answer. */
-  const refund = async (key: string, body: Json, context?: Record<string, string>): Promise<[number, unknown]> => {
+  const refundOnce = async (key: string, body: Json, context?: Record<string, string>): Promise<[number, unknown]> => {
     const before = await current('GET', `/transactions/${body.transactionId}`, key, undefined, context);
     if (before.status !== 200) return fail(before);
     if (before.body!.purchaseDetails.amount.currency !== body.refundAmount.currency)
@@ -201,6 +218,24 @@ export async function startLegacyUpstream(currentUrl: string, quirk?: Quirk) {
       const { internalCustomerId, ...fields } = b;
       const upsert = { ...fields, ...(internalCustomerId ? { referenceCustomerId: String(internalCustomerId) } : {}) };
       return ok(await current('POST', '/customers', key, { UpsertConsumerCustomer: upsert }), (c) => ({ customerId: c.customerId }));
+    }],
+    // L13: a consumer, in the reference's names or the older ones (the reference's winning); the current
+    // consumer upsert has no address and no isVerified: not sent. Answered with the bare id string.
+    ['POST', /^\/customers\/consumer$/, async (_m, b, key) => {
+      const fields: Json = {
+        referenceCustomerId: b.internalCustomerId === undefined ? undefined : String(b.internalCustomerId),
+        emailAddress: b.emailAddress ?? b.email, phoneNumber: b.phoneNumber ?? b.phoneno,
+        givenName: b.givenName ?? b.firstName, middleName: b.middleName, familyName: b.familyName ?? b.lastName,
+      };
+      return ok(await current('POST', '/customers', key, { UpsertConsumerCustomer: present(fields) }), (c) => c.customerId);
+    }],
+    // L18: an organisation: businessName from organisationName, abn from taxId (or the older businessName, abn, email)
+    ['POST', /^\/customers\/organisation$/, async (_m, b, key) => {
+      const fields: Json = {
+        referenceCustomerId: b.internalCustomerId === undefined ? undefined : String(b.internalCustomerId),
+        businessName: b.organisationName ?? b.businessName, abn: b.taxId ?? b.abn, emailAddress: b.emailAddress ?? b.email,
+      };
+      return ok(await current('POST', '/customers', key, { UpsertOrganisationCustomer: present(fields) }), (c) => c.customerId);
     }],
     // L29: the reference's sign-in, answered {customToken}
     ['POST', /^\/authn\/tenants\/accounts:signinCustomerWithCustomerId$/, async (_m, b, key) => ok(await current('POST', '/auth/signin', key, { SignInConsumer: { customerId: b.customerId } }), (s) => ({ customToken: s.customToken }))],

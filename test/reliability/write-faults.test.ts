@@ -38,8 +38,10 @@ afterAll(() => proxied.close());
 /** A gateway in `mode`: translated, the current API behind the proxy; passed through and shadowed, the legacy service behind it. */
 const gatewayIn = (mode: 'current' | 'legacy' | 'shadow', fault: Fault) =>
   startGateway({
+    // Get Payment Source (L16's read first) takes no merchant key: the gateway makes it with the operator's
+    serviceKey: KEYS.operator,
     upstreams: { sandbox: mode === 'current' ? { current: currentProxy.url, legacy: sb.legacyUrl } : { current: sb.currentUrl, legacy: legacyProxy.url } },
-    routes: { '*': mode }, timeouts: timeouts(fault), shadow: { learnSample: 0 }, serviceKey: KEYS.operator,
+    routes: { '*': mode }, timeouts: timeouts(fault), shadow: { learnSample: 0 },
   });
 
 const nonGet = (requests: string[]) => requests.filter((r) => !r.startsWith('GET '));

@@ -47,7 +47,9 @@ describe('the compared side of a shadowed write', () => {
     const compared = mode === 'shadow' ? current : legacy;
     const upstreams = mode === 'shadow' ? { current: current.url, legacy: sb.legacyUrl } : { current: sb.currentUrl, legacy: legacy.url };
     const gw = await startGateway({
-      upstreams: { sandbox: upstreams }, routes: { '*': mode }, serviceKey: KEYS.operator,
+      // Query Customers and Get Payment Source take no merchant key: the gateway makes them with the operator's
+      serviceKey: KEYS.operator,
+      upstreams: { sandbox: upstreams }, routes: { '*': mode },
       shadow: { sample: { '*': 1 }, learnSample: 0, writeSafety: { '*': writeSafety }, log: logPath(`compared-side-${mode}-${writeSafety}`, 'jsonl') },
     });
     try {

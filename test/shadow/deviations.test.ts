@@ -8,6 +8,7 @@
  * faithful run reads every exercised route ready with no mismatch; each planted bug turns exactly
  * its route to mismatch, the report naming the path and both values.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
 import { ORDER_REQUEST } from '../../mappings/orders.js';
@@ -26,7 +27,7 @@ import { CARDS, currentOrder, KEYS, legacyOrder, paidCardTransaction, startSandb
 
 const TOKEN = 'operator-token-deviations-01';
 /** Every route the deployed clients use (legacy-api.md section 0), and the platform's create, pay and refund. */
-const ROUTES = ['L1', 'L2', 'L3', 'L4', 'L5', 'L6', 'L7', 'L8', 'L9', 'L10', 'L12', 'L19', 'L28', 'L29', 'L30', 'L31'];
+const ROUTES = ['L1', 'L2', 'L3', 'L4', 'L5', 'L6', 'L7', 'L8', 'L9', 'L10', 'L12', 'L13', 'L18', 'L19', 'L28', 'L29', 'L30', 'L31'];
 
 let sb: TestSandbox;
 let legacy: Awaited<ReturnType<typeof startLegacyUpstream>>;
@@ -63,6 +64,7 @@ async function traffic(url: string): Promise<void> {
   const token = async (card: string) => (await sb.current(KEYS.soloPk).post('/sandbox/card-tokens', { cardNumber: card })).body.paymentTokenId as string;
   // the other calls first: a route's verdict reads its last readyAfter comparisons, the payment flow's among them
   await clientTraffic(url, token);
+  await authoriseThen3DS(url, token);
   await platformPayments(url);
   for (const [i, name] of ['Ada', 'Bo'].entries()) {
     const customer = await api.post('/customers/plugin', { emailAddress: `${name.toLowerCase()}@shop.example`, givenName: name, familyName: 'Shopper', phoneNumber: `+6140000001${i}`, internalCustomerId: 100 + i });
@@ -75,16 +77,57 @@ async function traffic(url: string): Promise<void> {
     orders.push(created.body.merchantOrderId);
   }
   for (const order of orders) expect((await api.get(`/orders/${order}`)).status).toBe(200);
-  const paid = await api.post(`/orders/${orders[0]}/pay`, { paymentToken: await token(CARDS.ok) });
+  // the WooCommerce plugin's first call: request3DS chosen by amount, false under its threshold
+  const paid = await api.post(`/orders/${orders[0]}/pay`, { paymentToken: await token(CARDS.ok), request3DS: false });
   expect(paid.status, paid.text).toBe(200);
-  const authorised = await api.post(`/orders/${orders[1]}/pay`, { paymentToken: await token(CARDS.ok), authoriseOnly: true });
+  const authorised = await api.post(`/orders/${orders[1]}/pay`, { paymentToken: await token(CARDS.ok), authoriseOnly: true, request3DS: false });
   expect(authorised.status, authorised.text).toBe(200);
   const challenged = await api.post(`/orders/${orders[2]}/pay`, { paymentToken: await token(CARDS.threeDS) });
   expect(challenged.status, challenged.text).toBe(403);
   for (const tx of [paid.body.transactionId, authorised.body.transactionId]) expect((await api.get(`/transactions/${tx}`)).status).toBe(200);
+  // the same payment refunded twice in a row: the second refund's check reads a transaction with both
   for (const amount of [1_000, 2_500]) {
     const refunded = await api.post('/refunds', { transactionId: paid.body.transactionId, refundAmount: { amount, currency: 'AUD' } });
     expect(refunded.status, refunded.text).toBe(200);
+  }
+  await customers(url);
+}
+
+/** Authorised only, then completed through 3DS without repeating authoriseOnly (the first call's holds: legacy-api.md L4). */
+async function authoriseThen3DS(url: string, token: (card: string) => Promise<string>): Promise<void> {
+  const api = client(url, { 'Limepay-SecretKey': KEYS.soloSk, 'user-agent': 'LimepayApi.Net/1.0' });
+  for (let i = 0; i < 2; i++) {
+    const order = (await api.post('/orders', legacyOrder({ internalOrderId: `net-3ds-${i}` }))).body.merchantOrderId as string;
+    const paymentToken = await token(CARDS.threeDS);
+    // as the .NET SDK pays: with a return page, offSession and a statement descriptor
+    const challenge = await api.post(`/orders/${order}/pay`, { paymentToken, authoriseOnly: true, returnURL: 'https://shop.example/return', offSession: false, cardStatement: { name: 'SHOP', city: 'Sydney' } });
+    expect(challenge.status, challenge.text).toBe(403);
+    const completed = await api.post(`/orders/${order}/pay`, { paymentToken, paymentActionRequired: challenge.body.paymentActionRequired });
+    expect(completed.status, completed.text).toBe(200);
+    expect(completed.body.transactionStatus).toBe('not_captured');
+  }
+}
+
+/** The customer upserts L13 and L18, new customers each run, in the reference's names and the older ones. */
+async function customers(url: string): Promise<void> {
+  const api = client(url, { 'Limepay-SecretKey': KEYS.soloSk });
+  const run = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const consumers = [
+    { internalCustomerId: `c1-${run}`, emailAddress: `c1-${run}@shop.example`, phoneNumber: '+61400000021', givenName: 'Ada', middleName: 'Quinn', familyName: 'Shopper', address: { line1: '1 King St', country: 'AU' }, isVerified: true },
+    { internalCustomerId: `c2-${run}`, email: `c2-${run}@shop.example`, phoneno: '+61400000022', firstName: 'Bo', middleName: 'Rue', lastName: 'Shopper', address: { line1: '2 King St', country: 'AU' }, isVerified: false },
+  ];
+  for (const body of consumers) {
+    const created = await api.post('/customers/consumer', body);
+    expect(created.status, created.text).toBe(200);
+    expect(created.body).toMatch(/^cust_/);
+  }
+  const organisations = [
+    { internalCustomerId: `o1-${run}`, businessName: 'Older Org', abn: '51824753556', email: `o1-${run}@shop.example` },
+    { internalCustomerId: `o2-${run}`, organisationName: 'Reference Org', taxId: '53004085616', emailAddress: `o2-${run}@shop.example`, organisationKyced: true, organisationCreditChecked: false },
+  ];
+  for (const body of organisations) {
+    const created = await api.post('/customers/organisation', body);
+    expect(created.status, created.text).toBe(200);
   }
 }
 
@@ -122,12 +165,15 @@ async function clientTraffic(url: string, token: (card: string) => Promise<strin
 async function platformPayments(url: string): Promise<void> {
   const platform = client(url, { 'Limepay-Token': KEYS.marketplace });
   const orders = '/platforms/mktp_demo/merchants/mcht_alpha/orders';
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < 4; i++) {
     const created = await platform.post(orders, legacyOrder({ internalOrderId: `platform-${i}` }));
     expect(created.status, created.text).toBe(200);
     const paymentToken = (await sb.current(KEYS.alphaPk).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
-    const paid = await platform.post(`${orders}/${created.body.merchantOrderId}/pay`, { paymentToken });
+    // the last with the WooCommerce plugin's request3DS (a PayByCard), the others with the token alone
+    const paid = await platform.post(`${orders}/${created.body.merchantOrderId}/pay`, i === 3 ? { paymentToken, request3DS: false } : { paymentToken });
     expect(paid.status, paid.text).toBe(200);
+    // the last payments are not refunded: their checks read a transaction no later write touched
+    if (i >= 2) continue;
     const refunded = await platform.post('/platforms/mktp_demo/refunds', { transactionId: paid.body.transactionId, refundAmount: { amount: 3_000, currency: 'AUD' } });
     expect(refunded.status, refunded.text).toBe(200);
   }
@@ -140,7 +186,7 @@ async function platformPayments(url: string): Promise<void> {
 async function shadowRun(
   legacyUrl: string,
   readyAfter: number,
-  drive: (url: string) => Promise<void>,
+  drive: (url: string, settle: () => Promise<void>) => Promise<void>,
   mappings: readonly Mapping[] = ALL_MAPPINGS,
 ): Promise<Map<string, RouteReport>> {
   const config = loadConfig({
@@ -154,7 +200,7 @@ async function shadowRun(
   const gateway = await createGateway({ config, translator: createTranslator({ mappings, serviceKey: KEYS.operator }), logStream: logStream('shadow-deviations') });
   const url = await gateway.listen();
   try {
-    await drive(url);
+    await drive(url, () => gateway.shadow.idle());
     await gateway.shadow.idle();
     const report = (await client(url, { authorization: `Bearer ${TOKEN}` }).get('/_paybridge/report')).body as ShadowReport;
     return new Map(report.routes.map((r) => [r.route, r]));
@@ -174,6 +220,8 @@ interface Fault {
   mappings: () => Mapping[];
   /** The path the report must name, and the two values (legacy's, the translation's). */
   path: string;
+  /** What the route's verdict must also say (what could not be compared). */
+  verdict?: RegExp;
   primary?: unknown;
   candidate?: unknown;
 }
@@ -188,18 +236,18 @@ const FAULTS: Fault[] = [
   // the route's first example: the .NET SDK's authorise-only pays come first in the traffic
   { name: "L4's transactionStatus renamed", route: 'L4', path: 'transactionStatus', primary: 'not_captured',
     mappings: () => planted('L4', (m) => answerChanged(m, (a) => { if (a instanceof LegacyAnswer) return a; const { transactionStatus, ...rest } = bodyOf(a); return { ...rest, status: transactionStatus }; })) },
-  { name: "L1's amount x100", route: 'L1', path: '$effect.amount',
+  { name: "L1's amount x100", route: 'L1', path: '$effect.amount.minorCurrencyUnits',
     mappings: () => planted('L1', (m) => requestShape(m, { ...ORDER_REQUEST, paymentAmount: mapped((v) => ({ minorCurrencyUnits: (v as { amount: number }).amount * 100, currency: (v as { currency: string }).currency }), 'amount') })) },
   { name: "L7's refund x100", route: 'L7', path: '$effect.refundAmount',
     mappings: () => planted('L7', (m) => requestShape(m, { refundAmount: mapped((v) => (v as { amount: number }).amount * 100, 'refundAmount') })) },
-  { name: 'authoriseOnly dropped (captured at once)', route: 'L4', path: '$effect.status', primary: 'not_captured', candidate: 'paid',
+  { name: 'authoriseOnly dropped (captured at once)', route: 'L4', path: '$effect.authoriseOnly', primary: 'not_captured', candidate: 'paid',
     mappings: () => planted('L4', (m) => {
       const shape = (m.request!.shape as Record<string, Obj>);
       return requestShape(m, { ...shape, PayByCard: { ...shape.PayByCard, authoriseOnly: moved() } });
     }) },
   { name: 'customerEmail dropped', route: 'L1', path: '$effect.customerEmailAddress', primary: 's***@example.com' /* masked in records; the .NET SDK's orders come first */,
     mappings: () => planted('L1', (m) => requestShape(m, { ...ORDER_REQUEST, customerEmail: moved() })) },
-  { name: "L7's refundId taken from the first refund", route: 'L7', path: 'refundId',
+  { name: "L7's refundId taken from the first refund (the client refunds one payment twice in a row)", route: 'L7', path: 'refundId',
     mappings: () => planted('L7', (m) => ({ ...m, response: readAnswer([transactionDetail], (detail) => ({ refundId: detail.purchaseDetails.refundIds[0] })) })) },
   { name: "L6 answering the order's id as the transaction's", route: 'L6', path: '_id',
     mappings: () => planted('L6', orderIdAsId) },
@@ -209,12 +257,12 @@ const FAULTS: Fault[] = [
     mappings: () => planted('L1', (m) => requestShape(m, { ...ORDER_REQUEST, phoneNo: moved() })) },
   { name: "L4's payment type named card", route: 'L4', path: 'type', primary: 'paycard', candidate: 'card',
     mappings: () => planted('L4', (m) => answerChanged(m, (a) => (a instanceof LegacyAnswer ? a : { ...bodyOf(a), type: 'card' }))) },
-  { name: "L28's givenName dropped", route: 'L28', path: '$effect.givenName', primary: 'Ada',
+  { name: "L28's givenName dropped", route: 'L28', path: '$asked.givenName', primary: 'Ada',
     mappings: () => planted('L28', (m) => requestShape(m, { ...(m.request?.shape as Obj), givenName: moved() })) },
   { name: "L7's refund answered 201", route: 'L7', path: '$status', primary: 200, candidate: 201,
     mappings: () => planted('L7', (m) => answerChanged(m, (a) => new LegacyAnswer(201, a))) },
   // the routes the deployed clients use besides the payment flow, and the platform's
-  { name: "L2's amount x100", route: 'L2', path: '$effect.amount',
+  { name: "L2's amount x100", route: 'L2', path: '$effect.amount.minorCurrencyUnits',
     mappings: () => planted('L2', (m) => requestShape(m, { ...ORDER_REQUEST, paymentAmount: mapped((v) => ({ minorCurrencyUnits: (v as { amount: number }).amount * 100, currency: (v as { currency: string }).currency }), 'amount') })) },
   { name: "L5's answer without transactionId", route: 'L5', path: 'transactionId', candidate: undefined,
     mappings: () => planted('L5', (m) => answerChanged(m, (a) => { if (!(a instanceof LegacyAnswer)) { const { transactionId: _gone, ...rest } = bodyOf(a); return rest; } return a; })) },
@@ -232,6 +280,22 @@ const FAULTS: Fault[] = [
     mappings: () => planted('L30', (m) => requestShape(m, { internalOrderId: mapped(() => 'not-what-was-asked', 'referenceOrderId') })) },
   { name: "L31's magicLink dropped", route: 'L31', path: 'magicLink', candidate: undefined,
     mappings: () => planted('L31', (m) => answerChanged(m, (a) => { const { magicLink: _gone, ...rest } = bodyOf(a); return rest; })) },
+  // issue 55: what a hand-kept list of compared fields missed, and a timestamp's format
+  { name: 'L9 capturing the whole authorisation instead of the amount asked', route: 'L9', path: '$effect.amount',
+    mappings: () => planted('L9', (m) => requestShape(m, { captureAmount: moved() })) },
+  { name: "L4's request3DS inverted", route: 'L4', path: '$effect.request3DS', primary: false, candidate: true,
+    mappings: () => planted('L4', (m) => {
+      const shape = m.request!.shape as Record<string, Obj>;
+      return requestShape(m, { ...shape, PayByCard: { ...shape.PayByCard, request3DS: mapped((v) => !v, 'request3DS') } });
+    }) },
+  { name: "L13's middleName dropped", route: 'L13', path: '$asked.middleName', primary: 'Quinn', candidate: undefined, verdict: /not comparable: .*middleName/,
+    mappings: () => planted('L13', (m) => requestShape(m, { ...(m.request!.shape as Obj), middleName: moved() })) },
+  { name: "L18's abn dropped", route: 'L18', path: '$asked.abn', primary: '51824753556', candidate: undefined,
+    mappings: () => planted('L18', (m) => requestShape(m, { ...(m.request!.shape as Obj), abn: moved(), taxId: moved() })) },
+  { name: "L6's createdAt answered as a date only", route: 'L6', path: 'createdAt',
+    mappings: () => planted('L6', (m) => answerChanged(m, (a) => ({ ...bodyOf(a), createdAt: String(bodyOf(a).createdAt).slice(0, 10) }))) },
+  { name: "L31's SendEmail dropped", route: 'L31', path: '$asked.sendEmail', primary: true, candidate: undefined, verdict: /not comparable: .*sendEmail \(the current API shows no e-mail sent\)/,
+    mappings: () => planted('L31', (m) => requestShape(m, { ...(m.request!.shape as Obj), SendEmail: moved() })) },
 ];
 
 describe('shadow mode against an independent legacy upstream', () => {
@@ -239,8 +303,20 @@ describe('shadow mode against an independent legacy upstream', () => {
     const routes = await run();
     expect(verdicts(routes)).toEqual(Object.fromEntries(ROUTES.map((r) => [r, 'ready'])));
     for (const r of ROUTES) expect(routes.get(r)!.topDiffs, r).toEqual([]);
-    // the writes were compared as writes (state, effect and answer), not only read back
-    for (const r of ['L1', 'L2', 'L4', 'L5', 'L7', 'L8', 'L9', 'L10', 'L12', 'L19', 'L28', 'L29', 'L30', 'L31']) expect(routes.get(r)!.methods, r).toEqual({ write: expect.any(Number) });
+    // the writes were compared as writes (state, effect and answer), not only read back; one whose state
+    // read came after the client's next write of the resource is counted as raced, by order, never judged
+    for (const r of ['L1', 'L2', 'L4', 'L5', 'L7', 'L8', 'L9', 'L10', 'L12', 'L19', 'L28', 'L29', 'L30', 'L31']) {
+      expect(routes.get(r)!.methods, r).toEqual({ write: expect.any(Number) });
+      expect(Object.keys(routes.get(r)!.skipped).filter((reason) => !reason.startsWith('raced: a later write')), r).toEqual([]);
+    }
+    // the refunds, each judged on its own refund, are never raced, though the client refunds one payment twice in a row
+    for (const r of ['L7', 'L8']) expect(routes.get(r)!.skipped, r).toEqual({});
+    // what no current state shows is named in the route's verdict, not passed silently
+    expect(routes.get('L31')!.verdict).toMatch(/^ready: .*; not comparable: .*sendEmail \(the current API shows no e-mail sent\)/);
+    expect(routes.get('L13')!.verdict).toMatch(/not comparable: .*middleName \(the state read does not show it\)/);
+    expect(routes.get('L4')!.verdict).toMatch(/not comparable: .*paymentTokenId/);
+    // the 3DS completions that did not repeat authoriseOnly were judged by their first call's (not_captured), not passed
+    expect(Object.keys(routes.get('L4')!.notComparable).join()).not.toMatch(/authoriseOnly/);
     // every route the deployed clients use was served by the independent upstream, L6 given an order id too
     expect(legacy.served.some((r) => /^GET \/transactions\/ordr_/.test(r))).toBe(true);
   });
@@ -254,6 +330,40 @@ describe('shadow mode against an independent legacy upstream', () => {
     if ('primary' in fault) expect(diff!.example.primary).toEqual(fault.primary);
     if ('candidate' in fault) expect(diff!.example.candidate).toEqual(fault.candidate);
     expect(diff!.example.primary).not.toEqual(diff!.example.candidate);
+    if (fault.verdict) expect(routes.get(fault.route)!.verdict).toMatch(fault.verdict);
+  });
+});
+
+describe('concurrent writes of one resource', () => {
+  /** One payment, then 30 refunds of it sent at once, as a busy back office might. */
+  async function concurrentRefunds(url: string): Promise<void> {
+    const api = client(url, { 'Limepay-SecretKey': KEYS.soloSk });
+    const order = (await api.post('/orders', legacyOrder({ internalOrderId: 'concurrent-refunds' }))).body.merchantOrderId as string;
+    const paymentToken = (await sb.current(KEYS.soloPk).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
+    const paid = await api.post(`/orders/${order}/pay`, { paymentToken });
+    expect(paid.status, paid.text).toBe(200);
+    const refunds = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => api.post('/refunds', { transactionId: paid.body.transactionId, refundAmount: { amount: 100 + i, currency: 'AUD' } })),
+    );
+    for (const r of refunds) expect(r.status, r.text).toBe(200);
+    expect(new Set(refunds.map((r) => r.body.refundId)).size).toBe(30);
+  }
+
+  it('30 concurrent refunds of one payment are all judged (none starved as raced), none mismatched', async () => {
+    const l7 = (await shadowRun(legacy.url, 30, concurrentRefunds)).get('L7')!;
+    expect(l7.methods).toEqual({ write: 30 });
+    expect(l7.skipped).toEqual({});
+    expect(l7.topDiffs).toEqual([]);
+    expect(l7.state).toBe('ready');
+  });
+
+  it("catches L7's refundId taken from the first refund among concurrent refunds", async () => {
+    const mappings = planted('L7', (m) => ({ ...m, response: readAnswer([transactionDetail], (detail) => ({ refundId: detail.purchaseDetails.refundIds[0] })) }));
+    const l7 = (await shadowRun(legacy.url, 30, concurrentRefunds, mappings)).get('L7')!;
+    expect(l7.methods).toEqual({ write: 30 });
+    expect(l7.state).toBe('mismatch');
+    // every refund but the first, judged and found wrong: none of them taken for a race
+    expect(l7.topDiffs.find((d) => d.path === 'refundId')?.count).toBe(29);
   });
 });
 
@@ -289,7 +399,7 @@ describe('a legacy service that departs from the contract', () => {
     );
     expect(report.state).toBe('mismatch');
     expect(report.topDiffs.find((d) => d.path === '$effect.removed')?.example).toMatchObject({ primary: 'removed by the legacy write', candidate: expect.stringMatching(/: 200$/) });
-    // the card is still there (Get Payment Source takes a marketplace key): nothing was removed by the comparison either
+    // the card is still there: nothing was removed by the comparison either (Get Payment Source takes no merchant key)
     expect((await sb.current(KEYS.operator, { 'Customer-Id': 'cust_alice', 'Merchant-Id': 'mcht_solo' }).get(`/sources/${source}`)).status).toBe(200);
   });
 });
@@ -298,12 +408,14 @@ describe("the other writes' checks, against the sandbox's legacy face", () => {
   /** One shadow run of the platform, customer and saved-card writes through the sandbox's legacy face; the report's routes. */
   const platformRun = (mappings?: readonly Mapping[]) => shadowRun(sb.legacyUrl, 1, platformTraffic, mappings);
 
-  async function platformTraffic(url: string): Promise<void> {
+  /** An operator's platform writes, each compared before the next write of the same merchant (`settle`). */
+  async function platformTraffic(url: string, settle: () => Promise<void>): Promise<void> {
     const platform = client(url, { 'Limepay-Token': KEYS.marketplace });
     const secret = client(url, { 'Limepay-SecretKey': KEYS.soloSk });
     const ok = async (answer: Promise<{ status: number; text: string; body: any }>) => {
       const got = await answer;
       expect(got.status, got.text).toBeLessThan(300);
+      await settle();
       return got.body;
     };
     const merchant = (await ok(platform.post('/marketplaces/onboarding', { slug: `dev-${Date.now()}`, businessName: 'Dev', contactEmail: 'dev@example.com', taxCountry: 'AU' }))).merchantId;
@@ -331,7 +443,7 @@ describe("the other writes' checks, against the sandbox's legacy face", () => {
     const routes = await platformRun();
     for (const r of WRITES) {
       expect(routes.get(r)?.topDiffs, r).toEqual([]);
-      expect(routes.get(r)?.state, r).toBe('ready');
+      expect(routes.get(r)?.state, `${r} ${JSON.stringify(routes.get(r)?.skipped)}`).toBe('ready');
       expect(Object.keys(routes.get(r)!.methods), r).toEqual(['write']);
     }
   });
@@ -339,7 +451,7 @@ describe("the other writes' checks, against the sandbox's legacy face", () => {
   it('catches a bank account not made primary (L24) and a person\'s date of birth dropped (L32), each on its route', async () => {
     const noPrimary = await platformRun(planted('L24', (m) => ({ ...m, request: { ...m.request, add: {} } })));
     expect(noPrimary.get('L24')!.state).toBe('mismatch');
-    expect(noPrimary.get('L24')!.topDiffs.map((d) => d.path)).toContain('$effect.primary');
+    expect(noPrimary.get('L24')!.topDiffs.map((d) => d.path)).toContain('$effect.setAsPrimary');
     expect(WRITES.filter((r) => r !== 'L24' && noPrimary.get(r)!.state !== 'ready')).toEqual([]);
     const noBirth = await platformRun(planted('L32', (m) => requestShape(m, { ...(m.request!.shape as Obj), dob: moved() })));
     expect(noBirth.get('L32')!.state).toBe('mismatch');
@@ -366,4 +478,84 @@ describe('a difference on a rare path kind', () => {
     expect(l6.window.kinds['4xx not_found']).toMatchObject({ compared: 1, unexplained: 1 });
     expect(l6.window.kinds['4xx not_found']!.paths).toContain('$status');
   });
+});
+
+/**
+ * The mutation run over mappings/ (docs/testing.md, "Planted translation bugs over mappings/"): each
+ * mapping of a route the payment traffic exercises is copied with one bug planted, systematically:
+ * every top-level legacy request field dropped from the translation (per action, where the mapping
+ * chooses one), every field of the legacy answer dropped; the payment traffic is run over the
+ * independent legacy upstream for each, and the bug counts as caught when its route reads mismatch.
+ * Minutes long: run with PAYBRIDGE_MUTATION_RUN=1 (never in `npm test`); the table goes to
+ * .test-logs/planted-mappings.json.
+ */
+describe.runIf(process.env.PAYBRIDGE_MUTATION_RUN === '1')('planted translation bugs over mappings/ (the mutation run)', () => {
+  interface Mutant {
+    route: string;
+    kind: 'request field dropped' | 'answer field dropped';
+    field: string;
+    mappings: Mapping[];
+  }
+  const keysOf = (schema: unknown): string[] => {
+    const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+    return shape ? Object.keys(shape) : [];
+  };
+  /** The legacy answer without `field`, whatever its status (a 3DS 403, a 201). */
+  const withoutField = (m: Mapping, field: string): Mapping =>
+    answerChanged(m, (a) => {
+      const body = bodyOf(a);
+      if (typeof body !== 'object' || body === null || !(field in body)) return a;
+      const { [field]: _gone, ...rest } = body;
+      return a instanceof LegacyAnswer ? new LegacyAnswer(a.status, rest) : rest;
+    });
+
+  function mutants(): Mutant[] {
+    const out: Mutant[] = [];
+    for (const m of ALL_MAPPINGS) {
+      if (!ROUTES.includes(m.route)) continue;
+      const moves = Object.keys(m.request?.move ?? {});
+      const bodyKeys = keysOf(m.body).filter((k) => !moves.includes(k));
+      const shape = (m.request?.shape ?? {}) as Record<string, unknown>;
+      const perAction = typeof m.request?.wrap === 'function';
+      for (const action of perAction ? Object.keys(shape) : [undefined]) {
+        const spec = (action ? shape[action] : shape) as Obj;
+        for (const key of bodyKeys) {
+          // a field the action already leaves out (moved(): no current key) is no bug to plant
+          const bound = (spec[key] as { bind?: (k: string) => { currentKeys?: unknown[] } } | undefined)?.bind?.(key);
+          if (bound?.currentKeys?.length === 0) continue;
+          const changed = { ...spec, [key]: moved() };
+          out.push({
+            route: m.route, kind: 'request field dropped', field: action ? `${action}.${key}` : key,
+            mappings: planted(m.route, (x) => requestShape(x, action ? { ...shape, [action]: changed } : changed)),
+          });
+        }
+      }
+      if (!('map' in m.response)) continue;
+      const answer = m.answers[200] ?? m.answers[201];
+      for (const key of keysOf(answer)) out.push({ route: m.route, kind: 'answer field dropped', field: key, mappings: planted(m.route, (x) => withoutField(x, key)) });
+    }
+    return out;
+  }
+
+  it('reports how many planted bugs the deviation suite catches, and which survive', async () => {
+    const all = mutants();
+    const results: { route: string; kind: string; field: string; state: string | undefined; unexplained: number; others: string[]; top: string[]; notComparable: string[] }[] = [];
+    for (const mutant of all) {
+      const routes = await run(mutant.mappings);
+      const report = routes.get(mutant.route);
+      results.push({
+        route: mutant.route, kind: mutant.kind, field: mutant.field, state: report?.state, unexplained: report?.unexplained ?? 0,
+        others: ROUTES.filter((r) => r !== mutant.route && routes.get(r)?.state !== 'ready'),
+        top: (report?.topDiffs ?? []).map((d) => d.path), notComparable: Object.keys(report?.notComparable ?? {}),
+      });
+    }
+    const caught = results.filter((r) => r.state === 'mismatch');
+    mkdirSync('.test-logs', { recursive: true });
+    writeFileSync('.test-logs/planted-mappings.json', JSON.stringify({ planted: results.length, caught: caught.length, results }, null, 1));
+    console.log(`planted ${results.length}, caught ${caught.length}`);
+    for (const r of results.filter((x) => x.state !== 'mismatch'))
+      console.log(`survived: ${r.route} ${r.kind} ${r.field} (${r.state}; ${r.unexplained} unexplained outside the verdict's last comparisons; ${r.top.join(', ')}; not comparable: ${r.notComparable.join(' | ')})`);
+    for (const r of results.filter((x) => x.others.length > 0)) console.log(`also turned: ${r.route} ${r.kind} ${r.field}: ${r.others.join(', ')}`);
+    expect(results.length).toBeGreaterThan(0);
+  }, 3_600_000);
 });

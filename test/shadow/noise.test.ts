@@ -57,11 +57,20 @@ describe('built-in noise', () => {
     expect(builtinNoise(d('updatedAt', '2026-11-26T10:00:00.000Z', 'yesterday'))).toBeNull();
     expect(builtinNoise(d('updatedAt', 'yesterday', '2026-11-26T10:00:00.000Z'))).toBeNull();
     expect(builtinNoise(d('updatedAt', '2026-11-26T10:00:00.000Z', null))).toBeNull();
-    expect(builtinNoise(d('updatedAt', '2026-11-26T10:00:00+10:00', '2026-11-26T10:00:00-0330'))).toBe('timestamp');
+    expect(builtinNoise(d('updatedAt', '2026-11-26T10:00:00+10:00', '2026-11-26T10:00:00-03:30'))).toBe('timestamp');
     expect(builtinNoise(d('updatedAt', '2026-11-26T10:00:00+1:00', '2026-11-26T10:00:00Z'))).toBeNull();
     expect(builtinNoise(d('updatedAt', '2026-11-26T10:00:00+10:0', '2026-11-26T10:00:00Z'))).toBeNull();
     expect(builtinNoise(d('updatedAt', '2026-11-26T10:00:00+1a:00', '2026-11-26T10:00:00Z'))).toBeNull();
     expect(builtinNoise(d('updatedAt', '2026-11-26T10:00:00*10:00', '2026-11-26T10:00:00Z'))).toBeNull();
+  });
+
+  it('takes two timestamps as noise only when they are of one format (a date only for a date and time is a mismatch)', () => {
+    expect(builtinNoise(d('createdAt', '2026-11-26T10:00:00.000Z', '2026-11-26'))).toBeNull();
+    expect(builtinNoise(d('createdAt', '2026-11-26', '2026-11-26T10:00:00.000Z'))).toBeNull();
+    expect(builtinNoise(d('createdAt', '2026-11-26T10:00:00.000Z', '2026-11-26T10:00:00Z'))).toBeNull();
+    expect(builtinNoise(d('createdAt', '2026-11-26T10:00:00.000Z', '2026-11-26T10:00:00.000+00:00'))).toBeNull();
+    expect(builtinNoise(d('updatedAt', '2026-11-26T10:00:00+10:00', '2026-11-26T10:00:00-0330'))).toBeNull();
+    expect(builtinNoise(d('createdAt', '2026-11-26T10:00:00.123Z', '2026-11-27T11:30:59.999Z'))).toBe('timestamp');
   });
 
   it('knows a tracer by its whole key', () => {

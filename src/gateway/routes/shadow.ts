@@ -14,6 +14,8 @@ import type { Answers, Exchange } from '../answers.js';
 import { hasBody, readBody } from '../body.js';
 import { forwardedHeaders, paramsOf, soleCredential } from '../requests.js';
 import type { Corpus } from '../../shadow/corpus.js';
+import type { WriteTicket } from '../../shadow/write-order.js';
+import { isWriteRoute } from '../../translate/define.js';
 import type { Upstream } from '../upstream.js';
 import type { CallCurrent } from './translated.js';
 
@@ -55,7 +57,7 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
   });
 
   /** Queues the comparison of an exchange the client already has the answer to. */
-  function compareLater(x: Exchange, mode: 'shadow' | 'canary', body: string | undefined, primary: Answer | RawPrimary, primaryBytes: number): void {
+  function compareLater(x: Exchange, mode: 'shadow' | 'canary', body: string | undefined, primary: Answer | RawPrimary, primaryBytes: number, ticket?: WriteTicket): void {
     const decision = x.decision!;
     shadow.enqueue({
       bytes: (body?.length ?? 0) + primaryBytes,
@@ -68,6 +70,7 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
       primary,
       merchant: decision.merchant,
       client: clientKindOf(decision.headers['user-agent']),
+      ticket,
     });
   }
 
@@ -80,17 +83,21 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
     const raw = read ? read.body : hasBody(x.req) ? await readBody(x.req, config.bodyLimitBytes) : undefined;
     const body = raw?.toString('utf8');
     let answer;
+    // a write's place among the writes of its resources, so its comparison tells a race by order
+    const ticket = isWriteRoute(decision.match!.compiled.mapping) ? shadow.writes.begins(x.url, body) : undefined;
     try {
       // under the request's deadline, which started before its body was read
       answer = await forwardLegacy(x.method, x.url, decision.headers, body, x.id, x.deadline, forwardedHeaders(decision.headers, x.req));
     } catch (err) {
+      if (ticket) shadow.writes.ends(ticket);
       const error = answers.upstreamFailed(decision.route, x.id, err, 'shadow primary call failed');
       shadow.primaryFailed(decision.route, x.id, error);
       throw error;
     }
+    if (ticket) shadow.writes.ends(ticket);
     const latencyMs = performance.now() - x.started;
     answers.write(x, answer.status, answer.headers, answer.text === '' ? undefined : answer.text);
-    compareLater(x, 'shadow', body, { status: answer.status, text: answer.text, contentType: answer.headers['content-type'], latencyMs }, answer.text.length);
+    compareLater(x, 'shadow', body, { status: answer.status, text: answer.text, contentType: answer.headers['content-type'], latencyMs }, answer.text.length, ticket);
   }
 
   return { shadow, compareLater, shadowed };
