@@ -109,7 +109,6 @@ const readOrderAt = (path: string) => ({ answer }: WriteOutcome) => {
 const readOrder = readOrderAt('merchantOrderId');
 
 type CurrentOrderAnswer = z.output<typeof currentOrder>;
-type OrderFields = Record<string, unknown>;
 
 /** The order is at a later version than the one the legacy answer shows (the client's next write of it). */
 const orderMoved = (state: CurrentOrderAnswer, { answer }: WriteOutcome) => {

@@ -4,7 +4,7 @@ import { transactionDetail } from '../src/contract/current-responses.js';
 import { amountInt, idOf } from '../src/contract/zod-helpers.js';
 import { PaybridgeError } from '../src/errors.js';
 import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, toPath, toQuery, unlike, type Completion, type WriteOutcome } from '../src/translate/define.js';
-import { amountOnly, compileShape, moved, rename, type Obj } from '../src/translate/shape.js';
+import { amountOnly, compileShape, moved, type Obj } from '../src/translate/shape.js';
 import { transactionListRead, transactionRead, transferRead, type TransactionRead } from './reads.js';
 import { LEGACY_TRANSACTION, legacyMoney, sameCurrency } from './shapes.js';
 import { ok, TRANSACTION_ANSWER, TRANSFER_ANSWER } from './answers.js';

@@ -22,7 +22,7 @@ export const REPORT_USAGE = `paybridge report [--ready-after N] [--config FILE] 
   file or line that is not shadow records (named on stderr), or --find matched nothing; 2 a usage error.`;
 
 /** The report's own exit code when the verdicts do not pass --fail-on (1 and 2 are the program's). */
-export const VERDICT_EXIT = 3;
+const VERDICT_EXIT = 3;
 const FAIL_ON = ['mismatch', 'not-ready', 'never'] as const;
 
 /**
@@ -57,7 +57,7 @@ async function readRecords(files: string[]): Promise<{ records: ShadowRecord[]; 
 }
 
 /** Whether a report's verdicts pass the gate: no route MISMATCH, or (not-ready) every route READY. */
-export function passes(report: ShadowReport, failOn: (typeof FAIL_ON)[number]): boolean {
+function passes(report: ShadowReport, failOn: (typeof FAIL_ON)[number]): boolean {
   if (failOn === 'never') return true;
   if (failOn === 'mismatch') return report.routes.every((r) => r.state !== 'mismatch');
   return report.routes.length > 0 && report.routes.every((r) => r.state === 'ready');

@@ -21,7 +21,7 @@ export interface RulesSettings {
 }
 
 /** How long Prometheus keeps a quiet route's verdict: past it (no comparison for so long) the route has no series. */
-export const VERDICT_MEMORY = '30d';
+const VERDICT_MEMORY = '30d';
 
 /** The rules file (YAML) for these settings. */
 export function prometheusRules({ readyAfter, window }: RulesSettings): string {

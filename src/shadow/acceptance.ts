@@ -17,7 +17,7 @@ import type { ShadowLedger, ShadowRecord } from './ledger.js';
  * applied), in seconds since the epoch. They hold still while a route is quiet, so Prometheus's
  * verdict does too; the rules take the newest across replicas.
  */
-export function exportReadiness(ledger: ShadowLedger, metrics: Metrics, routes: Iterable<string>): { accepted(route: string): void } {
+export function exportReadiness(ledger: ShadowLedger, metrics: Metrics, routes: Iterable<string>): { accepted(this: void, route: string): void } {
   metrics.series('paybridge_shadow_last_comparison_timestamp_seconds', 'When this replica last compared the route (its newest comparison record), in seconds since the epoch.', ['route'], function* () {
     for (const [route, r] of ledger.readiness()) yield [{ route }, r.last / 1000];
   });
@@ -55,7 +55,7 @@ export function acceptDifference(deps: { ledger: ShadowLedger; emit: (record: Sh
     if (!('primary' in input) && !('candidate' in input)) throw new PaybridgeError('invalid_request', 'primary, candidate: give the two values accepted (leave one out only where that side had none)');
     if (input.note !== undefined && (typeof input.note !== 'string' || input.note.length > 500)) throw new PaybridgeError('invalid_request', 'note: expected a text of at most 500 characters');
     const difference = redactAt({ path: input.path, ...('primary' in input ? { primary: input.primary } : {}), ...('candidate' in input ? { candidate: input.candidate } : {}) });
-    const record: AcceptedRecord = { type: 'accepted', time: isoTime(), route: input.route, ...difference, by, ...(input.note !== undefined ? { note: input.note as string } : {}) };
+    const record: AcceptedRecord = { type: 'accepted', time: isoTime(), route: input.route, ...difference, by, ...(input.note !== undefined ? { note: input.note } : {}) };
     deps.emit(record);
     deps.counted(record.route);
     const explains = deps.ledger.report().routes.find((r) => r.route === record.route)?.explained.find((e) => e.reason === 'accepted' && e.path === generalise(difference.path))?.count ?? 0;

@@ -144,7 +144,7 @@ export type CorpusSkip = 'depth' | 'size' | 'error';
  * Whether a value nests deeper than `limit` objects and arrays, found without recursion (a body of
  * 10,000 levels, which the translation refuses, must not overflow the stack that writes its entry).
  */
-export function nestedDeeperThan(value: unknown, limit: number): boolean {
+function nestedDeeperThan(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop()!;

@@ -31,7 +31,7 @@ for (const route of CURRENT_ROUTES) {
 }
 
 /** The action of a current body: its wrapper's name and fields (`{PayByCard: {...}}`), or the body itself. */
-export function actionOf(call: string, body: unknown, fields: Obj | undefined): { wrapper: string | undefined; action: Obj; allowed: readonly string[] } {
+function actionOf(call: string, body: unknown, fields: Obj | undefined): { wrapper: string | undefined; action: Obj; allowed: readonly string[] } {
   const variants = ACTION_FIELDS.get(call);
   const wrapper = isObj(body) && variants ? Object.keys(body).find((k) => variants.has(k)) : undefined;
   const inner = wrapper ? (body as Obj)[wrapper] : body;
@@ -78,7 +78,7 @@ export function judgeEffect(
   const requested: Record<string, [unknown, unknown]> = {};
   const unjudged = new Map<string, string>();
   const unsetAbsent = spec?.unset === 'absent';
-  const root = state !== undefined && spec ? spec.at(state as never, outcome) : undefined;
+  const root = state !== undefined && spec ? spec.at(state, outcome) : undefined;
   const noState = check.removes ? 'the resource is gone' : 'no current state shows this call';
   /** Why the state cannot confirm the field at `path`, or undefined when it shows it. */
   const unseen = (path: string): string | undefined =>
@@ -121,7 +121,7 @@ export function judgeEffect(
   for (const [path, rule] of Object.entries(rules)) {
     const value = valueAt(action, path);
     const verdict = rule({ asked: value, action, wrapper, state, outcome });
-    if (Array.isArray(verdict)) pairs[path] = verdict as [unknown, unknown];
+    if (Array.isArray(verdict)) pairs[path] = verdict;
     else if (typeof verdict === 'string') unjudged.set(path, verdict);
     // a field the rule has nothing to judge on, left unset though the client asked it (request3DS dropped)
     const legacy = value === undefined && allowed.includes(path) ? legacyCounterpart(outcome.body, path, dropped) : undefined;
@@ -129,7 +129,7 @@ export function judgeEffect(
   }
   const mismatches: EffectJudgement['mismatches'] = unlike(pairs);
   for (const m of unlike(requested)) mismatches.push({ field: m.field, asked: m.found, found: m.asked, request: true });
-  if (state !== undefined && spec?.also) mismatches.push(...spec.also(state as never, outcome));
+  if (state !== undefined && spec?.also) mismatches.push(...spec.also(state, outcome));
   // one entry per reason: `sendSms, sendEmail (the current API shows no message sent)`
   const byReason = new Map<string, string[]>();
   for (const [path, why] of unjudged) byReason.set(why, [...(byReason.get(why) ?? []), path]);

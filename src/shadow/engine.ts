@@ -146,7 +146,7 @@ export function createShadow(deps: ShadowDeps) {
       return { path: '$translation', primary: `accepted (${ex.primary.status})`, candidate: `refused: ${verdict.refused.code}: ${verdict.refused.detail}` };
     const error = ex.primary.body as { errorCode?: unknown; detail?: unknown } | undefined;
     if (!verdict.refused && ex.primary.status === 400 && error?.errorCode === 'invalid_request')
-      return { path: '$translation', primary: `refused: invalid_request: ${String(error.detail ?? '')}`, candidate: 'accepted' };
+      return { path: '$translation', primary: `refused: invalid_request: ${typeof error.detail === 'string' ? error.detail : JSON.stringify(error.detail ?? '')}`, candidate: 'accepted' };
     return null;
   }
 

@@ -57,11 +57,11 @@ export function createComparisonQueue<T extends { route: string; bytes: number }
 
   return {
     /** Whether a job would find room by count now; when not, its drop is counted. */
-    admit(route: string): boolean {
+    admit(this: void, route: string): boolean {
       return queue.length < options.size || drop(route, 'count');
     },
     /** Queues a job; false (and counted) when the queue is full. Never waits. */
-    enqueue(job: T): boolean {
+    enqueue(this: void, job: T): boolean {
       if (queue.length >= options.size) return drop(job.route, 'count');
       if (queuedBytes + job.bytes > options.bytes) return drop(job.route, 'bytes');
       queue.push(job);

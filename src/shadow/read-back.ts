@@ -14,7 +14,7 @@ import { parseRecordLine, type ShadowRecord } from './ledger.js';
  * The most a restart reads of the record files, the newest bytes (one file at the default bound; at
  * 1,000 comparisons a second, the last few minutes, in which every busy route has what the ledger keeps).
  */
-export const READ_BACK_BYTES = 64 * 1024 * 1024;
+const READ_BACK_BYTES = 64 * 1024 * 1024;
 
 const CHUNK_BYTES = 1024 * 1024;
 const NEWLINE = 10;

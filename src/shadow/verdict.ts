@@ -29,18 +29,13 @@ export interface Judged {
   unexplained: boolean;
 }
 
-/**
- * The comparisons a verdict reads: those of the window that ends at the newest one, so that a route
- * that stops comparing keeps the verdict its last comparisons gave (Prometheus's, over flat counters,
- * is the same) and a difference leaves the window only when newer comparisons push it out.
- */
-export function inWindow<J extends Pick<Judged, 'at'>>(judged: readonly J[], windowMs: number, end = newest(judged)): J[] {
-  return judged.filter((j) => j.at > end - windowMs);
-}
-
 export const newest = (judged: readonly Pick<Judged, 'at'>[]): number => judged.reduce((max, j) => (j.at > max ? j.at : max), Number.NEGATIVE_INFINITY);
 
-/** The state of the comparisons of one window (`inWindow`): the one definition of ready. */
+/**
+ * The state of the comparisons of one window (the readyWindow that ends at the route's newest
+ * comparison, so a route that stops comparing keeps the verdict its last comparisons gave, as
+ * Prometheus's over flat counters does): the one definition of ready.
+ */
 export function stateOf(window: readonly Judged[], n: number): RouteState {
   if (window.some((j) => j.unexplained)) return 'mismatch';
   const answered = window.filter((j) => j.answered).length;

@@ -17,7 +17,7 @@ import { createGateway } from '../../src/gateway/server.js';
 import type { RouteReport, ShadowReport } from '../../src/shadow/ledger.js';
 import { LegacyAnswer, readAnswer, type Mapping } from '../../src/translate/define.js';
 import { createTranslator } from '../../src/translate/index.js';
-import { closed, from, mapped, moved, type Obj } from '../../src/translate/shape.js';
+import { closed, mapped, moved, type Obj } from '../../src/translate/shape.js';
 import { transactionDetail } from '../../src/contract/current-responses.js';
 import { l6OrderWithoutTransactionAs400 } from '../helpers/broken-mapping.js';
 import { client } from '../helpers/http.js';

@@ -80,7 +80,7 @@ function promtoolTest(rules: string, input: string[], checks: string[]): string 
   try {
     return execFileSync(promtool.path(), ['test', 'rules', file], { encoding: 'utf8' });
   } catch (err) {
-    throw new Error(`promtool: ${(err as { stdout?: string }).stdout ?? ''}${(err as { stderr?: string }).stderr ?? ''}`);
+    throw new Error(`promtool: ${(err as { stdout?: string }).stdout ?? ''}${(err as { stderr?: string }).stderr ?? ''}`, { cause: err });
   }
 }
 const STATE = { collecting: 0, ready: 1, mismatch: 2, validated: 3 } as const;
