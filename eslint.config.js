@@ -22,7 +22,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/require-await': 'off',
       // `const { a: _a, ...rest } = x` leaves a field out by name
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // a caught value passed on as it came (whatever was thrown is answered by the one error path)
       '@typescript-eslint/only-throw-error': ['error', { allowThrowingUnknown: true }],
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],

@@ -12,7 +12,10 @@ export default defineConfig({
     // 2-core machine: four files of 3 s each took 13 s, with this 7 s); most files wait on servers
     maxWorkers: Math.max(2, availableParallelism()),
     projects: [
-      { extends: true, test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: ['test/reliability/secrets.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: ['test/reliability/secrets.test.ts'] },
+      },
       { extends: true, test: { name: 'secrets', include: ['test/reliability/secrets.test.ts'] } },
     ],
   },

@@ -9,7 +9,16 @@ import { legacyProfileFields } from '../src/contract/current-responses.js';
 const timestamp = z.string().describe('ISO 8601 UTC with milliseconds');
 const id = (prefix: string) => z.string().startsWith(prefix).describe(`an id with prefix ${prefix}`);
 const obj = z.record(z.string(), z.unknown());
-const address = z.object({ line1: z.string(), line2: z.string(), city: z.string(), state: z.string(), postalCode: z.string(), country: z.string() }).partial();
+const address = z
+  .object({
+    line1: z.string(),
+    line2: z.string(),
+    city: z.string(),
+    state: z.string(),
+    postalCode: z.string(),
+    country: z.string(),
+  })
+  .partial();
 
 /** The legacy error object (section 5), every status but success. */
 export const LEGACY_ERROR = z
@@ -19,7 +28,9 @@ export const LEGACY_ERROR = z
     message: z.string().describe('a readable sentence'),
     detail: z.string().describe('what was wrong: the field, header or id'),
     tracer: z.string().describe("the request id the gateway logged, or the upstream's tracer"),
-    errorTypeDescription: z.string().describe("the upstream's sentence for the kind of error, or the gateway's for the status class"),
+    errorTypeDescription: z
+      .string()
+      .describe("the upstream's sentence for the kind of error, or the gateway's for the status class"),
   })
   .describe('A legacy error (legacy-api.md section 5).');
 
@@ -38,13 +49,40 @@ export const ORDER_ANSWER = z
     phoneNo: z.string().nullable(),
     type: z.enum(['online', 'paybylink']),
     description: z.string().nullable(),
-    items: z.array(z.object({ description: z.string(), quantity: z.number(), amount: z.int(), currency: z.string(), sku: z.string().optional(), imageUrl: z.string().optional() })).nullable(),
+    items: z
+      .array(
+        z.object({
+          description: z.string(),
+          quantity: z.number(),
+          amount: z.int(),
+          currency: z.string(),
+          sku: z.string().optional(),
+          imageUrl: z.string().optional(),
+        }),
+      )
+      .nullable(),
     invoiceLineItems: z.null(),
     taxIncluded: z.null(),
     taxIncludedAmountOverride: z.null(),
     discount: z.object({ amount: z.int() }).nullable(),
-    shipping: z.object({ amount: z.int().optional(), address: address.optional(), name: z.string().optional(), phone: z.string().optional(), carrier: z.string().optional(), trackingNumber: z.string().optional() }).nullable(),
-    billing: z.object({ address: address.optional(), name: z.string().optional(), email: z.string().optional(), phone: z.string().optional() }).nullable(),
+    shipping: z
+      .object({
+        amount: z.int().optional(),
+        address: address.optional(),
+        name: z.string().optional(),
+        phone: z.string().optional(),
+        carrier: z.string().optional(),
+        trackingNumber: z.string().optional(),
+      })
+      .nullable(),
+    billing: z
+      .object({
+        address: address.optional(),
+        name: z.string().optional(),
+        email: z.string().optional(),
+        phone: z.string().optional(),
+      })
+      .nullable(),
     metadata: obj.nullable().describe('the order metadata, byte for byte'),
     status: z.enum(['created', 'paid', 'cancelled']),
     request3DSOnPayment: z.null(),
@@ -52,7 +90,9 @@ export const ORDER_ANSWER = z
     createdAt: timestamp,
     updatedAt: timestamp,
   })
-  .describe('The legacy order (L1-L3, L11, L12, L30): every field of the legacy reference, null where the current order has nothing.');
+  .describe(
+    'The legacy order (L1-L3, L11, L12, L30): every field of the legacy reference, null where the current order has nothing.',
+  );
 
 export const PAY_ANSWER = z
   .object({
@@ -68,7 +108,10 @@ export const PAY_ANSWER = z
 export const THREE_DS_ANSWER = z
   .object({
     paymentToken: id('ptkn_').describe("the request's payment token"),
-    paymentActionRequired: z.object({ threeDSAuthorisationId: z.string(), redirectURL: z.string().describe('the 3DS page the shopper opens') }),
+    paymentActionRequired: z.object({
+      threeDSAuthorisationId: z.string(),
+      redirectURL: z.string().describe('the 3DS page the shopper opens'),
+    }),
   })
   .describe('A 3DS challenge (HTTP 403): open redirectURL, then pay again with paymentActionRequired.');
 
@@ -86,7 +129,13 @@ export const TRANSACTION_ANSWER = z
     refundedAmount: z.int().optional(),
     fee: z.int().optional().describe('serviceFees.totalAmount'),
     status: z.string().describe('paid, not_captured, partially_refunded, refunded, cancelled, ...'),
-    transactionPayType: z.union([z.object({ payCardId: z.string() }), z.object({ bankTransferId: z.string() }), z.object({ PayPlanId: z.string() })]).nullable(),
+    transactionPayType: z
+      .union([
+        z.object({ payCardId: z.string() }),
+        z.object({ bankTransferId: z.string() }),
+        z.object({ PayPlanId: z.string() }),
+      ])
+      .nullable(),
     statusBeforeDispute: z.null(),
     lastChargeId: z.null(),
     payoutId: z.null(),

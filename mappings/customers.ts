@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CONSUMER_REQUIRED, consumerFields, eitherName, ORGANISATION_REQUIRED, organisationFields } from '../src/contract/legacy-customers.js';
+import {
+  CONSUMER_REQUIRED,
+  consumerFields,
+  eitherName,
+  ORGANISATION_REQUIRED,
+  organisationFields,
+} from '../src/contract/legacy-customers.js';
 import { blankable, email, idOf, legacyReference, phone, shortText } from '../src/contract/zod-helpers.js';
 import { customerCreated, customerList } from '../src/contract/current-responses.js';
 import { checkAnswer, checkWrite, defineMapping, readAnswer, stringAt, toQuery } from '../src/translate/define.js';
@@ -28,7 +34,8 @@ const bareCustomerIdAnswer = ok(z.string().startsWith('cust_').describe('the cus
 
 export const upsertConsumer = defineMapping({
   route: 'L13',
-  description: "Create or update a consumer customer: the body becomes UpsertConsumerCustomer; the legacy reference's current names (emailAddress, phoneNumber, givenName, familyName) are taken as they are, the older ones (email, phoneno, firstName, lastName) renamed, the reference's name winning when both come; address and isVerified dropped and reported; answered with the bare customer id string.",
+  description:
+    "Create or update a consumer customer: the body becomes UpsertConsumerCustomer; the legacy reference's current names (emailAddress, phoneNumber, givenName, familyName) are taken as they are, the older ones (email, phoneno, firstName, lastName) renamed, the reference's name winning when both come; address and isVerified dropped and reported; answered with the bare customer id string.",
   legacy: 'POST /customers/consumer',
   current: 'POST /customers',
   // no address or isVerified: the current consumer upsert has no address (reference), and the legacy
@@ -36,7 +43,12 @@ export const upsertConsumer = defineMapping({
   body: eitherName(z.object(consumerFields), CONSUMER_REQUIRED),
   request: {
     wrap: 'UpsertConsumerCustomer',
-    shape: { email: alias('emailAddress'), phoneno: alias('phoneNumber'), firstName: alias('givenName'), lastName: alias('familyName') },
+    shape: {
+      email: alias('emailAddress'),
+      phoneno: alias('phoneNumber'),
+      firstName: alias('givenName'),
+      lastName: alias('familyName'),
+    },
   },
   response: bareCustomerId,
   answers: bareCustomerIdAnswer,
@@ -46,13 +58,20 @@ export const upsertConsumer = defineMapping({
 export const upsertOrganisation = defineMapping({
   route: 'L18',
   tier: 2,
-  description: "Create or update an organisation customer: UpsertOrganisationCustomer; the legacy reference's names (organisationName, taxId, emailAddress) and the older ones (businessName, abn, email) both taken, the reference's winning; organisationKyced and organisationCreditChecked dropped and reported; answered with the bare customer id string like L13.",
+  description:
+    "Create or update an organisation customer: UpsertOrganisationCustomer; the legacy reference's names (organisationName, taxId, emailAddress) and the older ones (businessName, abn, email) both taken, the reference's winning; organisationKyced and organisationCreditChecked dropped and reported; answered with the bare customer id string like L13.",
   legacy: 'POST /customers/organisation',
   current: 'POST /customers',
   body: eitherName(z.object(organisationFields), ORGANISATION_REQUIRED),
   request: {
     wrap: 'UpsertOrganisationCustomer',
-    shape: { organisationName: 'businessName', businessName: alias('businessName', 'organisationName'), taxId: 'abn', abn: alias('abn', 'taxId'), email: alias('emailAddress') },
+    shape: {
+      organisationName: 'businessName',
+      businessName: alias('businessName', 'organisationName'),
+      taxId: 'abn',
+      abn: alias('abn', 'taxId'),
+      email: alias('emailAddress'),
+    },
   },
   response: bareCustomerId,
   answers: bareCustomerIdAnswer,
@@ -61,7 +80,8 @@ export const upsertOrganisation = defineMapping({
 
 export const findCustomers = defineMapping({
   route: 'L14',
-  description: "Find a merchant's customers by email: the path merchantId becomes the merchantId filter and email the emailAddress filter, every page read; Query Customers takes no merchant key, so a merchant key's call is made with the operator's marketplace key scoped to the caller's own merchant (a merchantId not the caller's: 403); answered {customers} in legacy names.",
+  description:
+    "Find a merchant's customers by email: the path merchantId becomes the merchantId filter and email the emailAddress filter, every page read; Query Customers takes no merchant key, so a merchant key's call is made with the operator's marketplace key scoped to the caller's own merchant (a merchantId not the caller's: 403); answered {customers} in legacy names.",
   legacy: 'GET /merchants/{merchantId}/customers',
   current: 'GET /customers',
   params: { merchantId: toQuery('merchantId', 'merchant') },
@@ -69,12 +89,26 @@ export const findCustomers = defineMapping({
   response: { shape: closed({ customers: rename('items') }) },
   // every page (a legacy list is never cut); the e-mail filter is the service's to match (it ignores case)
   paged: { filters: {} },
-  answers: ok(z.object({ customers: z.array(z.object({ customerId: z.string(), internalCustomerId: z.string().nullable().optional(), email: z.string(), phoneno: z.string().nullable().optional(), firstName: z.string().nullable().optional(), lastName: z.string().nullable().optional() })) })),
+  answers: ok(
+    z.object({
+      customers: z.array(
+        z.object({
+          customerId: z.string(),
+          internalCustomerId: z.string().nullable().optional(),
+          email: z.string(),
+          phoneno: z.string().nullable().optional(),
+          firstName: z.string().nullable().optional(),
+          lastName: z.string().nullable().optional(),
+        }),
+      ),
+    }),
+  ),
 });
 
 export const upsertPluginCustomer = defineMapping({
   route: 'L28',
-  description: "Create or update a customer as the shop plugins do: a body already in current names becomes RegisterPluginConsumerCustomer {referenceCustomerId: internalCustomerId, givenName, familyName, emailAddress}, the official current plugin's form of the same call (phoneNumber has no place in it: taken and not sent); answered {customerId}.",
+  description:
+    "Create or update a customer as the shop plugins do: a body already in current names becomes RegisterPluginConsumerCustomer {referenceCustomerId: internalCustomerId, givenName, familyName, emailAddress}, the official current plugin's form of the same call (phoneNumber has no place in it: taken and not sent); answered {customerId}.",
   legacy: 'POST /customers/plugin',
   current: 'POST /customers',
   body: z.object({
@@ -92,13 +126,23 @@ export const upsertPluginCustomer = defineMapping({
 
 export const signInCustomer = defineMapping({
   route: 'L29',
-  description: 'Sign a customer in for the checkout: POST /auth/signin with SignInConsumer {customerId} (the current reference); answered {customToken}, a checkout auth token for that customer.',
+  description:
+    'Sign a customer in for the checkout: POST /auth/signin with SignInConsumer {customerId} (the current reference); answered {customToken}, a checkout auth token for that customer.',
   legacy: 'POST /authn/tenants/accounts:signinCustomerWithCustomerId',
   current: 'POST /auth/signin',
   body: z.object({ customerId: idOf('customer') }),
   request: { wrap: 'SignInConsumer', shape: { customerId: 'customerId' } },
   response: { shape: closed({ customToken: 'customToken' }) },
-  answers: ok(z.object({ customToken: z.string().describe("a checkout auth token for the customer (the checkout component's customerToken)") })),
+  answers: ok(
+    z.object({
+      customToken: z
+        .string()
+        .describe("a checkout auth token for the customer (the checkout component's customerToken)"),
+    }),
+  ),
   // a sign-in has nothing to read back: the answer the mapping gives for the token the client got
-  writeCheck: checkAnswer(({ answer, body }) => ({ status: 200, body: { customerId: stringAt(body, 'customerId'), customToken: stringAt(answer, 'customToken') } })),
+  writeCheck: checkAnswer(({ answer, body }) => ({
+    status: 200,
+    body: { customerId: stringAt(body, 'customerId'), customToken: stringAt(answer, 'customToken') },
+  })),
 });

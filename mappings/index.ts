@@ -19,5 +19,7 @@ export const ALL_MAPPINGS: readonly Mapping[] = MODULES.flatMap((module) => Obje
 
 /** Each mapping's export name (`createRefund`): the operation id of its route in the legacy OpenAPI document. */
 export const MAPPING_NAMES: ReadonlyMap<Mapping, string> = new Map(
-  MODULES.flatMap((module) => Object.entries(module)).flatMap(([name, value]) => (isMapping(value) ? [[value, name] as const] : [])),
+  MODULES.flatMap((module) => Object.entries(module)).flatMap(([name, value]) =>
+    isMapping(value) ? [[value, name] as const] : [],
+  ),
 );

@@ -1,17 +1,33 @@
 import { z } from 'zod';
 import { beneficialOwnerResponse, merchantResponse as currentMerchant } from '../src/contract/current-responses.js';
-import { legacyBankAccountBody, legacyBusinessProfileBody, legacyOnboardingBody } from '../src/contract/legacy-merchants.js';
+import {
+  legacyBankAccountBody,
+  legacyBusinessProfileBody,
+  legacyOnboardingBody,
+} from '../src/contract/legacy-merchants.js';
 import { legacyPersonBody } from '../src/contract/legacy-person.js';
-import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, toBody, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
+import {
+  checkWrite,
+  defineMapping,
+  readAnswer,
+  readFirst,
+  stringAt,
+  toBody,
+  toHeader,
+  toPath,
+  type WriteOutcome,
+} from '../src/translate/define.js';
 import { closed, into, moved } from '../src/translate/shape.js';
 import { LEGACY_MERCHANT } from './shapes.js';
 import { MERCHANT_ANSWER, ok } from './answers.js';
 
-const platformMerchant = { platformId: toHeader('Marketplace-Id', 'marketplace'), merchantId: toPath('merchantId', 'merchant') };
+const platformMerchant = {
+  platformId: toHeader('Marketplace-Id', 'marketplace'),
+  merchantId: toPath('merchantId', 'merchant'),
+};
 /** Every merchant answer is wrapped by the merchant's kind (reference); the sandbox's merchants are service providers. */
 const merchantResponse = { at: 'ServiceProviderMerchant', shape: LEGACY_MERCHANT } as const;
 type CurrentMerchant = z.output<typeof currentMerchant>;
-
 
 /** The merchant a write acted on, read through the current API (its answer is the same wrapper the write answers). */
 const merchantState = (merchantIdOf: (outcome: WriteOutcome) => string | undefined) => ({
@@ -30,18 +46,27 @@ const digits = (bsb: unknown) => (typeof bsb === 'string' ? bsb.replace('-', '')
 export const onboardMerchant = defineMapping({
   route: 'L21',
   tier: 2,
-  description: 'Onboard a sub-merchant with the platform API key: CreateServiceProviderSubmerchant (businessName into businessProfile, contactEmail -> contactEmailAddress); dashboardReferrer dropped and reported; answered {merchantId}.',
+  description:
+    'Onboard a sub-merchant with the platform API key: CreateServiceProviderSubmerchant (businessName into businessProfile, contactEmail -> contactEmailAddress); dashboardReferrer dropped and reported; answered {merchantId}.',
   legacy: 'POST /marketplaces/onboarding',
   current: 'POST /merchants',
   body: legacyOnboardingBody.omit({ dashboardReferrer: true }),
-  request: { wrap: 'CreateServiceProviderSubmerchant', shape: { businessName: into('businessProfile.businessName'), contactEmail: 'contactEmailAddress' } },
+  request: {
+    wrap: 'CreateServiceProviderSubmerchant',
+    shape: { businessName: into('businessProfile.businessName'), contactEmail: 'contactEmailAddress' },
+  },
   response: { at: 'ServiceProviderMerchant', shape: closed({ merchantId: 'merchantId' }) },
   answers: ok(z.object({ merchantId: z.string().startsWith('mcht_') })),
   writeCheck: checkWrite({
     ...merchantState(({ answer }) => stringAt(answer, 'merchantId')),
     // the merchant with its profile's contact and countries where the translated create names them
     effect: {
-      at: ({ ServiceProviderMerchant: m }) => ({ ...m, contactEmailAddress: m.businessProfile.contactEmailAddress, taxCountry: m.businessProfile.taxCountry, tradingCountry: m.businessProfile.tradingCountry }),
+      at: ({ ServiceProviderMerchant: m }) => ({
+        ...m,
+        contactEmailAddress: m.businessProfile.contactEmailAddress,
+        taxCountry: m.businessProfile.taxCountry,
+        tradingCountry: m.businessProfile.tradingCountry,
+      }),
     },
   }),
 });
@@ -49,7 +74,8 @@ export const onboardMerchant = defineMapping({
 export const getMerchant = defineMapping({
   route: 'L22',
   tier: 2,
-  description: 'Read a sub-merchant: GET /merchants/{merchantId} with Marketplace-Id; the merchant inside its kind wrapper, marketplaceId answered as platformId, the profile flat.',
+  description:
+    'Read a sub-merchant: GET /merchants/{merchantId} with Marketplace-Id; the merchant inside its kind wrapper, marketplaceId answered as platformId, the profile flat.',
   legacy: 'GET /platforms/{platformId}/merchants/{merchantId}',
   current: 'GET /merchants/{merchantId}',
   params: platformMerchant,
@@ -60,7 +86,8 @@ export const getMerchant = defineMapping({
 export const updateBusinessProfile = defineMapping({
   route: 'L23',
   tier: 2,
-  description: "Update a sub-merchant's business profile (legacy reference body: timeZone, businessName, businessType, companyType, website, supportSite, industry): UpdateMerchantBusinessProfile with the same names. Also taken at the /marketplaces/merchants/{merchantId} form of the reference's sibling routes.",
+  description:
+    "Update a sub-merchant's business profile (legacy reference body: timeZone, businessName, businessType, companyType, website, supportSite, industry): UpdateMerchantBusinessProfile with the same names. Also taken at the /marketplaces/merchants/{merchantId} form of the reference's sibling routes.",
   legacy: 'PUT /platforms/{platformId}/merchants/{merchantId}/businessProfile',
   alsoAt: ['PUT /marketplaces/merchants/{merchantId}', 'POST /marketplaces/merchants/{merchantId}'],
   current: 'PATCH /merchants/{merchantId}',
@@ -69,7 +96,8 @@ export const updateBusinessProfile = defineMapping({
   request: { wrap: 'UpdateMerchantBusinessProfile' },
   response: merchantResponse,
   answers: ok(MERCHANT_ANSWER),
-  readback: ({ params }) => (params.platformId ? `/platforms/${params.platformId}/merchants/${params.merchantId}` : undefined),
+  readback: ({ params }) =>
+    params.platformId ? `/platforms/${params.platformId}/merchants/${params.merchantId}` : undefined,
   writeCheck: checkWrite({
     ...merchantState(pathMerchant),
     effect: { at: (state) => state.ServiceProviderMerchant.businessProfile },
@@ -87,7 +115,8 @@ const addedAccount = readAnswer([currentMerchant], (after, _legacyBody, before: 
 export const addBankAccount = defineMapping({
   route: 'L24',
   tier: 2,
-  description: 'Add a payout bank account to a sub-merchant (legacy reference): AddMerchantBankAccount {accountName, bankName, identifier: {AuBankAccountIdentifier: {bsb: routingNumber, accountNumber}}, currency, setAsPrimary} in one call, setAsPrimary true unless the client sent false; an account outside Australia is refused; referenceAccountId dropped and reported; answered {accountId}, the account new against the merchant read first.',
+  description:
+    'Add a payout bank account to a sub-merchant (legacy reference): AddMerchantBankAccount {accountName, bankName, identifier: {AuBankAccountIdentifier: {bsb: routingNumber, accountNumber}}, currency, setAsPrimary} in one call, setAsPrimary true unless the client sent false; an account outside Australia is refused; referenceAccountId dropped and reported; answered {accountId}, the account new against the merchant read first.',
   legacy: 'POST /marketplaces/merchants/{merchantId}/accounts',
   current: 'PATCH /merchants/{merchantId}',
   params: { merchantId: toPath('merchantId', 'merchant') },
@@ -114,7 +143,13 @@ export const addBankAccount = defineMapping({
       if (!state) return { status: 200, body: state };
       const added = stringAt(answer, 'accountId');
       const m = state.ServiceProviderMerchant;
-      return { status: 200, body: state, before: { ServiceProviderMerchant: { ...m, bankAccounts: m.bankAccounts.filter((a) => a.bankAccountId !== added) } } };
+      return {
+        status: 200,
+        body: state,
+        before: {
+          ServiceProviderMerchant: { ...m, bankAccounts: m.bankAccounts.filter((a) => a.bankAccountId !== added) },
+        },
+      };
     },
     effect: {
       // the account the client was answered, under the names AddMerchantBankAccount gives its fields
@@ -125,7 +160,9 @@ export const addBankAccount = defineMapping({
       fields: {
         // a BSB is one number with or without its dash (D-MER-4)
         'identifier.AuBankAccountIdentifier.bsb': ({ asked, state, outcome }) => {
-          const account = state?.ServiceProviderMerchant.bankAccounts.find((a) => a.bankAccountId === stringAt(outcome.answer, 'accountId'));
+          const account = state?.ServiceProviderMerchant.bankAccounts.find(
+            (a) => a.bankAccountId === stringAt(outcome.answer, 'accountId'),
+          );
           return state && [digits(asked), digits(account?.identifier.AuBankAccountIdentifier.bsb)];
         },
         // what the current action does: primary as setAsPrimary says, or, left out, only a merchant's first account
@@ -160,14 +197,21 @@ export const setPrimaryBankAccount = defineMapping({
 export const updatePerson = defineMapping({
   route: 'L32',
   tier: 2,
-  description: "Update a sub-merchant's person (legacy reference: UpdatePlatformMerchantPerson): ReplaceBeneficialOwner on the person with Merchant-Id; firstName, lastName, dob, email and phone renamed, the rest as sent; the share the person holds is kept; answered {personId}.",
+  description:
+    "Update a sub-merchant's person (legacy reference: UpdatePlatformMerchantPerson): ReplaceBeneficialOwner on the person with Merchant-Id; firstName, lastName, dob, email and phone renamed, the rest as sent; the share the person holds is kept; answered {personId}.",
   legacy: 'POST /marketplaces/merchants/{merchantId}/person/{personId}',
   current: 'PATCH /beneficialowners/{beneficialOwnerId}',
   params: { merchantId: toHeader('Merchant-Id', 'merchant'), personId: toPath('beneficialOwnerId', 'beneficialOwner') },
   body: legacyPersonBody,
   request: {
     wrap: 'ReplaceBeneficialOwner',
-    shape: { firstName: 'givenName', lastName: 'familyName', dob: 'dateOfBirth', email: 'emailAddress', phone: 'phoneNumber' },
+    shape: {
+      firstName: 'givenName',
+      lastName: 'familyName',
+      dob: 'dateOfBirth',
+      email: 'emailAddress',
+      phone: 'phoneNumber',
+    },
   },
   response: readAnswer([beneficialOwnerResponse], (owner) => ({ personId: owner.beneficialOwnerId })),
   answers: ok(z.object({ personId: z.string().startsWith('bown_') })),

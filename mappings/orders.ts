@@ -1,11 +1,41 @@
 import { z } from 'zod';
 import {
-  amountInt, blankable, countryCode, currencyCode, email, legacyCount, legacyReference, longText, metadata, phone, shortText,
+  amountInt,
+  blankable,
+  countryCode,
+  currencyCode,
+  email,
+  legacyCount,
+  legacyReference,
+  longText,
+  metadata,
+  phone,
+  shortText,
 } from '../src/contract/zod-helpers.js';
 import { orderResponse as currentOrder } from '../src/contract/current-responses.js';
 import { bareOrderRead, payByLinkRead, wrappedOrderRead } from './reads.js';
-import { checkWrite, defineMapping, readAnswer, stringAt, toHeader, toPath, unlike, type WriteOutcome } from '../src/translate/define.js';
-import { alias, compileShape, flatten, money, moved, rename, unwrap, verbatim, type Obj, type ShapeSpec } from '../src/translate/shape.js';
+import {
+  checkWrite,
+  defineMapping,
+  readAnswer,
+  stringAt,
+  toHeader,
+  toPath,
+  unlike,
+  type WriteOutcome,
+} from '../src/translate/define.js';
+import {
+  alias,
+  compileShape,
+  flatten,
+  money,
+  moved,
+  rename,
+  unwrap,
+  verbatim,
+  type Obj,
+  type ShapeSpec,
+} from '../src/translate/shape.js';
 import { BILLING, LEGACY_ORDER, legacyMoney, ORDER_ITEM, SHIPPING } from './shapes.js';
 import { ok, ORDER_ANSWER } from './answers.js';
 
@@ -81,7 +111,18 @@ export const ORDER_REQUEST: ShapeSpec = {
 
 const compiledOrder = compileShape(LEGACY_ORDER);
 /** Legacy fields a current order may not carry: null in the legacy answer (legacy-api.md section 4), never missing. */
-const NULL_WHEN_ABSENT = ['platformId', 'marketplaceId', 'customerEmail', 'phoneNo', 'description', 'items', 'discount', 'shipping', 'billing', 'metadata'] as const;
+const NULL_WHEN_ABSENT = [
+  'platformId',
+  'marketplaceId',
+  'customerEmail',
+  'phoneNo',
+  'description',
+  'items',
+  'discount',
+  'shipping',
+  'billing',
+  'metadata',
+] as const;
 const legacyOrder = {
   backward(order: Obj): Obj {
     const legacy = compiledOrder.backward(order);
@@ -97,15 +138,17 @@ const legacyOrder = {
  */
 const orderResponse = readAnswer([wrappedOrderRead, bareOrderRead], (body) => {
   const wrapped = (body as Partial<z.output<typeof wrappedOrderRead>>).OnlineOrder;
-  return legacyOrder.backward(wrapped ? wrapped.order : (body));
+  return legacyOrder.backward(wrapped ? wrapped.order : body);
 });
 const orderAnswer = ok(ORDER_ANSWER);
 
 /** Shadow readback of a created order: read it back by the id the answer carries. */
-const readOrderAt = (path: string) => ({ answer }: WriteOutcome) => {
-  const id = stringAt(answer, path);
-  return id ? `/orders/${id}` : undefined;
-};
+const readOrderAt =
+  (path: string) =>
+  ({ answer }: WriteOutcome) => {
+    const id = stringAt(answer, path);
+    return id ? `/orders/${id}` : undefined;
+  };
 const readOrder = readOrderAt('merchantOrderId');
 
 type CurrentOrderAnswer = z.output<typeof currentOrder>;
@@ -135,13 +178,18 @@ const checkOrderAction = (also?: (order: CurrentOrderAnswer['OnlineOrder']['orde
     state: ({ params }) => `/orders/${params.merchantOrderId}`,
     reads: currentOrder,
     answer: (state) => ({ status: 200, body: state?.OnlineOrder.order }),
-    effect: { at: theOrder, unset: 'kept', ...(also ? { also: (state: CurrentOrderAnswer) => also(state.OnlineOrder.order) } : {}) },
+    effect: {
+      at: theOrder,
+      unset: 'kept',
+      ...(also ? { also: (state: CurrentOrderAnswer) => also(state.OnlineOrder.order) } : {}),
+    },
     moved: orderMoved,
   });
 
 export const createOrder = defineMapping({
   route: 'L1',
-  description: 'Create an order with the merchant secret key: the legacy body becomes CreateOnlineOrder (internalOrderId -> referenceOrderId, paymentAmount -> amount {minorCurrencyUnits}, discount.amount -> discountAmount).',
+  description:
+    'Create an order with the merchant secret key: the legacy body becomes CreateOnlineOrder (internalOrderId -> referenceOrderId, paymentAmount -> amount {minorCurrencyUnits}, discount.amount -> discountAmount).',
   legacy: 'POST /orders',
   current: 'POST /orders',
   body: createOrderBody,
@@ -154,7 +202,8 @@ export const createOrder = defineMapping({
 
 export const createPlatformOrder = defineMapping({
   route: 'L2',
-  description: 'Create an order for a sub-merchant with the platform API key: platformId and merchantId leave the path for Marketplace-Id and Merchant-Id.',
+  description:
+    'Create an order for a sub-merchant with the platform API key: platformId and merchantId leave the path for Marketplace-Id and Merchant-Id.',
   legacy: 'POST /platforms/{platformId}/merchants/{merchantId}/orders',
   current: 'POST /orders',
   params: { platformId: toHeader('Marketplace-Id', 'marketplace'), merchantId: toHeader('Merchant-Id', 'merchant') },
@@ -168,7 +217,8 @@ export const createPlatformOrder = defineMapping({
 
 export const getOrder = defineMapping({
   route: 'L3',
-  description: 'Read an order: merchantOrderId is the current orderId; the answer is rebuilt in the legacy order shape.',
+  description:
+    'Read an order: merchantOrderId is the current orderId; the answer is rebuilt in the legacy order shape.',
   legacy: 'GET /orders/{merchantOrderId}',
   current: 'GET /orders/{orderId}',
   params: { merchantOrderId: toPath('orderId', 'order') },
@@ -197,7 +247,8 @@ export const updateInternalOrderId = defineMapping({
 
 export const patchInternalOrderId = defineMapping({
   route: 'L30',
-  description: 'Change internalOrderId as the .NET SDK does (PATCH on the order): the UpdateReferenceOrderId action, as L11.',
+  description:
+    'Change internalOrderId as the .NET SDK does (PATCH on the order): the UpdateReferenceOrderId action, as L11.',
   legacy: 'PATCH /orders/{merchantOrderId}',
   ...updateReference,
 });
@@ -205,23 +256,44 @@ export const patchInternalOrderId = defineMapping({
 export const createInvoiceOrder = defineMapping({
   route: 'L31',
   tier: 2,
-  description: "Create a pay-by-link order (invoice): the orderRequest (an L1 body) becomes CreatePayByLink (the send-invoice guide's name) with sendSms and sendEmail (the .NET SDK's SendEmail also taken, sendEmail winning when both come); answered {order, token, magicLink}.",
+  description:
+    "Create a pay-by-link order (invoice): the orderRequest (an L1 body) becomes CreatePayByLink (the send-invoice guide's name) with sendSms and sendEmail (the .NET SDK's SendEmail also taken, sendEmail winning when both come); answered {order, token, magicLink}.",
   legacy: 'POST /orders/invoices',
   current: 'POST /orders',
-  body: z.object({ orderRequest: createOrderBody, sendSms: blankable(z.boolean()), sendEmail: blankable(z.boolean()), SendEmail: blankable(z.boolean()) }),
+  body: z.object({
+    orderRequest: createOrderBody,
+    sendSms: blankable(z.boolean()),
+    sendEmail: blankable(z.boolean()),
+    SendEmail: blankable(z.boolean()),
+  }),
   request: { wrap: 'CreatePayByLink', shape: { orderRequest: flatten(ORDER_REQUEST), SendEmail: alias('sendEmail') } },
   response: readAnswer([payByLinkRead], ({ PayByLinkOrder: link }) => ({
     order: legacyOrder.backward(link.order),
     token: link.token,
     magicLink: link.magicLink,
   })),
-  answers: ok(z.object({ order: ORDER_ANSWER, token: z.string().describe('a checkout auth token for the order'), magicLink: z.string().describe('the pay page, carrying the token') })),
+  answers: ok(
+    z.object({
+      order: ORDER_ANSWER,
+      token: z.string().describe('a checkout auth token for the order'),
+      magicLink: z.string().describe('the pay page, carrying the token'),
+    }),
+  ),
   readback: readOrderAt('order.merchantOrderId'),
   // the order as a create checks it; the token and link the current API shows nowhere else are the legacy answer's own
   writeCheck: checkWrite({
     state: readOrderAt('order.merchantOrderId'),
     reads: currentOrder,
-    answer: (state, { answer }) => ({ status: 200, body: state && { PayByLinkOrder: { order: state.OnlineOrder.order, token: stringAt(answer, 'token'), magicLink: stringAt(answer, 'magicLink') } } }),
+    answer: (state, { answer }) => ({
+      status: 200,
+      body: state && {
+        PayByLinkOrder: {
+          order: state.OnlineOrder.order,
+          token: stringAt(answer, 'token'),
+          magicLink: stringAt(answer, 'magicLink'),
+        },
+      },
+    }),
     effect: {
       at: theOrder,
       unset: 'absent',

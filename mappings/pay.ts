@@ -1,7 +1,20 @@
 import { z } from 'zod';
 import { blankable, idOf, shortText } from '../src/contract/zod-helpers.js';
 import { transactionDetail } from '../src/contract/current-responses.js';
-import { AnswerIncomplete, checkWrite, defineMapping, LegacyAnswer, readAnswer, stringAt, unlike, toHeader, toPath, type Completion, type FieldRule, type WriteOutcome } from '../src/translate/define.js';
+import {
+  AnswerIncomplete,
+  checkWrite,
+  defineMapping,
+  LegacyAnswer,
+  readAnswer,
+  stringAt,
+  unlike,
+  toHeader,
+  toPath,
+  type Completion,
+  type FieldRule,
+  type WriteOutcome,
+} from '../src/translate/define.js';
 import { isObj, moved, rename, values, type Obj } from '../src/translate/shape.js';
 import { flatPayRead, payCompleteRead, threeDSRead } from './reads.js';
 import { PAY_ANSWER, THREE_DS_ANSWER } from './answers.js';
@@ -30,7 +43,12 @@ const CARD_OPTIONS = ['request3DS', 'authoriseOnly', 'returnURL', 'offSession', 
  * data in this checkout (a saved card's, a renewal's) and which pays any token (current-api-decisions.md).
  */
 const payRequest = {
-  wrap: (body: Obj) => (body.paymentActionRequired ? 'Confirm3DSComplete' : CARD_OPTIONS.some((k) => body[k] !== undefined) ? 'PayByCard' : 'PayByPaymentToken'),
+  wrap: (body: Obj) =>
+    body.paymentActionRequired
+      ? 'Confirm3DSComplete'
+      : CARD_OPTIONS.some((k) => body[k] !== undefined)
+        ? 'PayByCard'
+        : 'PayByPaymentToken',
   shape: {
     PayByCard: { paymentToken: 'paymentTokenId', returnURL: 'returnUrl' },
     PayByPaymentToken: { paymentToken: 'paymentTokenId' },
@@ -38,7 +56,10 @@ const payRequest = {
     // the first call's other options are not repeated
     Confirm3DSComplete: {
       paymentToken: 'paymentTokenId',
-      paymentActionRequired: rename('threeDSResponse', { threeDSAuthorisationId: 'threeDSAuthorisationId', redirectURL: moved() }),
+      paymentActionRequired: rename('threeDSResponse', {
+        threeDSAuthorisationId: 'threeDSAuthorisationId',
+        redirectURL: moved(),
+      }),
       request3DS: moved(),
       authoriseOnly: 'authoriseOnly',
       returnURL: moved(),
@@ -70,7 +91,9 @@ function paidAnswer(paid: Paid) {
     surchargeAmount: paid.surchargeAmount ?? purchase?.surchargeAmount,
     type: paid.payType ?? (paid as Partial<Completed>).type ?? purchase?.payType,
   };
-  const missing = Object.entries(answer).filter(([, v]) => v === undefined).map(([k]) => k);
+  const missing = Object.entries(answer)
+    .filter(([, v]) => v === undefined)
+    .map(([k]) => k);
   if (missing.length > 0) throw new AnswerIncomplete(missing.join(', '));
   return { ...answer, transactionStatus: legacyStatus(answer.transactionStatus), type: legacyPayType(answer.type) };
 }
@@ -87,10 +110,15 @@ const payAnswer = readAnswer(
       // paymentToken echoes the request's: the .NET SDK's PaymentActionResponse reads it
       return new LegacyAnswer(403, {
         paymentToken: legacyBody.paymentToken,
-        paymentActionRequired: { threeDSAuthorisationId: challenge.threeDSAuthorisationId, redirectURL: challenge.redirectUrl },
+        paymentActionRequired: {
+          threeDSAuthorisationId: challenge.threeDSAuthorisationId,
+          redirectURL: challenge.redirectUrl,
+        },
       });
     }
-    return paidAnswer((body as Partial<z.output<typeof payCompleteRead>>).PayOrderComplete ?? (body as z.output<typeof flatPayRead>));
+    return paidAnswer(
+      (body as Partial<z.output<typeof payCompleteRead>>).PayOrderComplete ?? (body as z.output<typeof flatPayRead>),
+    );
   },
 );
 
@@ -101,12 +129,24 @@ const payAnswer = readAnswer(
 const payCompletion: Completion = {
   path: (answer, { orderId }) => {
     const id = stringAt(answer, 'PayOrderComplete.transactionId') ?? stringAt(answer, 'transactionId');
-    return id ? `/transactions/${encodeURIComponent(id)}` : `/transactions?orderId=${encodeURIComponent(orderId!)}&limit=500`;
+    return id
+      ? `/transactions/${encodeURIComponent(id)}`
+      : `/transactions?orderId=${encodeURIComponent(orderId!)}&limit=500`;
   },
   adapt: (read, { orderId }) => {
-    const details = (Array.isArray(read) ? read : [read]) as { purchaseDetails?: { orderId?: string; transactionId?: string; status?: string; createdAt?: string } }[];
+    const details = (Array.isArray(read) ? read : [read]) as {
+      purchaseDetails?: { orderId?: string; transactionId?: string; status?: string; createdAt?: string };
+    }[];
     const detail = details.filter((d) => d.purchaseDetails?.orderId === orderId).at(-1);
-    return detail && { PayOrderComplete: { transactionId: detail.purchaseDetails?.transactionId, transactionStatus: detail.purchaseDetails?.status, transactionDetails: detail } };
+    return (
+      detail && {
+        PayOrderComplete: {
+          transactionId: detail.purchaseDetails?.transactionId,
+          transactionStatus: detail.purchaseDetails?.status,
+          transactionDetails: detail,
+        },
+      }
+    );
   },
 };
 
@@ -118,7 +158,6 @@ const readPayment = ({ params, answer }: WriteOutcome) => {
 
 type Detail = z.output<typeof transactionDetail>;
 
-
 /**
  * authoriseOnly leaves the payment not captured. A 3DS completion that does not repeat it keeps the
  * first call's (legacy-api.md L4): the first call of the order this gateway forwarded says which.
@@ -127,7 +166,9 @@ const authorisedOnly: FieldRule<Detail> = ({ asked, wrapper, state, outcome }) =
   if (!state) return undefined;
   let wanted = asked;
   if (wanted === undefined && wrapper === 'Confirm3DSComplete') {
-    const first = outcome.earlier?.findLast((b) => isObj(b) && b.paymentToken !== undefined && !b.paymentActionRequired) as { authoriseOnly?: unknown } | undefined;
+    const first = outcome.earlier?.findLast(
+      (b) => isObj(b) && b.paymentToken !== undefined && !b.paymentActionRequired,
+    ) as { authoriseOnly?: unknown } | undefined;
     if (!first) return "the 3DS challenge's first call, whose authoriseOnly holds, was not forwarded by this gateway";
     wanted = first.authoriseOnly;
   }
@@ -141,7 +182,7 @@ const authorisedOnly: FieldRule<Detail> = ({ asked, wrapper, state, outcome }) =
 const threeDSAsked: FieldRule<Detail> = ({ asked, wrapper, state }) => {
   if (wrapper !== 'PayByCard' || asked === undefined) return undefined;
   if (state) return [asked, false];
-  return asked === true ? [true, true] : 'a challenge the call did not ask for may be the card issuer\'s own';
+  return asked === true ? [true, true] : "a challenge the call did not ask for may be the card issuer's own";
 };
 
 /**
@@ -158,12 +199,24 @@ const checkPay = checkWrite({
     if (!state)
       return {
         status: 200,
-        body: { ThreeDSAuthorisationRequired: { threeDSAuthorisationId: stringAt(answer, 'paymentActionRequired.threeDSAuthorisationId'), redirectUrl: stringAt(answer, 'paymentActionRequired.redirectURL') } },
+        body: {
+          ThreeDSAuthorisationRequired: {
+            threeDSAuthorisationId: stringAt(answer, 'paymentActionRequired.threeDSAuthorisationId'),
+            redirectUrl: stringAt(answer, 'paymentActionRequired.redirectURL'),
+          },
+        },
       };
     const p = state.purchaseDetails;
     return {
       status: 200,
-      body: { transactionId: p.transactionId, transactionStatus: p.status, amount: p.amount.minorCurrencyUnits, currency: p.amount.currency, surchargeAmount: p.surchargeAmount, payType: p.payType === 'PayInFull' ? 'payinfull' : p.payType },
+      body: {
+        transactionId: p.transactionId,
+        transactionStatus: p.status,
+        amount: p.amount.minorCurrencyUnits,
+        currency: p.amount.currency,
+        surchargeAmount: p.surchargeAmount,
+        payType: p.payType === 'PayInFull' ? 'payinfull' : p.payType,
+      },
     };
   },
   effect: {
@@ -178,7 +231,8 @@ const checkPay = checkWrite({
 
 export const payOrder = defineMapping({
   route: 'L4',
-  description: 'Pay an order with the secret key: PayByCard, or Confirm3DSComplete on the second call of a 3DS challenge; the current 200 ThreeDSAuthorisationRequired becomes the legacy 403 paymentActionRequired.',
+  description:
+    'Pay an order with the secret key: PayByCard, or Confirm3DSComplete on the second call of a 3DS challenge; the current 200 ThreeDSAuthorisationRequired becomes the legacy 403 paymentActionRequired.',
   legacy: 'POST /orders/{merchantOrderId}/pay',
   current: 'POST /orders/{orderId}/pay',
   params: { merchantOrderId: toPath('orderId', 'order') },
@@ -193,7 +247,8 @@ export const payOrder = defineMapping({
 
 export const payPlatformOrder = defineMapping({
   route: 'L5',
-  description: 'Pay a sub-merchant order with the platform API key: as L4, with Marketplace-Id and Merchant-Id from the path.',
+  description:
+    'Pay a sub-merchant order with the platform API key: as L4, with Marketplace-Id and Merchant-Id from the path.',
   legacy: 'POST /platforms/{platformId}/merchants/{merchantId}/orders/{merchantOrderId}/pay',
   current: 'POST /orders/{orderId}/pay',
   params: {

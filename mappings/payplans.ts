@@ -9,12 +9,17 @@ import { ok } from './answers.js';
 const PAY_PLAN_CURRENCY = 'AUD';
 
 /** The pay plan maximum: `maxLoanAmount` and `currency` from the current answer's `amount` (the reference). */
-const maximum = readAnswer([payPlanMaxResponse], ({ amount, summary }) => ({ maxLoanAmount: amount.minorCurrencyUnits, currency: amount.currency, summary }));
+const maximum = readAnswer([payPlanMaxResponse], ({ amount, summary }) => ({
+  maxLoanAmount: amount.minorCurrencyUnits,
+  currency: amount.currency,
+  summary,
+}));
 
 export const payPlanMaximum = defineMapping({
   route: 'L20',
   tier: 2,
-  description: 'Ask how much a customer may borrow with a pay plan (public key): customerId leaves the body for Customer-Id; the variant (PayPlan_Fortnight_25_25_25_25, or an object naming it) is sent lower-cased, and the currency the current call requires is the merchant\'s (AUD); answered {maxLoanAmount, currency, summary}.',
+  description:
+    "Ask how much a customer may borrow with a pay plan (public key): customerId leaves the body for Customer-Id; the variant (PayPlan_Fortnight_25_25_25_25, or an object naming it) is sent lower-cased, and the currency the current call requires is the merchant's (AUD); answered {maxLoanAmount, currency, summary}.",
   legacy: 'POST /payments/plan/eligibility-max',
   current: 'POST /payplans/max',
   // the variant is the upstream's business value: its shape is checked here, its name by the upstream

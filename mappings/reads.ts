@@ -32,9 +32,22 @@ export const transactionRead = z.looseObject({
   paymentMethod: z.looseObject({ paymentMethodType: z.string().optional() }).nullish(),
   serviceFees: z.looseObject({ totalAmount: num.optional() }).nullish(),
   customerDetails: z.looseObject({ customerId: z.string().optional() }).nullish(),
-  timelines: z.array(z.looseObject({ eventType: z.string(), eventTime: z.string(), amount: num, identifier: z.string().nullish() })).default([]),
+  timelines: z
+    .array(
+      z.looseObject({ eventType: z.string(), eventTime: z.string(), amount: num, identifier: z.string().nullish() }),
+    )
+    .default([]),
   transfers: z
-    .array(z.looseObject({ transferId: z.string(), amount: num, destinationMerchantId: z.string(), status: z.string(), createdAt: z.string(), levy: num.nullish() }))
+    .array(
+      z.looseObject({
+        transferId: z.string(),
+        amount: num,
+        destinationMerchantId: z.string(),
+        status: z.string(),
+        createdAt: z.string(),
+        levy: num.nullish(),
+      }),
+    )
     .default([]),
 });
 export type TransactionRead = z.output<typeof transactionRead>;
@@ -73,7 +86,14 @@ export const payCompleteRead = z.looseObject({
     ...payFigures,
     transactionDetails: z
       .looseObject({
-        purchaseDetails: z.looseObject({ amount: moneyRead.optional(), surchargeAmount: num.optional(), payType: z.string().optional(), status: z.string().optional() }).optional(),
+        purchaseDetails: z
+          .looseObject({
+            amount: moneyRead.optional(),
+            surchargeAmount: num.optional(),
+            payType: z.string().optional(),
+            status: z.string().optional(),
+          })
+          .optional(),
       })
       .optional(),
   }),
@@ -81,7 +101,9 @@ export const payCompleteRead = z.looseObject({
 /** current-api.md's flat card answer. */
 const { type: _guideName, ...flatFigures } = payFigures;
 export const flatPayRead = z.looseObject({ transactionId: z.string(), ...flatFigures });
-export const threeDSRead = z.looseObject({ ThreeDSAuthorisationRequired: z.looseObject({ threeDSAuthorisationId: z.string(), redirectUrl: z.string() }) });
+export const threeDSRead = z.looseObject({
+  ThreeDSAuthorisationRequired: z.looseObject({ threeDSAuthorisationId: z.string(), redirectUrl: z.string() }),
+});
 
 const text = z.string().nullish();
 /**
@@ -111,4 +133,6 @@ const orderFields = z.looseObject({
 /** An order, wrapped in `OnlineOrder` (Get, Create) or bare (the reference's Update and Cancel). */
 export const wrappedOrderRead = z.looseObject({ OnlineOrder: z.looseObject({ order: orderFields }) });
 export const bareOrderRead = orderFields;
-export const payByLinkRead = z.looseObject({ PayByLinkOrder: z.looseObject({ order: orderFields, token: z.string(), magicLink: z.string() }) });
+export const payByLinkRead = z.looseObject({
+  PayByLinkOrder: z.looseObject({ order: orderFields, token: z.string(), magicLink: z.string() }),
+});

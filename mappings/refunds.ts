@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { idOf } from '../src/contract/zod-helpers.js';
 import { transactionDetail } from '../src/contract/current-responses.js';
-import { checkWrite, defineMapping, readAnswer, readFirst, stringAt, toHeader, toPath, type WriteOutcome } from '../src/translate/define.js';
+import {
+  checkWrite,
+  defineMapping,
+  readAnswer,
+  readFirst,
+  stringAt,
+  toHeader,
+  toPath,
+  type WriteOutcome,
+} from '../src/translate/define.js';
 import { refundRead } from './reads.js';
 import { amountOnly } from '../src/translate/shape.js';
 import { legacyMoney, sameCurrency } from './shapes.js';
@@ -17,15 +26,19 @@ type Detail = z.output<typeof transactionDetail>;
  * transaction; should another writer still slip in, the new ids are told apart by amount, and an id
  * that cannot be told apart is never guessed (null, logged by the caller's answer).
  */
-const createdRefund = readAnswer([refundRead], (detail, legacy: z.output<typeof refundBody>, before: Detail | undefined) => {
-  const known = new Set(before?.purchaseDetails.refundIds ?? []);
-  const fresh = detail.purchaseDetails.refundIds.filter((id) => !known.has(id));
-  if (fresh.length === 1) return { refundId: fresh[0] };
-  const amounts = new Map(detail.timelines.filter((t) => t.eventType === 'PaymentRefunded').map((t) => [t.identifier, t.amount]));
-  const sameAmount = fresh.filter((id) => amounts.get(id) === legacy.refundAmount.amount);
-  return { refundId: sameAmount.length === 1 ? sameAmount[0] : null };
-});
-
+const createdRefund = readAnswer(
+  [refundRead],
+  (detail, legacy: z.output<typeof refundBody>, before: Detail | undefined) => {
+    const known = new Set(before?.purchaseDetails.refundIds ?? []);
+    const fresh = detail.purchaseDetails.refundIds.filter((id) => !known.has(id));
+    if (fresh.length === 1) return { refundId: fresh[0] };
+    const amounts = new Map(
+      detail.timelines.filter((t) => t.eventType === 'PaymentRefunded').map((t) => [t.identifier, t.amount]),
+    );
+    const sameAmount = fresh.filter((id) => amounts.get(id) === legacy.refundAmount.amount);
+    return { refundId: sameAmount.length === 1 ? sameAmount[0] : null };
+  },
+);
 
 /** The refunds of a transaction, oldest first (the PaymentRefunded timeline). */
 const refundsOf = (detail: Detail) => detail.timelines.filter((t) => t.eventType === 'PaymentRefunded');
@@ -57,7 +70,8 @@ const checkRefund = checkWrite({
   effect: {
     at: (state) => state,
     fields: {
-      refundAmount: ({ asked, state, outcome }) => state && [asked, refundsOf(state).find((t) => t.identifier === stringAt(outcome.answer, 'refundId'))?.amount],
+      refundAmount: ({ asked, state, outcome }) =>
+        state && [asked, refundsOf(state).find((t) => t.identifier === stringAt(outcome.answer, 'refundId'))?.amount],
     },
   },
   isolated: true,
@@ -80,15 +94,27 @@ const refund = {
   ),
   response: createdRefund,
   // an answer without the transaction: the transaction read (the refund's id is the one new in it)
-  completion: { path: (_answer: unknown, { transactionId }: Readonly<Record<string, string>>) => `/transactions/${encodeURIComponent(transactionId!)}` },
-  answers: ok(z.object({ refundId: z.string().startsWith('rfnd_').nullable().describe('the refund this call created (null only if it cannot be told from a concurrent one)') })),
+  completion: {
+    path: (_answer: unknown, { transactionId }: Readonly<Record<string, string>>) =>
+      `/transactions/${encodeURIComponent(transactionId!)}`,
+  },
+  answers: ok(
+    z.object({
+      refundId: z
+        .string()
+        .startsWith('rfnd_')
+        .nullable()
+        .describe('the refund this call created (null only if it cannot be told from a concurrent one)'),
+    }),
+  ),
   readback: ({ body }: WriteOutcome) => `/transactions/${stringAt(body, 'transactionId')}`,
   writeCheck: checkRefund,
 } as const;
 
 export const createRefund = defineMapping({
   route: 'L7',
-  description: 'Refund with the secret key: POST /refunds becomes a PATCH on the transaction with CreateRefund, after a currency check; answered {refundId}.',
+  description:
+    'Refund with the secret key: POST /refunds becomes a PATCH on the transaction with CreateRefund, after a currency check; answered {refundId}.',
   legacy: 'POST /refunds',
   ...refund,
 });

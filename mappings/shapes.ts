@@ -1,11 +1,25 @@
 /** Shapes and checks several mapping files share: the legacy order, transaction, merchant and money. */
 import { z } from 'zod';
-import { legacyProfileFields, type merchantResponse, type transactionDetail } from '../src/contract/current-responses.js';
+import {
+  legacyProfileFields,
+  type merchantResponse,
+  type transactionDetail,
+} from '../src/contract/current-responses.js';
 import { payCardIdOf } from '../src/contract/ids.js';
 import { amountInt, currencyCode } from '../src/contract/zod-helpers.js';
 import { PaybridgeError } from '../src/errors.js';
 import {
-  closed, computed, flatCurrency, flatMoney, from, rename, unwrap, values, verbatim, type Obj, type ShapeSpec,
+  closed,
+  computed,
+  flatCurrency,
+  flatMoney,
+  from,
+  rename,
+  unwrap,
+  values,
+  verbatim,
+  type Obj,
+  type ShapeSpec,
 } from '../src/translate/shape.js';
 
 /** Legacy request money: `{amount: integer minor units, currency}`. */
@@ -32,7 +46,11 @@ export const LEGACY_ORDER = closed({
   currency: flatCurrency('amount'),
   // legacy-api.md section 4: the current order has nothing for these (null); amountPaid from the status
   paymentTypeAmounts: computed(() => null),
-  amountPaid: computed((order) => (order.status === 'paid' ? ((order.amount as { minorCurrencyUnits?: unknown } | undefined)?.minorCurrencyUnits ?? 0) : 0)),
+  amountPaid: computed((order) =>
+    order.status === 'paid'
+      ? ((order.amount as { minorCurrencyUnits?: unknown } | undefined)?.minorCurrencyUnits ?? 0)
+      : 0,
+  ),
   customerEmail: 'customerEmailAddress',
   phoneNo: 'customerPhoneNumber',
   type: 'orderType',
@@ -66,7 +84,8 @@ interface Timeline {
 function payTypeOf(detail: Obj): Record<string, unknown> | null {
   const id = (detail.purchaseDetails as Obj | undefined)?.transactionId ?? null;
   const kind = (detail.paymentMethod as Obj | undefined)?.paymentMethodType;
-  if ((detail.purchaseDetails as Obj | undefined)?.payType === 'PayPlan') return { PayPlanId: (detail.purchaseDetails as Obj).payPlanId ?? id };
+  if ((detail.purchaseDetails as Obj | undefined)?.payType === 'PayPlan')
+    return { PayPlanId: (detail.purchaseDetails as Obj).payPlanId ?? id };
   if (kind === 'PayTo') return { bankTransferId: id };
   if (kind === 'Card') return { payCardId: typeof id === 'string' ? payCardIdOf(id) : id };
   return null;
@@ -109,13 +128,20 @@ export const LEGACY_MERCHANT = closed({
   merchantId: 'merchantId',
   platformId: 'marketplaceId',
   status: 'status',
-  ...Object.fromEntries(Object.keys(legacyProfileFields.shape).map((field) => [field, from(`businessProfile.${field}`)])),
+  ...Object.fromEntries(
+    Object.keys(legacyProfileFields.shape).map((field) => [field, from(`businessProfile.${field}`)]),
+  ),
   publicKey: 'publicKey',
   // the legacy reference's account fields: the BSB is the routing number
   bankAccounts: from('bankAccounts', (accounts) =>
     (accounts as CurrentBankAccount[]).map((a) => ({
-      bankAccountId: a.bankAccountId, accountName: a.accountName, bankName: a.bankName, routingNumber: a.identifier.AuBankAccountIdentifier.bsb,
-      accountNumber: a.identifier.AuBankAccountIdentifier.accountNumber, currency: a.currency, createdAt: a.createdAt,
+      bankAccountId: a.bankAccountId,
+      accountName: a.accountName,
+      bankName: a.bankName,
+      routingNumber: a.identifier.AuBankAccountIdentifier.bsb,
+      accountNumber: a.identifier.AuBankAccountIdentifier.accountNumber,
+      currency: a.currency,
+      createdAt: a.createdAt,
     })),
   ),
   primaryBankAccountId: 'primaryBankAccountId',
@@ -132,6 +158,9 @@ export function sameCurrency<L>(field: string, currencyOf: (legacyBody: L) => st
     const given = currencyOf(legacyBody);
     const actual = detail.purchaseDetails.amount.currency;
     if (given !== undefined && given !== actual)
-      throw new PaybridgeError('currency_mismatch', `${field}: ${String(given)} differs from the transaction currency ${actual}`);
+      throw new PaybridgeError(
+        'currency_mismatch',
+        `${field}: ${String(given)} differs from the transaction currency ${actual}`,
+      );
   };
 }

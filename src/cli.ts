@@ -20,18 +20,55 @@ interface Loaded {
 // each command's module is imported only when that command runs (or prints its help): `report` or
 // `rules` need neither the gateway nor the sandbox, and a CLI start pays for what it uses
 const COMMANDS: [string, string, () => Promise<Loaded>][] = [
-  ['serve', 'run the gateway (the embedded sandbox when no upstream is configured)', async () => import('./cli/serve.js').then((m) => ({ usage: m.SERVE_USAGE, run: m.runServe }))],
-  ['sandbox', 'run the in-memory payments service, current and legacy faces', async () => import('./cli/sandbox.js').then((m) => ({ usage: m.SANDBOX_USAGE, run: m.runSandbox }))],
-  ['translate', 'print the current request for a legacy one read on stdin', async () => import('./cli/translate.js').then((m) => ({ usage: m.TRANSLATE_USAGE, run: m.runTranslate }))],
-  ['routes', 'print the legacy route table (one route per mapping) and the changelog of the mappings', async () => import('./cli/translate.js').then((m) => ({ usage: m.ROUTES_USAGE, run: m.runRoutes }))],
-  ['report', 'merge shadow records into a per-route readiness report', async () => import('./cli/report.js').then((m) => ({ usage: m.REPORT_USAGE, run: m.runReport }))],
-  ['openapi', 'print the OpenAPI 3.1 document of one generation', async () => import('./cli/openapi.js').then((m) => ({ usage: m.OPENAPI_USAGE, run: m.runOpenapi }))],
-  ['replay', 'run a replay corpus through this build: what would change, per route', async () => import('./cli/replay.js').then((m) => ({ usage: m.REPLAY_USAGE, run: m.runReplay }))],
-  ['rules', 'print the Prometheus rules of shadow readiness for a configuration', async () => import('./cli/rules.js').then((m) => ({ usage: m.RULES_USAGE, run: m.runRules }))],
+  [
+    'serve',
+    'run the gateway (the embedded sandbox when no upstream is configured)',
+    async () => import('./cli/serve.js').then((m) => ({ usage: m.SERVE_USAGE, run: m.runServe })),
+  ],
+  [
+    'sandbox',
+    'run the in-memory payments service, current and legacy faces',
+    async () => import('./cli/sandbox.js').then((m) => ({ usage: m.SANDBOX_USAGE, run: m.runSandbox })),
+  ],
+  [
+    'translate',
+    'print the current request for a legacy one read on stdin',
+    async () => import('./cli/translate.js').then((m) => ({ usage: m.TRANSLATE_USAGE, run: m.runTranslate })),
+  ],
+  [
+    'routes',
+    'print the legacy route table (one route per mapping) and the changelog of the mappings',
+    async () => import('./cli/translate.js').then((m) => ({ usage: m.ROUTES_USAGE, run: m.runRoutes })),
+  ],
+  [
+    'report',
+    'merge shadow records into a per-route readiness report',
+    async () => import('./cli/report.js').then((m) => ({ usage: m.REPORT_USAGE, run: m.runReport })),
+  ],
+  [
+    'openapi',
+    'print the OpenAPI 3.1 document of one generation',
+    async () => import('./cli/openapi.js').then((m) => ({ usage: m.OPENAPI_USAGE, run: m.runOpenapi })),
+  ],
+  [
+    'replay',
+    'run a replay corpus through this build: what would change, per route',
+    async () => import('./cli/replay.js').then((m) => ({ usage: m.REPLAY_USAGE, run: m.runReplay })),
+  ],
+  [
+    'rules',
+    'print the Prometheus rules of shadow readiness for a configuration',
+    async () => import('./cli/rules.js').then((m) => ({ usage: m.RULES_USAGE, run: m.runRules })),
+  ],
 ];
 
 /** node:util parseArgs refusals are usage errors: they name the flag. */
-const USAGE_CODES = new Set(['ERR_PARSE_ARGS_UNKNOWN_OPTION', 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE', 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL', 'ERR_PAYBRIDGE_USAGE']);
+const USAGE_CODES = new Set([
+  'ERR_PARSE_ARGS_UNKNOWN_OPTION',
+  'ERR_PARSE_ARGS_INVALID_OPTION_VALUE',
+  'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL',
+  'ERR_PAYBRIDGE_USAGE',
+]);
 
 /** The program; `loaded`: the commands whose module is loaded (the one run, or the one whose help is asked for). */
 function program(loaded: ReadonlyMap<string, Loaded>): Command {
@@ -42,7 +79,10 @@ function program(loaded: ReadonlyMap<string, Loaded>): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureHelp({ helpWidth: 120 })
-    .addHelpText('after', '\nExit codes: 0 done, 1 the command failed, 2 a usage error (unknown command or flag); report: 3 when the verdicts fail its --fail-on gate.');
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 done, 1 the command failed, 2 a usage error (unknown command or flag); report: 3 when the verdicts fail its --fail-on gate.',
+    );
   for (const [name, summary] of COMMANDS) {
     const command = loaded.get(name);
     const sub = cli.command(name).summary(summary).description(summary).usage('[flags]');
@@ -72,7 +112,9 @@ function program(loaded: ReadonlyMap<string, Loaded>): Command {
 const [first, second] = process.argv.slice(2);
 if (first === 'help' && second !== undefined && !COMMANDS.some(([name]) => name === second)) {
   // commander would print the general help and exit 2 without a word on what was wrong
-  process.stderr.write(`paybridge help: unknown command '${second}' (commands: ${COMMANDS.map(([name]) => name).join(', ')})\n`);
+  process.stderr.write(
+    `paybridge help: unknown command '${second}' (commands: ${COMMANDS.map(([name]) => name).join(', ')})\n`,
+  );
   process.exit(2);
 }
 

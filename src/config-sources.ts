@@ -31,14 +31,18 @@ function setPath(target: Json, path: string, value: unknown): void {
 }
 
 const intValue = (name: string, value: string): number => {
-  if (!/^\d+$/.test(value)) throw new ConfigError(`${name}: expected a non-negative integer, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value))
+    throw new ConfigError(`${name}: expected a non-negative integer, got ${JSON.stringify(value)}`);
   return Number(value);
 };
 
 /** `L7=shadow,*=current` or repeated flags -> {L7: 'shadow', '*': 'current'}. */
 function parseModes(name: string, values: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const item of values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)) {
+  for (const item of values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean)) {
     const at = item.indexOf('=');
     if (at <= 0) throw new ConfigError(`${name}: expected ROUTE=MODE, got ${JSON.stringify(item)}`);
     out[item.slice(0, at)] = item.slice(at + 1);
@@ -61,7 +65,9 @@ export function readJsonFile(setting: string, file: string, hint = ''): unknown 
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
-    throw new ConfigError(`${setting}: ${file}: ${READ_FAILURES[code] ?? (err as Error).message}${code === 'ENOENT' ? hint : ''}`);
+    throw new ConfigError(
+      `${setting}: ${file}: ${READ_FAILURES[code] ?? (err as Error).message}${code === 'ENOENT' ? hint : ''}`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -92,35 +98,239 @@ interface Setting {
 }
 
 export const SETTINGS: readonly Setting[] = [
-  { flag: 'host', env: 'PAYBRIDGE_HOST', path: 'listen.host', kind: 'string', describe: 'address to listen on', default: LISTEN_DEFAULTS.host },
-  { flag: 'port', env: 'PAYBRIDGE_PORT', path: 'listen.port', kind: 'int', describe: 'port to listen on (0: any free one)', default: String(LISTEN_DEFAULTS.port) },
-  { flag: 'current-url', env: 'PAYBRIDGE_CURRENT_URL', path: 'upstreams.sandbox.current', kind: 'string', describe: 'current API base URL of the sandbox environment', default: 'the embedded sandbox' },
-  { flag: 'legacy-url', env: 'PAYBRIDGE_LEGACY_URL', path: 'upstreams.sandbox.legacy', kind: 'string', describe: 'legacy API base URL of the sandbox environment', default: 'the embedded sandbox' },
-  { flag: 'live-current-url', env: 'PAYBRIDGE_LIVE_CURRENT_URL', path: 'upstreams.live.current', kind: 'string', describe: 'current API base URL of the live environment', default: 'none' },
-  { flag: 'live-legacy-url', env: 'PAYBRIDGE_LIVE_LEGACY_URL', path: 'upstreams.live.legacy', kind: 'string', describe: 'legacy API base URL of the live environment', default: 'none' },
-  { flag: 'default-environment', env: 'PAYBRIDGE_DEFAULT_ENVIRONMENT', path: 'defaultEnvironment', kind: 'string', describe: 'environment of credentials without a sandbox_/live_ prefix (sandbox, live)', default: 'the configured one' },
-  { flag: 'merchant-tokens', env: 'PAYBRIDGE_MERCHANT_TOKENS', path: 'merchantTokens', kind: 'file', describe: 'JSON file: legacy merchant token -> mcht_ id', default: 'none' },
-  { flag: 'service-key', env: 'PAYBRIDGE_SERVICE_KEY', path: 'serviceKey', kind: 'string', describe: "marketplace API key the gateway reads merchants' public keys with", default: 'none' },
-  { flag: 'mode', env: 'PAYBRIDGE_MODE', path: 'routes', kind: 'modes', describe: 'ROUTE=MODE, repeatable: current, legacy, shadow, canary or canary:N% per route id or * (not beside --config: the file sets the routes)', default: '*=current' },
-  { flag: 'unmapped-routes', env: 'PAYBRIDGE_UNMAPPED_ROUTES', path: 'unmappedRoutes', kind: 'string', describe: 'a path outside the route table: reject (404) or legacy (pass through)', default: 'reject' },
-  { flag: 'connect-timeout-ms', env: 'PAYBRIDGE_CONNECT_TIMEOUT_MS', path: 'timeouts.connectMs', kind: 'int', describe: 'upstream connect timeout', default: '2000' },
-  { flag: 'headers-timeout-ms', env: 'PAYBRIDGE_HEADERS_TIMEOUT_MS', path: 'timeouts.headersMs', kind: 'int', describe: 'upstream headers timeout', default: '15000' },
-  { flag: 'body-timeout-ms', env: 'PAYBRIDGE_BODY_TIMEOUT_MS', path: 'timeouts.bodyMs', kind: 'int', describe: 'upstream gap between body chunks', default: '15000' },
-  { flag: 'request-timeout-ms', env: 'PAYBRIDGE_REQUEST_TIMEOUT_MS', path: 'timeouts.requestMs', kind: 'int', describe: 'one deadline per request, every upstream call of it included', default: '30000' },
-  { flag: 'drain-ms', env: 'PAYBRIDGE_DRAIN_MS', path: 'timeouts.drainMs', kind: 'int', describe: 'after SIGTERM, serve this long with /readyz answering 503 before closing the listener', default: '0' },
-  { flag: 'shutdown-timeout-ms', env: 'PAYBRIDGE_SHUTDOWN_TIMEOUT_MS', path: 'timeouts.shutdownMs', kind: 'int', describe: 'how long SIGTERM waits for draining, in-flight requests and queued comparisons', default: 'drain + client + request timeouts + 5000' },
-  { flag: 'client-headers-timeout-ms', env: 'PAYBRIDGE_CLIENT_HEADERS_TIMEOUT_MS', path: 'client.headersMs', kind: 'int', describe: "a client's headers must arrive within this (else a legacy 408)", default: '10000' },
-  { flag: 'client-request-timeout-ms', env: 'PAYBRIDGE_CLIENT_REQUEST_TIMEOUT_MS', path: 'client.requestMs', kind: 'int', describe: "a client's whole request must arrive within this (else a legacy 408)", default: '30000' },
-  { flag: 'max-connections', env: 'PAYBRIDGE_MAX_CONNECTIONS', path: 'client.maxConnections', kind: 'int', describe: 'client connections at most', default: '10000' },
-  { flag: 'body-limit', env: 'PAYBRIDGE_BODY_LIMIT', path: 'bodyLimitBytes', kind: 'int', describe: 'largest request body in bytes (413 beyond)', default: '1048576' },
-  { flag: 'log-level', env: 'PAYBRIDGE_LOG_LEVEL', path: 'logLevel', kind: 'string', describe: 'fatal, error, warn, info, debug, trace or silent', default: 'info' },
-  { flag: 'log-format', env: 'PAYBRIDGE_LOG_FORMAT', path: 'logFormat', kind: 'string', describe: 'json, pretty (lines a person reads) or auto (pretty on a terminal)', default: 'auto' },
-  { flag: 'shadow-log', env: 'PAYBRIDGE_SHADOW_LOG', path: 'shadow.log.file', kind: 'string', describe: 'file the shadow comparison records are appended to (JSON lines; rotated past 64 MiB, 3 old files kept)', default: 'the log stream' },
-  { flag: 'shadow-sample', env: 'PAYBRIDGE_SHADOW_SAMPLE', path: 'shadow.sample.*', kind: 'number', describe: 'share of requests compared in shadow and canary modes, 0-1 (not beside --config)', default: '1' },
-  { flag: 'otlp-endpoint', env: 'PAYBRIDGE_OTLP_ENDPOINT', path: 'otlpEndpoint', kind: 'string', describe: 'OTLP/HTTP endpoint OpenTelemetry spans are exported to (http://collector:4318)', default: 'none: tracing off' },
-  { flag: 'allowed-origins', env: 'PAYBRIDGE_ALLOWED_ORIGINS', path: 'sandbox.allowedOrigins', kind: 'list', describe: "shop page origins the embedded sandbox's checkout component serves (CORS, framing), comma-separated", default: '*' },
-  { flag: 'trusted-proxies', env: 'PAYBRIDGE_TRUSTED_PROXIES', path: 'trustedProxies', kind: 'list', describe: 'addresses or CIDR ranges of the proxies whose X-Forwarded-Host/-Proto are believed, comma-separated', default: 'none: ignored' },
-  { flag: 'operator-token', env: 'PAYBRIDGE_OPERATOR_TOKEN', path: 'operatorToken', kind: 'string', describe: 'bearer token of /_paybridge/ (the shadow report), 16+ characters', default: 'none: report off' },
+  {
+    flag: 'host',
+    env: 'PAYBRIDGE_HOST',
+    path: 'listen.host',
+    kind: 'string',
+    describe: 'address to listen on',
+    default: LISTEN_DEFAULTS.host,
+  },
+  {
+    flag: 'port',
+    env: 'PAYBRIDGE_PORT',
+    path: 'listen.port',
+    kind: 'int',
+    describe: 'port to listen on (0: any free one)',
+    default: String(LISTEN_DEFAULTS.port),
+  },
+  {
+    flag: 'current-url',
+    env: 'PAYBRIDGE_CURRENT_URL',
+    path: 'upstreams.sandbox.current',
+    kind: 'string',
+    describe: 'current API base URL of the sandbox environment',
+    default: 'the embedded sandbox',
+  },
+  {
+    flag: 'legacy-url',
+    env: 'PAYBRIDGE_LEGACY_URL',
+    path: 'upstreams.sandbox.legacy',
+    kind: 'string',
+    describe: 'legacy API base URL of the sandbox environment',
+    default: 'the embedded sandbox',
+  },
+  {
+    flag: 'live-current-url',
+    env: 'PAYBRIDGE_LIVE_CURRENT_URL',
+    path: 'upstreams.live.current',
+    kind: 'string',
+    describe: 'current API base URL of the live environment',
+    default: 'none',
+  },
+  {
+    flag: 'live-legacy-url',
+    env: 'PAYBRIDGE_LIVE_LEGACY_URL',
+    path: 'upstreams.live.legacy',
+    kind: 'string',
+    describe: 'legacy API base URL of the live environment',
+    default: 'none',
+  },
+  {
+    flag: 'default-environment',
+    env: 'PAYBRIDGE_DEFAULT_ENVIRONMENT',
+    path: 'defaultEnvironment',
+    kind: 'string',
+    describe: 'environment of credentials without a sandbox_/live_ prefix (sandbox, live)',
+    default: 'the configured one',
+  },
+  {
+    flag: 'merchant-tokens',
+    env: 'PAYBRIDGE_MERCHANT_TOKENS',
+    path: 'merchantTokens',
+    kind: 'file',
+    describe: 'JSON file: legacy merchant token -> mcht_ id',
+    default: 'none',
+  },
+  {
+    flag: 'service-key',
+    env: 'PAYBRIDGE_SERVICE_KEY',
+    path: 'serviceKey',
+    kind: 'string',
+    describe: "marketplace API key the gateway reads merchants' public keys with",
+    default: 'none',
+  },
+  {
+    flag: 'mode',
+    env: 'PAYBRIDGE_MODE',
+    path: 'routes',
+    kind: 'modes',
+    describe:
+      'ROUTE=MODE, repeatable: current, legacy, shadow, canary or canary:N% per route id or * (not beside --config: the file sets the routes)',
+    default: '*=current',
+  },
+  {
+    flag: 'unmapped-routes',
+    env: 'PAYBRIDGE_UNMAPPED_ROUTES',
+    path: 'unmappedRoutes',
+    kind: 'string',
+    describe: 'a path outside the route table: reject (404) or legacy (pass through)',
+    default: 'reject',
+  },
+  {
+    flag: 'connect-timeout-ms',
+    env: 'PAYBRIDGE_CONNECT_TIMEOUT_MS',
+    path: 'timeouts.connectMs',
+    kind: 'int',
+    describe: 'upstream connect timeout',
+    default: '2000',
+  },
+  {
+    flag: 'headers-timeout-ms',
+    env: 'PAYBRIDGE_HEADERS_TIMEOUT_MS',
+    path: 'timeouts.headersMs',
+    kind: 'int',
+    describe: 'upstream headers timeout',
+    default: '15000',
+  },
+  {
+    flag: 'body-timeout-ms',
+    env: 'PAYBRIDGE_BODY_TIMEOUT_MS',
+    path: 'timeouts.bodyMs',
+    kind: 'int',
+    describe: 'upstream gap between body chunks',
+    default: '15000',
+  },
+  {
+    flag: 'request-timeout-ms',
+    env: 'PAYBRIDGE_REQUEST_TIMEOUT_MS',
+    path: 'timeouts.requestMs',
+    kind: 'int',
+    describe: 'one deadline per request, every upstream call of it included',
+    default: '30000',
+  },
+  {
+    flag: 'drain-ms',
+    env: 'PAYBRIDGE_DRAIN_MS',
+    path: 'timeouts.drainMs',
+    kind: 'int',
+    describe: 'after SIGTERM, serve this long with /readyz answering 503 before closing the listener',
+    default: '0',
+  },
+  {
+    flag: 'shutdown-timeout-ms',
+    env: 'PAYBRIDGE_SHUTDOWN_TIMEOUT_MS',
+    path: 'timeouts.shutdownMs',
+    kind: 'int',
+    describe: 'how long SIGTERM waits for draining, in-flight requests and queued comparisons',
+    default: 'drain + client + request timeouts + 5000',
+  },
+  {
+    flag: 'client-headers-timeout-ms',
+    env: 'PAYBRIDGE_CLIENT_HEADERS_TIMEOUT_MS',
+    path: 'client.headersMs',
+    kind: 'int',
+    describe: "a client's headers must arrive within this (else a legacy 408)",
+    default: '10000',
+  },
+  {
+    flag: 'client-request-timeout-ms',
+    env: 'PAYBRIDGE_CLIENT_REQUEST_TIMEOUT_MS',
+    path: 'client.requestMs',
+    kind: 'int',
+    describe: "a client's whole request must arrive within this (else a legacy 408)",
+    default: '30000',
+  },
+  {
+    flag: 'max-connections',
+    env: 'PAYBRIDGE_MAX_CONNECTIONS',
+    path: 'client.maxConnections',
+    kind: 'int',
+    describe: 'client connections at most',
+    default: '10000',
+  },
+  {
+    flag: 'body-limit',
+    env: 'PAYBRIDGE_BODY_LIMIT',
+    path: 'bodyLimitBytes',
+    kind: 'int',
+    describe: 'largest request body in bytes (413 beyond)',
+    default: '1048576',
+  },
+  {
+    flag: 'log-level',
+    env: 'PAYBRIDGE_LOG_LEVEL',
+    path: 'logLevel',
+    kind: 'string',
+    describe: 'fatal, error, warn, info, debug, trace or silent',
+    default: 'info',
+  },
+  {
+    flag: 'log-format',
+    env: 'PAYBRIDGE_LOG_FORMAT',
+    path: 'logFormat',
+    kind: 'string',
+    describe: 'json, pretty (lines a person reads) or auto (pretty on a terminal)',
+    default: 'auto',
+  },
+  {
+    flag: 'shadow-log',
+    env: 'PAYBRIDGE_SHADOW_LOG',
+    path: 'shadow.log.file',
+    kind: 'string',
+    describe: 'file the shadow comparison records are appended to (JSON lines; rotated past 64 MiB, 3 old files kept)',
+    default: 'the log stream',
+  },
+  {
+    flag: 'shadow-sample',
+    env: 'PAYBRIDGE_SHADOW_SAMPLE',
+    path: 'shadow.sample.*',
+    kind: 'number',
+    describe: 'share of requests compared in shadow and canary modes, 0-1 (not beside --config)',
+    default: '1',
+  },
+  {
+    flag: 'otlp-endpoint',
+    env: 'PAYBRIDGE_OTLP_ENDPOINT',
+    path: 'otlpEndpoint',
+    kind: 'string',
+    describe: 'OTLP/HTTP endpoint OpenTelemetry spans are exported to (http://collector:4318)',
+    default: 'none: tracing off',
+  },
+  {
+    flag: 'allowed-origins',
+    env: 'PAYBRIDGE_ALLOWED_ORIGINS',
+    path: 'sandbox.allowedOrigins',
+    kind: 'list',
+    describe: "shop page origins the embedded sandbox's checkout component serves (CORS, framing), comma-separated",
+    default: '*',
+  },
+  {
+    flag: 'trusted-proxies',
+    env: 'PAYBRIDGE_TRUSTED_PROXIES',
+    path: 'trustedProxies',
+    kind: 'list',
+    describe: 'addresses or CIDR ranges of the proxies whose X-Forwarded-Host/-Proto are believed, comma-separated',
+    default: 'none: ignored',
+  },
+  {
+    flag: 'operator-token',
+    env: 'PAYBRIDGE_OPERATOR_TOKEN',
+    path: 'operatorToken',
+    kind: 'string',
+    describe: 'bearer token of /_paybridge/ (the shadow report), 16+ characters',
+    default: 'none: report off',
+  },
 ];
 
 /** PAYBRIDGE_* variables that are not settings but choose how settings are read. */
@@ -139,7 +349,8 @@ const ROUTE_TABLE_PATHS = new Set(['routes', 'shadow.sample.*']);
  * `<NAME>_PORT=tcp://...` and `<NAME>_PORT_<n>_<PROTO>[_PROTO|_PORT|_ADDR]`. They are no settings
  * of ours and would otherwise stop start-up as unknown (pods crash-looping once the Service exists).
  */
-const SERVICE_LINK = /^PAYBRIDGE(?:_[A-Z0-9_]+)?_(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z0-9_]+)?|PORT_\d+_(?:TCP|UDP|SCTP)(?:_(?:PROTO|PORT|ADDR))?)$/;
+const SERVICE_LINK =
+  /^PAYBRIDGE(?:_[A-Z0-9_]+)?_(?:SERVICE_HOST|SERVICE_PORT(?:_[A-Z0-9_]+)?|PORT_\d+_(?:TCP|UDP|SCTP)(?:_(?:PROTO|PORT|ADDR))?)$/;
 const SERVICE_LINK_URL = /^(?:tcp|udp|sctp):\/\/[^\s]+:\d+$/;
 
 /** Whether a PAYBRIDGE_* variable is a Kubernetes service link rather than a setting. */
@@ -158,7 +369,13 @@ export interface ConfigSources {
   flags?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
-function apply(target: Json, setting: Setting, name: string, raw: string | readonly string[], fileName: string | undefined): void {
+function apply(
+  target: Json,
+  setting: Setting,
+  name: string,
+  raw: string | readonly string[],
+  fileName: string | undefined,
+): void {
   if (fileName !== undefined && ROUTE_TABLE_PATHS.has(setting.path))
     throw new ConfigError(
       `${name}: the route table (modes, sample rates) of a gateway with a configuration file is set in that file (${fileName}), which a reload reads again; set it there, or run without --config`,
@@ -175,7 +392,14 @@ function apply(target: Json, setting: Setting, name: string, raw: string | reado
     case 'file':
       return setPath(target, setting.path, readJsonFile(name, last));
     case 'list':
-      return setPath(target, setting.path, values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''));
+      return setPath(
+        target,
+        setting.path,
+        values
+          .flatMap((v) => v.split(','))
+          .map((v) => v.trim())
+          .filter((v) => v !== ''),
+      );
     case 'modes': {
       const existing = (target.routes ?? {}) as Json;
       return setPath(target, setting.path, { ...existing, ...parseModes(name, values) });
@@ -192,7 +416,13 @@ export function mergeSources(sources: ConfigSources): Json {
     throw new ConfigError(`${sources.fileName ?? 'config file'}: expected a JSON object`);
   const env = sources.env ?? {};
   for (const name of Object.keys(env)) {
-    if (!name.startsWith('PAYBRIDGE_') || NON_SETTING_ENV.has(name) || env[name] === undefined || isServiceLink(name, env[name])) continue;
+    if (
+      !name.startsWith('PAYBRIDGE_') ||
+      NON_SETTING_ENV.has(name) ||
+      env[name] === undefined ||
+      isServiceLink(name, env[name])
+    )
+      continue;
     const setting = SETTINGS.find((s) => s.env === name);
     if (!setting) throw new ConfigError(`${name}: unknown setting (known: ${SETTINGS.map((s) => s.env).join(', ')})`);
     apply(merged, setting, name, env[name], sources.fileName);
@@ -211,17 +441,40 @@ export function mergeSources(sources: ConfigSources): Json {
  * same command line): the file named by --config or PAYBRIDGE_CONFIG, read now, the environment, the
  * flags. An unknown or malformed flag is node:util's usage error, naming it.
  */
-export function commandLineSources(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ConfigSources & { fileName?: string; optional: boolean } {
+export function commandLineSources(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): ConfigSources & { fileName?: string; optional: boolean } {
   const options = Object.fromEntries(
-    SETTINGS.map((s) => [s.flag, s.kind === 'modes' || s.kind === 'list' ? { type: 'string' as const, multiple: true } : { type: 'string' as const }]),
+    SETTINGS.map((s) => [
+      s.flag,
+      s.kind === 'modes' || s.kind === 'list'
+        ? { type: 'string' as const, multiple: true }
+        : { type: 'string' as const },
+    ]),
   );
-  const { values } = parseArgs({ args: [...argv], options: { ...options, config: { type: 'string' }, 'config-optional': { type: 'boolean' } }, strict: true });
-  const { config: configFile, 'config-optional': optionalFlag, ...flags } = values as Record<string, string | string[] | boolean | undefined>;
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { ...options, config: { type: 'string' }, 'config-optional': { type: 'boolean' } },
+    strict: true,
+  });
+  const {
+    config: configFile,
+    'config-optional': optionalFlag,
+    ...flags
+  } = values as Record<string, string | string[] | boolean | undefined>;
   const fileName = (configFile as string | undefined) ?? env.PAYBRIDGE_CONFIG;
   const optional = optionalFlag === true || isTrue('PAYBRIDGE_CONFIG_OPTIONAL', env.PAYBRIDGE_CONFIG_OPTIONAL);
-  if (optional && !fileName) throw new ConfigError('--config-optional: name the file with --config FILE (or PAYBRIDGE_CONFIG)');
+  if (optional && !fileName)
+    throw new ConfigError('--config-optional: name the file with --config FILE (or PAYBRIDGE_CONFIG)');
   const file = fileName ? readConfigFile(fileName, optional) : undefined;
-  return { ...(fileName ? { fileName } : {}), ...(file !== undefined ? { file } : {}), env, flags: flags as Record<string, string | string[] | undefined>, optional };
+  return {
+    ...(fileName ? { fileName } : {}),
+    ...(file !== undefined ? { file } : {}),
+    env,
+    flags: flags as Record<string, string | string[] | undefined>,
+    optional,
+  };
 }
 
 /** A yes/no variable: `true` or `1` (anything else but `false`, `0` or empty is a mistake, named). */

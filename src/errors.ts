@@ -4,7 +4,11 @@
  */
 export const ERRORS = {
   // taken, but its answer could not be read in full: the call must not be repeated
-  answer_incomplete: { status: 202, message: 'The payment service took the call, but its answer could not be read in full; do not repeat the call: read the resource' },
+  answer_incomplete: {
+    status: 202,
+    message:
+      'The payment service took the call, but its answer could not be read in full; do not repeat the call: read the resource',
+  },
   // client errors
   invalid_request: { status: 400, message: 'The request is invalid' },
   invalid_credentials: { status: 400, message: 'The request carries conflicting credentials' },
@@ -84,7 +88,10 @@ export function fromUpstreamError(err: unknown): PaybridgeError {
   const id = typeof code === 'string' && code !== '' ? code : undefined;
   if ((id !== undefined && UPSTREAM_TIMEOUTS.has(id)) || name === 'TimeoutError')
     return new PaybridgeError('upstream_timeout', `the upstream did not answer in time (${id ?? 'TimeoutError'})`);
-  return new PaybridgeError('upstream_error', `the upstream call failed: ${id ?? (typeof message === 'string' ? message : String(err))}`);
+  return new PaybridgeError(
+    'upstream_error',
+    `the upstream call failed: ${id ?? (typeof message === 'string' ? message : String(err))}`,
+  );
 }
 
 export function errorTypeDescription(status: number): string {
@@ -93,8 +100,7 @@ export function errorTypeDescription(status: number): string {
   if (status === 403) return 'Authorisation failed: the credentials may not perform this action.';
   if (status === 404) return 'The requested resource does not exist or is not visible to the caller.';
   if (status === 409) return 'The request conflicts with the current state of the resource.';
-  if (status >= 400 && status < 500)
-    return 'A client-side error, such as malformed syntax or values in the request.';
+  if (status >= 400 && status < 500) return 'A client-side error, such as malformed syntax or values in the request.';
   return 'A server-side error; the request may be retried later if it is safe to do so.';
 }
 
@@ -105,7 +111,14 @@ export function errorTypeDescription(status: number): string {
  */
 export function legacyErrorBody(code: ErrorCode, detail: string, tracer: string): LegacyErrorBody {
   const { status, message } = ERRORS[code];
-  return { statusCode: status, errorCode: code, message, detail, tracer, errorTypeDescription: errorTypeDescription(status) };
+  return {
+    statusCode: status,
+    errorCode: code,
+    message,
+    detail,
+    tracer,
+    errorTypeDescription: errorTypeDescription(status),
+  };
 }
 
 /** Current-API error body: the legacy keys plus errorTypeDescription. */

@@ -1,7 +1,13 @@
 /** paybridge as a library: the translator, the undici bridge and the sandbox. */
 export { createTranslator, isLegacyRequest } from './translate/index.js';
 export type {
-  CurrentRequest, CurrentResponse, LegacyRequest, LegacyResponse, TranslatedRequest, TranslationContext, Translator,
+  CurrentRequest,
+  CurrentResponse,
+  LegacyRequest,
+  LegacyResponse,
+  TranslatedRequest,
+  TranslationContext,
+  Translator,
   TranslatorOptions,
 } from './translate/index.js';
 export { bridgeInterceptor, type BridgeOptions } from './translate/interceptor.js';

@@ -12,8 +12,15 @@ export const OPENAPI_USAGE = `paybridge openapi legacy|current
 export async function runOpenapi(argv: string[]): Promise<void> {
   const [which, ...rest] = argv;
   if (which === undefined) throw new UsageError('name one generation, legacy or current (paybridge openapi legacy)');
-  if (which !== 'legacy' && which !== 'current') throw new UsageError(`${JSON.stringify(which)} is not a generation; name legacy or current`);
-  if (rest.length > 0) throw new UsageError(`unexpected ${rest.map((r) => JSON.stringify(r)).join(' ')}; the document is JSON (OpenAPI 3.1), there are no flags`);
-  const doc = which === 'legacy' ? legacyDocument(createTranslator().routes, packageVersion()) : currentDocument(packageVersion());
+  if (which !== 'legacy' && which !== 'current')
+    throw new UsageError(`${JSON.stringify(which)} is not a generation; name legacy or current`);
+  if (rest.length > 0)
+    throw new UsageError(
+      `unexpected ${rest.map((r) => JSON.stringify(r)).join(' ')}; the document is JSON (OpenAPI 3.1), there are no flags`,
+    );
+  const doc =
+    which === 'legacy'
+      ? legacyDocument(createTranslator().routes, packageVersion())
+      : currentDocument(packageVersion());
   process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
 }

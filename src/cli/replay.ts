@@ -30,7 +30,11 @@ export interface ReplayRoute {
 }
 
 /** Every entry of the files replayed with `translator`: per route, what would change. */
-export async function replayCorpus(files: readonly string[], translator: Translator, ignore: readonly { route: string; path: string }[] = []): Promise<{ routes: ReplayRoute[]; bad: number }> {
+export async function replayCorpus(
+  files: readonly string[],
+  translator: Translator,
+  ignore: readonly { route: string; path: string }[] = [],
+): Promise<{ routes: ReplayRoute[]; bad: number }> {
   const byRoute = new Map<string, ReplayRoute>();
   const rules = new NoiseRules(ignore);
   let bad = 0;
@@ -67,16 +71,27 @@ export async function replayCorpus(files: readonly string[], translator: Transla
 const show = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
 
 export async function runReplay(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, options: { config: { type: 'string' }, json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { config: { type: 'string' }, json: { type: 'boolean', default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
   if (positionals.length === 0) throw new UsageError('name at least one corpus file');
   const ignore = values.config ? configSchema.parse(readJsonFile('--config', values.config)).shadow.ignore : [];
   const { routes, bad } = await replayCorpus(positionals, createTranslator(), ignore);
   if (values.json) process.stdout.write(`${JSON.stringify({ routes }, null, 2)}\n`);
   else {
-    const lines = [`replay: ${routes.reduce((n, r) => n + r.replayed, 0)} exchanges, ${routes.reduce((n, r) => n + r.changed, 0)} would change`, ''];
+    const lines = [
+      `replay: ${routes.reduce((n, r) => n + r.replayed, 0)} exchanges, ${routes.reduce((n, r) => n + r.changed, 0)} would change`,
+      '',
+    ];
     for (const r of routes) {
-      lines.push(`${r.route.padEnd(4)} ${String(r.replayed).padStart(6)} replayed  ${String(r.changed).padStart(6)} would change`);
-      for (const d of r.differences.slice(0, 20)) lines.push(`     ${d.at} ${d.path}: ${show(d.primary)} -> ${show(d.candidate)}`);
+      lines.push(
+        `${r.route.padEnd(4)} ${String(r.replayed).padStart(6)} replayed  ${String(r.changed).padStart(6)} would change`,
+      );
+      for (const d of r.differences.slice(0, 20))
+        lines.push(`     ${d.at} ${d.path}: ${show(d.primary)} -> ${show(d.candidate)}`);
       if (r.differences.length > 20) lines.push(`     ... and ${r.differences.length - 20} more`);
     }
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -26,10 +26,29 @@ function describeCredentials(fixtures: Fixtures) {
     customers: fixtures.customers,
     checkoutTokens: fixtures.checkoutTokens ?? [],
     jwts: {
-      ...(customer ? { customer: { sub: customer.customerId, jwt: signJwt({ sub: customer.customerId, kind: 'customer' }, fixtures.jwtSecret) } } : {}),
-      ...(merchant ? { merchant: { sub: merchant.merchantId, jwt: signJwt({ sub: merchant.merchantId, kind: 'merchant' }, fixtures.jwtSecret) } } : {}),
+      ...(customer
+        ? {
+            customer: {
+              sub: customer.customerId,
+              jwt: signJwt({ sub: customer.customerId, kind: 'customer' }, fixtures.jwtSecret),
+            },
+          }
+        : {}),
+      ...(merchant
+        ? {
+            merchant: {
+              sub: merchant.merchantId,
+              jwt: signJwt({ sub: merchant.merchantId, kind: 'merchant' }, fixtures.jwtSecret),
+            },
+          }
+        : {}),
       ...(marketplace
-        ? { marketplace: { sub: marketplace.marketplaceId, jwt: signJwt({ sub: marketplace.marketplaceId, kind: 'marketplace' }, fixtures.jwtSecret) } }
+        ? {
+            marketplace: {
+              sub: marketplace.marketplaceId,
+              jwt: signJwt({ sub: marketplace.marketplaceId, kind: 'marketplace' }, fixtures.jwtSecret),
+            },
+          }
         : {}),
     },
   };
@@ -76,7 +95,9 @@ export async function runSandbox(argv: string[]): Promise<void> {
           `  merchant ${m.merchantId}${m.marketplaceId ? ` (of ${m.marketplaceId})` : ''}  public ${m.publicKey}  secret ${m.secretKey}${m.merchantToken ? `  merchant token ${m.merchantToken}` : ''}`,
       ),
       ...credentials.customers.map((c) => `  customer ${c.customerId} of ${c.merchantId}  ${c.email}`),
-      ...credentials.checkoutTokens.map((t) => `  checkout token ${t.token} (${t.merchantId}, ${t.customerId ?? 'no customer'})`),
+      ...credentials.checkoutTokens.map(
+        (t) => `  checkout token ${t.token} (${t.merchantId}, ${t.customerId ?? 'no customer'})`,
+      ),
       ...Object.entries(credentials.jwts).map(([kind, j]) => `  ${kind} JWT (sub ${j.sub}): ${j.jwt}`),
       'test cards: 4242424242424242 pays, 4000000000000002 is declined, 4000000000003220 asks for 3DS',
     ];

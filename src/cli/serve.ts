@@ -1,5 +1,13 @@
 import { existsSync, unwatchFile, watchFile } from 'node:fs';
-import { commandLineSources, ConfigError, configSchema, hasNoUpstream, loadConfig, SETTINGS, type Config } from '../config.js';
+import {
+  commandLineSources,
+  ConfigError,
+  configSchema,
+  hasNoUpstream,
+  loadConfig,
+  SETTINGS,
+  type Config,
+} from '../config.js';
 import { createGateway } from '../gateway/server.js';
 import { createSandbox, type Fixtures } from '../sandbox/index.js';
 import { onShutdown } from './util.js';
@@ -43,7 +51,8 @@ function withSandbox(config: Config, urls: { currentUrl: string; legacyUrl: stri
       upstreams: { sandbox: { current: urls.currentUrl, legacy: urls.legacyUrl }, live: {} },
       merchantTokens: { ...merchantTokens, ...config.merchantTokens },
       // the operator's marketplace key: merchant tokens' look-ups, and the calls the current API refuses to a merchant key
-      serviceKey: config.serviceKey ?? (fixtures.marketplaces.find((m) => m.operator) ?? fixtures.marketplaces[0])?.apiKey,
+      serviceKey:
+        config.serviceKey ?? (fixtures.marketplaces.find((m) => m.operator) ?? fixtures.marketplaces[0])?.apiKey,
     }),
   );
 }
@@ -91,7 +100,11 @@ export async function runServe(argv: string[]): Promise<void> {
       ? {
           lookupMerchantKey: async (merchantId: string) => {
             const key = store.merchants.get(merchantId)?.publicKey;
-            if (!key) throw new PaybridgeError('unauthenticated', 'Limepay-MerchantToken: the merchant token names no sandbox merchant');
+            if (!key)
+              throw new PaybridgeError(
+                'unauthenticated',
+                'Limepay-MerchantToken: the merchant token names no sandbox merchant',
+              );
             return key;
           },
         }
@@ -100,8 +113,22 @@ export async function runServe(argv: string[]): Promise<void> {
   const address = await gateway.listen();
   const reachable = address.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://127.0.0.1:');
   // one start line: for a collector the JSON line; on a terminal the lines below say it
-  if (!gateway.prettyLogs) gateway.app.log.info({ url: reachable, upstreams: config.upstreams, routes: config.routes, embeddedSandbox: sandbox !== undefined, configHash: gateway.live.hash() }, 'paybridge gateway listening');
-  if (fileName && !fileRead) gateway.app.log.warn({ config: fileName }, 'configuration file not there yet (--config-optional): started without it; it is read once it appears');
+  if (!gateway.prettyLogs)
+    gateway.app.log.info(
+      {
+        url: reachable,
+        upstreams: config.upstreams,
+        routes: config.routes,
+        embeddedSandbox: sandbox !== undefined,
+        configHash: gateway.live.hash(),
+      },
+      'paybridge gateway listening',
+    );
+  if (fileName && !fileRead)
+    gateway.app.log.warn(
+      { config: fileName },
+      'configuration file not there yet (--config-optional): started without it; it is read once it appears',
+    );
   gateway.flushLogs();
   const lines = [`paybridge gateway listening on ${reachable}`];
   for (const env of ['sandbox', 'live'] as const) {
@@ -112,9 +139,14 @@ export async function runServe(argv: string[]): Promise<void> {
     const solo = sandbox.fixtures.merchants.find((m) => m.marketplaceId === null) ?? sandbox.fixtures.merchants[0]!;
     lines.push('  upstream: the embedded sandbox (in memory; see README for its seeded credentials)');
     lines.push('try a legacy call:', `  ${exampleCurl(reachable, solo.secretKey)}`);
-    lines.push(`or open the demo shop (the checkout component, legacy calls through this gateway): ${reachable}/sandbox/shop`);
+    lines.push(
+      `or open the demo shop (the checkout component, legacy calls through this gateway): ${reachable}/sandbox/shop`,
+    );
   }
-  if (!gateway.prettyLogs) lines.push('logs: JSON lines on standard output (to read them: npm start | npx pino-pretty, or --log-format pretty)');
+  if (!gateway.prettyLogs)
+    lines.push(
+      'logs: JSON lines on standard output (to read them: npm start | npx pino-pretty, or --log-format pretty)',
+    );
 
   // SIGHUP, or the configuration file rewritten (a ConfigMap update): read it again, with the same
   // validation as at start; a bad one keeps the running configuration and says why. The file's route
@@ -123,20 +155,33 @@ export async function runServe(argv: string[]): Promise<void> {
     let next: Config;
     try {
       // a file that was there and is gone (a ConfigMap deleted) is refused, not taken for the defaults
-      if (fileName && fileRead && !existsSync(fileName)) throw new ConfigError(`--config: ${fileName}: no such file any more`);
+      if (fileName && fileRead && !existsSync(fileName))
+        throw new ConfigError(`--config: ${fileName}: no such file any more`);
       next = read();
     } catch (err) {
       gateway.live.refused(why, (err as Error).message);
-      gateway.app.log.error({ reload: why, err: { message: (err as Error).message } }, 'configuration reload refused: the running configuration stays');
+      gateway.app.log.error(
+        { reload: why, err: { message: (err as Error).message } },
+        'configuration reload refused: the running configuration stays',
+      );
       gateway.flushLogs();
       return;
     }
     fileRead ||= fileName !== undefined && existsSync(fileName);
     const outcome = gateway.live.reload(next, why);
-    const routes = outcome.routesApplied ? 'the route table is the file\'s' : 'no configuration file: the route table stays as the operator API set it';
-    const notApplied = outcome.notApplied.length > 0 ? `; not applied, a restart applies them: ${outcome.notApplied.join(', ')}` : '';
+    const routes = outcome.routesApplied
+      ? "the route table is the file's"
+      : 'no configuration file: the route table stays as the operator API set it';
+    const notApplied =
+      outcome.notApplied.length > 0 ? `; not applied, a restart applies them: ${outcome.notApplied.join(', ')}` : '';
     gateway.app.log[outcome.notApplied.length > 0 ? 'warn' : 'info'](
-      { reload: why, version: outcome.table.version, configHash: gateway.live.hash(), routesApplied: outcome.routesApplied, notApplied: outcome.notApplied },
+      {
+        reload: why,
+        version: outcome.table.version,
+        configHash: gateway.live.hash(),
+        routesApplied: outcome.routesApplied,
+        notApplied: outcome.notApplied,
+      },
       `configuration reloaded: ${routes}${notApplied}`,
     );
     gateway.flushLogs();

@@ -8,7 +8,10 @@ import { actionWrapper, address, countryCode, email, idOf, isoCurrency, isoDate 
 
 /** The business profile's fields beyond the name (reference: UpdatePlatformMerchant's; current-api-decisions.md, Merchants). */
 export const businessProfileFields = {
-  timeZone: z.string().regex(/^[A-Za-z_]+(?:\/[A-Za-z_+-]+)*$/, 'expected an IANA time zone such as Australia/Sydney').optional(),
+  timeZone: z
+    .string()
+    .regex(/^[A-Za-z_]+(?:\/[A-Za-z_+-]+)*$/, 'expected an IANA time zone such as Australia/Sydney')
+    .optional(),
   businessType: z.enum(['company', 'individual', 'soletrader', 'partnership', 'trust']).optional(),
   companyType: z.enum(['Private', 'Public']).optional(),
   website: z.url().max(2000).optional(),
@@ -30,7 +33,12 @@ export const merchantCreateRequest = actionWrapper({
 
 export const merchantUpdateRequest = actionWrapper({
   UpdateMerchantBusinessProfile: z
-    .strictObject({ businessName: businessName.optional(), ...businessProfileFields, contactEmailAddress: email.optional(), tradingCountry: countryCode.optional() })
+    .strictObject({
+      businessName: businessName.optional(),
+      ...businessProfileFields,
+      contactEmailAddress: email.optional(),
+      tradingCountry: countryCode.optional(),
+    })
     .refine((v) => Object.keys(v).length > 0, { message: 'expected at least one field to update' }),
   /** Reference: the account number sits in a tagged identifier; `setAsPrimary` absent keeps D-MER-4's rule. */
   AddMerchantBankAccount: z.strictObject({
@@ -46,7 +54,9 @@ export const merchantUpdateRequest = actionWrapper({
     setAsPrimary: z.boolean().optional(),
   }),
   SetMerchantPrimaryBankAccount: z.strictObject({ bankAccountId: idOf('bankAccount') }),
-  SetMerchantIndustry: z.strictObject({ industryCode: z.string().regex(/^[A-Z]$/, 'expected an industry code of GET /industries') }),
+  SetMerchantIndustry: z.strictObject({
+    industryCode: z.string().regex(/^[A-Z]$/, 'expected an industry code of GET /industries'),
+  }),
 });
 
 export const merchantFileRequest = actionWrapper({
@@ -55,7 +65,11 @@ export const merchantFileRequest = actionWrapper({
     fileName: z.string().regex(/^[^/\\\x00-\x1f]{1,128}$/, 'expected a file name of 1-128 characters, no slashes'),
     contentType: z.enum(['application/pdf', 'image/png', 'image/jpeg']),
     purpose: z.enum(['IdentityDocument', 'BankStatement', 'BusinessRegistration', 'Other']),
-    contentBase64: z.string().min(4).max(700_000).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'expected base64'),
+    contentBase64: z
+      .string()
+      .min(4)
+      .max(700_000)
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'expected base64'),
   }),
 });
 
@@ -63,14 +77,20 @@ const ownerDocument = z.record(z.string(), z.unknown());
 /** A merchant's person (docs/decisions.md D-BO-1, D-BO-2): an owner holds a share, an executive or director may hold none. */
 const beneficialOwnerFields = z.strictObject({
   title: z.string().min(1).max(255).optional(),
-  roles: z.array(z.enum(['Executive', 'Owner', 'Director'])).min(1).optional(),
+  roles: z
+    .array(z.enum(['Executive', 'Owner', 'Director']))
+    .min(1)
+    .optional(),
   givenName: z.string().min(1).max(100),
   middleName: z.string().max(100).optional(),
   familyName: z.string().min(1).max(100),
   dateOfBirth: isoDate,
   ownershipPercentage: z.number().min(0).max(100),
   emailAddress: email.optional(),
-  phoneNumber: z.string().regex(/^\+[1-9]\d{6,14}$/, 'expected a phone number in E.164 form').optional(),
+  phoneNumber: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'expected a phone number in E.164 form')
+    .optional(),
   address: address.optional(),
   verificationDocs: z.array(ownerDocument).optional(),
   passport: ownerDocument.optional(),
@@ -78,4 +98,6 @@ const beneficialOwnerFields = z.strictObject({
 });
 export const beneficialOwnerCreateRequest = actionWrapper({ CreateBeneficialOwner: beneficialOwnerFields });
 /** Replace gives the person again; a share left out keeps the one held (the legacy person, L32, has none). */
-export const beneficialOwnerUpdateRequest = actionWrapper({ ReplaceBeneficialOwner: beneficialOwnerFields.partial({ ownershipPercentage: true }) });
+export const beneficialOwnerUpdateRequest = actionWrapper({
+  ReplaceBeneficialOwner: beneficialOwnerFields.partial({ ownershipPercentage: true }),
+});

@@ -4,7 +4,17 @@
  */
 import { z } from 'zod';
 import {
-  actionWrapper, address, amountInt, isoCurrency, isoDate, email, idOf, longText, metadata, phone, shortText,
+  actionWrapper,
+  address,
+  amountInt,
+  isoCurrency,
+  isoDate,
+  email,
+  idOf,
+  longText,
+  metadata,
+  phone,
+  shortText,
 } from './zod-helpers.js';
 
 // merchants and their people have a file of their own; importers find them here too
@@ -28,7 +38,10 @@ const pluginAddress = z.strictObject({
 const money = z.strictObject({ minorCurrencyUnits: amountInt(0), currency: isoCurrency });
 const positiveMoney = z.strictObject({ minorCurrencyUnits: amountInt(1), currency: isoCurrency });
 /** PayTo runs on Australia's New Payments Platform: Australian dollars only (current-api.md, D-PT-1). */
-const payToMoney = z.strictObject({ minorCurrencyUnits: amountInt(1), currency: z.literal('AUD', 'expected AUD: PayTo is available only within Australia') });
+const payToMoney = z.strictObject({
+  minorCurrencyUnits: amountInt(1),
+  currency: z.literal('AUD', 'expected AUD: PayTo is available only within Australia'),
+});
 
 const orderItem = z.strictObject({
   amount: money,
@@ -126,7 +139,10 @@ const ALIAS_TYPES = ['Phone', 'Email', 'ABN', 'ACN', 'ARBN', 'ARSN', 'OrgId'] as
 /** What an alias value must look like for its type (docs/decisions.md). */
 const ALIAS_VALUE_RULES: Record<(typeof ALIAS_TYPES)[number], { pattern: RegExp; describe: string }> = {
   // E.164 (`+61412345678`) or the NPP PayID form with a dash after the country code (`+61-412345678`)
-  Phone: { pattern: /^\+(?=(?:\d-?){7,15}$)[1-9]\d{0,2}-?\d+$/, describe: 'an international phone number (+ and 7-15 digits, a dash after the country code allowed)' },
+  Phone: {
+    pattern: /^\+(?=(?:\d-?){7,15}$)[1-9]\d{0,2}-?\d+$/,
+    describe: 'an international phone number (+ and 7-15 digits, a dash after the country code allowed)',
+  },
   Email: { pattern: /^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$/, describe: 'an e-mail address' },
   ABN: { pattern: /^\d{11}$/, describe: '11 digits' },
   ACN: { pattern: /^\d{9}$/, describe: '9 digits' },
@@ -142,7 +158,12 @@ export const agreementRequest = z.strictObject({
       .strictObject({ aliasType: z.enum(ALIAS_TYPES), value: z.string().min(3).max(256) })
       .superRefine((alias, ctx) => {
         const rule = ALIAS_VALUE_RULES[alias.aliasType];
-        if (!rule.pattern.test(alias.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: `expected ${rule.describe} for aliasType ${alias.aliasType}` });
+        if (!rule.pattern.test(alias.value))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['value'],
+            message: `expected ${rule.describe} for aliasType ${alias.aliasType}`,
+          });
       }),
     Bban: z.strictObject({
       value: z.string().regex(/^\d{3}-?\d{3}-\d{4,10}$/, 'expected <bsb>-<account_number>'),
@@ -150,7 +171,10 @@ export const agreementRequest = z.strictObject({
   }),
   terms: actionWrapper({
     AgreementRequestTermsOneOff: z.strictObject({
-      amount: z.strictObject({ amount: amountInt(1), currency: z.literal('AUD', 'expected AUD: PayTo is available only within Australia') }),
+      amount: z.strictObject({
+        amount: amountInt(1),
+        currency: z.literal('AUD', 'expected AUD: PayTo is available only within Australia'),
+      }),
     }),
     AgreementRequestTermsOpen: z.strictObject({}),
   }),
@@ -181,11 +205,12 @@ export const createSourceRequest = actionWrapper({
   }),
 });
 
-
 /** Sign-in has its own endpoint, `POST /auth/signin` (reference: SignInCustomer). */
 export const signInRequest = actionWrapper({
   SignInConsumer: z.strictObject({ customerId: idOf('customer') }),
-  SignInDelegate: z.strictObject({ customerDelegateId: z.string().regex(/^custd_[A-Za-z0-9_-]{1,64}$/, 'expected a custd_ id') }),
+  SignInDelegate: z.strictObject({
+    customerDelegateId: z.string().regex(/^custd_[A-Za-z0-9_-]{1,64}$/, 'expected a custd_ id'),
+  }),
   SignInDelegateByReferenceId: z.strictObject({ referenceCustomerId: z.string().min(1).max(255) }),
 });
 
@@ -223,7 +248,10 @@ export const upsertCustomerRequest = actionWrapper({
     businessName: z.string().min(1).max(255),
     emailAddress: email,
     phoneNumber: phone.optional(),
-    abn: z.string().regex(/^\d{11}$/, 'expected an 11-digit ABN').optional(),
+    abn: z
+      .string()
+      .regex(/^\d{11}$/, 'expected an 11-digit ABN')
+      .optional(),
   }),
 });
 
@@ -270,7 +298,14 @@ const repeatable = <T extends z.ZodType>(item: T) =>
 const pageParams = {
   limit: z.coerce.number().int().min(1).max(500).optional(),
   page: z.coerce.number().int().min(1).max(1_000_000).optional(),
-  sort: z.string().regex(/^-?[A-Za-z][A-Za-z0-9.]*(,-?[A-Za-z][A-Za-z0-9.]*)*$/, 'expected field names separated by commas, - before a field for descending').max(200).optional(),
+  sort: z
+    .string()
+    .regex(
+      /^-?[A-Za-z][A-Za-z0-9.]*(,-?[A-Za-z][A-Za-z0-9.]*)*$/,
+      'expected field names separated by commas, - before a field for descending',
+    )
+    .max(200)
+    .optional(),
 };
 
 /** Query Transactions: current-api.md's orderId, and the reference's filters. */
@@ -278,7 +313,20 @@ export const transactionQuery = z.strictObject({
   orderId: repeatable(idOf('order')).optional(),
   customerId: repeatable(idOf('customer')).optional(),
   merchantId: repeatable(idOf('merchant')).optional(),
-  status: repeatable(z.enum(['accepted', 'paid', 'refunded', 'partially_refunded', 'pending', 'failed', 'cancelled', 'disputed', 'not_captured', 'incomplete'])).optional(),
+  status: repeatable(
+    z.enum([
+      'accepted',
+      'paid',
+      'refunded',
+      'partially_refunded',
+      'pending',
+      'failed',
+      'cancelled',
+      'disputed',
+      'not_captured',
+      'incomplete',
+    ]),
+  ).optional(),
   amount: z.coerce.number().int().min(0).max(100_000_000_000).optional(),
   createdAfter: z.iso.datetime().optional(),
   createdBefore: z.iso.datetime().optional(),
@@ -301,8 +349,15 @@ export const payPlanQuery = z.strictObject({
   ...pageParams,
 });
 export const pageQuery = z.strictObject(pageParams);
-export const merchantQuery = z.strictObject({ merchantId: repeatable(idOf('merchant')).optional(), slug: z.string().max(64).optional(), ...pageParams });
-export const beneficialOwnerQuery = z.strictObject({ merchantId: repeatable(idOf('merchant')).optional(), ...pageParams });
+export const merchantQuery = z.strictObject({
+  merchantId: repeatable(idOf('merchant')).optional(),
+  slug: z.string().max(64).optional(),
+  ...pageParams,
+});
+export const beneficialOwnerQuery = z.strictObject({
+  merchantId: repeatable(idOf('merchant')).optional(),
+  ...pageParams,
+});
 export const settlementQuery = z.strictObject({
   merchantId: repeatable(idOf('merchant')).optional(),
   payoutDate: isoDate.optional(),

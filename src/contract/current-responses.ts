@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { hasIdForm, type IdKind } from './ids.js';
 
 const id = (kind: IdKind) => z.string().refine((v) => hasIdForm(kind, v), `expected a ${kind} id`);
-const timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'expected ISO 8601 UTC with milliseconds');
+const timestamp = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'expected ISO 8601 UTC with milliseconds');
 const money = z.strictObject({ minorCurrencyUnits: z.int(), currency: z.string() });
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -21,26 +23,29 @@ export const errorResponse = z.strictObject({
 
 /** The order object: bare as Update Order and Cancel Order answer it (reference), wrapped by Get and Create. */
 export const bareOrder = z.strictObject({
-      orderId: id('order'),
-      merchantId: id('merchant'),
-      marketplaceId: id('marketplace').nullable(),
-      orderType: z.enum(['online', 'paybylink']),
-      referenceOrderId: z.string(),
-      amount: money,
-      description: z.string().nullable(),
-      customerEmailAddress: z.string().nullable(),
-      customerPhoneNumber: z.string().nullable(),
-      items: z.array(jsonObject).nullable(),
-      discountAmount: z.int().nullable(),
-      shipping: jsonObject.nullable(),
-      billing: jsonObject.nullable(),
-      metadata: jsonObject.nullable(),
-      status: z.enum(['created', 'paid', 'cancelled']),
-      createdAt: timestamp,
-      updatedAt: timestamp,
-      customerName: z.string().nullable(),
-      surcharge: z.strictObject({ surchargeOptions: z.array(jsonObject).nullable(), surchargePaidAmount: z.int().nullable() }),
-      orderTypeDetails: jsonObject.nullable(),
+  orderId: id('order'),
+  merchantId: id('merchant'),
+  marketplaceId: id('marketplace').nullable(),
+  orderType: z.enum(['online', 'paybylink']),
+  referenceOrderId: z.string(),
+  amount: money,
+  description: z.string().nullable(),
+  customerEmailAddress: z.string().nullable(),
+  customerPhoneNumber: z.string().nullable(),
+  items: z.array(jsonObject).nullable(),
+  discountAmount: z.int().nullable(),
+  shipping: jsonObject.nullable(),
+  billing: jsonObject.nullable(),
+  metadata: jsonObject.nullable(),
+  status: z.enum(['created', 'paid', 'cancelled']),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  customerName: z.string().nullable(),
+  surcharge: z.strictObject({
+    surchargeOptions: z.array(jsonObject).nullable(),
+    surchargePaidAmount: z.int().nullable(),
+  }),
+  orderTypeDetails: jsonObject.nullable(),
 });
 
 export const orderResponse = z.strictObject({ OnlineOrder: z.strictObject({ order: bareOrder }) });
@@ -69,11 +74,25 @@ export const transactionDetail = z.strictObject({
     payPlanId: id('payPlan').optional(),
     description: z.string().nullable(),
     orderMetadata: jsonObject.nullable(),
-    status: z.enum(['accepted', 'paid', 'refunded', 'partially_refunded', 'pending', 'failed', 'cancelled', 'disputed', 'not_captured', 'incomplete']),
+    status: z.enum([
+      'accepted',
+      'paid',
+      'refunded',
+      'partially_refunded',
+      'pending',
+      'failed',
+      'cancelled',
+      'disputed',
+      'not_captured',
+      'incomplete',
+    ]),
     refundIds: z.array(id('refund')),
     disputeId: z.string().nullable(),
     disputeIds: z.array(z.string()),
-    paidOn: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
+    paidOn: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .nullable(),
     createdAt: timestamp,
     updatedAt: timestamp,
   }),
@@ -83,7 +102,12 @@ export const transactionDetail = z.strictObject({
     paymentStatus: z.enum(['Authorised', 'Settled', 'Cancelled']),
     paymentFailure: z.null(),
   }),
-  serviceFees: z.strictObject({ variableAmount: z.int(), fixedAmount: z.int(), taxAmount: z.int(), totalAmount: z.int() }),
+  serviceFees: z.strictObject({
+    variableAmount: z.int(),
+    fixedAmount: z.int(),
+    taxAmount: z.int(),
+    totalAmount: z.int(),
+  }),
   customerDetails: z
     .strictObject({
       customerId: id('customer'),
@@ -128,12 +152,21 @@ export const flatCardPayResponse = z.strictObject({
  * fields inside `PayOrderComplete`, `type` the same value as `payType`.
  */
 export const cardPayResponse = z.strictObject({
-  PayOrderComplete: flatCardPayResponse.extend({ payType: z.enum(['payinfull', 'payplan']), type: z.enum(['payinfull', 'payplan']) }),
+  PayOrderComplete: flatCardPayResponse.extend({
+    payType: z.enum(['payinfull', 'payplan']),
+    type: z.enum(['payinfull', 'payplan']),
+  }),
 });
 
 /** The payment-authorisation guide's pay answer: no transactionDetails. */
 export const guidePayOrderComplete = z.strictObject({
-  PayOrderComplete: z.strictObject({ transactionId: id('transaction'), transactionStatus: z.string(), amount: z.int(), currency: z.string(), type: z.string() }),
+  PayOrderComplete: z.strictObject({
+    transactionId: id('transaction'),
+    transactionStatus: z.string(),
+    amount: z.int(),
+    currency: z.string(),
+    type: z.string(),
+  }),
 });
 
 export const threeDSRequiredResponse = z.strictObject({
@@ -149,7 +182,9 @@ export const referencePayOrderComplete = z.object({
   PayOrderComplete: z.object({
     transactionId: id('transaction'),
     transactionStatus: z.string(),
-    transactionDetails: z.object({ purchaseDetails: z.object({ amount: money, surchargeAmount: z.int().optional(), payType: z.string().optional() }) }),
+    transactionDetails: z.object({
+      purchaseDetails: z.object({ amount: money, surchargeAmount: z.int().optional(), payType: z.string().optional() }),
+    }),
     amount: z.int().optional(),
     currency: z.string().optional(),
     surchargeAmount: z.int().optional(),
@@ -170,7 +205,9 @@ export const payToPayResponse = z.strictObject({
 });
 
 export const agreementCreated = z.strictObject({ token: z.string() });
-export const agreementStatusResponse = z.strictObject({ status: z.enum(['Pending', 'Active', 'Declined', 'Completed']) });
+export const agreementStatusResponse = z.strictObject({
+  status: z.enum(['Pending', 'Active', 'Declined', 'Completed']),
+});
 
 export const payToTokenResponse = z.strictObject({
   PayToToken: z.strictObject({
@@ -183,7 +220,9 @@ export const payToTokenResponse = z.strictObject({
 });
 
 /** A saved source's token (client: the official plugin reads SavedPaymentSourceToken.paymentTokenId). */
-export const savedSourceTokenResponse = z.strictObject({ SavedPaymentSourceToken: z.strictObject({ paymentTokenId: id('paymentToken') }) });
+export const savedSourceTokenResponse = z.strictObject({
+  SavedPaymentSourceToken: z.strictObject({ paymentTokenId: id('paymentToken') }),
+});
 
 export const cardTokenResponse = z.strictObject({
   CardToken: z.strictObject({ paymentTokenId: id('paymentToken'), amount: money }),
@@ -270,7 +309,11 @@ const businessProfile = z.strictObject({
   contactEmailAddress: z.string().nullable(),
 });
 /** The profile fields a legacy merchant (L22, L23, L25) shows flat, under the same names. */
-export const legacyProfileFields = businessProfile.omit({ taxCountry: true, tradingCountry: true, contactEmailAddress: true });
+export const legacyProfileFields = businessProfile.omit({
+  taxCountry: true,
+  tradingCountry: true,
+  contactEmailAddress: true,
+});
 
 export const merchantResponse = z.strictObject({
   ServiceProviderMerchant: z.strictObject({
@@ -284,7 +327,9 @@ export const merchantResponse = z.strictObject({
         bankAccountId: id('bankAccount'),
         accountName: z.string(),
         bankName: z.string().nullable(),
-        identifier: z.strictObject({ AuBankAccountIdentifier: z.strictObject({ bsb: z.string(), accountNumber: z.string() }) }),
+        identifier: z.strictObject({
+          AuBankAccountIdentifier: z.strictObject({ bsb: z.string(), accountNumber: z.string() }),
+        }),
         currency: z.string(),
         createdAt: timestamp,
       }),
@@ -298,31 +343,83 @@ export const merchantResponse = z.strictObject({
 
 export const merchantList = list(merchantResponse);
 export const merchantFileResponse = z.strictObject({
-  fileId: id('merchantFile'), merchantId: id('merchant'), fileName: z.string(), contentType: z.string(), purpose: z.string(),
-  sizeBytes: z.int(), sha256: z.string().regex(/^[0-9a-f]{64}$/), createdAt: timestamp,
+  fileId: id('merchantFile'),
+  merchantId: id('merchant'),
+  fileName: z.string(),
+  contentType: z.string(),
+  purpose: z.string(),
+  sizeBytes: z.int(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  createdAt: timestamp,
 });
-export const industryList = z.strictObject({ items: z.array(z.strictObject({ industryCode: z.string(), name: z.string() })) });
+export const industryList = z.strictObject({
+  items: z.array(z.strictObject({ industryCode: z.string(), name: z.string() })),
+});
 export const beneficialOwnerResponse = z.strictObject({
-  beneficialOwnerId: id('beneficialOwner'), merchantId: id('merchant'), givenName: z.string(), familyName: z.string(),
-  dateOfBirth: z.string(), ownershipPercentage: z.number(), emailAddress: z.string().nullable(), address: jsonObject.nullable(),
-  title: z.string().nullable(), roles: z.array(z.enum(['Executive', 'Owner', 'Director'])), middleName: z.string().nullable(),
-  phoneNumber: z.string().nullable(), verificationDocs: z.array(jsonObject), passport: jsonObject.nullable(), driverLicence: jsonObject.nullable(),
-  createdAt: timestamp, updatedAt: timestamp,
+  beneficialOwnerId: id('beneficialOwner'),
+  merchantId: id('merchant'),
+  givenName: z.string(),
+  familyName: z.string(),
+  dateOfBirth: z.string(),
+  ownershipPercentage: z.number(),
+  emailAddress: z.string().nullable(),
+  address: jsonObject.nullable(),
+  title: z.string().nullable(),
+  roles: z.array(z.enum(['Executive', 'Owner', 'Director'])),
+  middleName: z.string().nullable(),
+  phoneNumber: z.string().nullable(),
+  verificationDocs: z.array(jsonObject),
+  passport: jsonObject.nullable(),
+  driverLicence: jsonObject.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
 });
 export const beneficialOwnerList = list(beneficialOwnerResponse);
-export const kycResponse = z.strictObject({ customerId: id('customer'), kycStatus: z.enum(['NotStarted', 'Verified', 'Rejected']), kycCheckedAt: timestamp.nullable() });
-export const surchargeResponse = z.strictObject({ amount: money, surchargeAmount: z.int(), totalAmount: money, surchargeRateBps: z.int() });
+export const kycResponse = z.strictObject({
+  customerId: id('customer'),
+  kycStatus: z.enum(['NotStarted', 'Verified', 'Rejected']),
+  kycCheckedAt: timestamp.nullable(),
+});
+export const surchargeResponse = z.strictObject({
+  amount: money,
+  surchargeAmount: z.int(),
+  totalAmount: money,
+  surchargeRateBps: z.int(),
+});
 export const settlementEntryList = list(
   z.strictObject({
-    settlementEntryId: z.string().startsWith('sent_'), merchantId: id('merchant'), transactionId: id('transaction'),
-    type: z.enum(['payment', 'surcharge', 'fee', 'refund', 'transfer_out', 'transfer_in', 'transfer_reversal_out', 'transfer_reversal_in']),
-    amount: z.int(), currency: z.string(), occurredAt: timestamp, payoutDate: z.string(), reference: z.string().nullable(),
+    settlementEntryId: z.string().startsWith('sent_'),
+    merchantId: id('merchant'),
+    transactionId: id('transaction'),
+    type: z.enum([
+      'payment',
+      'surcharge',
+      'fee',
+      'refund',
+      'transfer_out',
+      'transfer_in',
+      'transfer_reversal_out',
+      'transfer_reversal_in',
+    ]),
+    amount: z.int(),
+    currency: z.string(),
+    occurredAt: timestamp,
+    payoutDate: z.string(),
+    reference: z.string().nullable(),
   }),
 );
 export const payoutSummary = z.strictObject({
-    payoutId: z.string().startsWith('pout_'), merchantId: id('merchant'), payoutDate: z.string(), currency: z.string(),
-    grossAmount: z.int(), feeAmount: z.int(), refundedAmount: z.int(), transferredAmount: z.int(), netAmount: z.int(),
-    entryCount: z.int(), status: z.enum(['pending', 'paid']),
+  payoutId: z.string().startsWith('pout_'),
+  merchantId: id('merchant'),
+  payoutDate: z.string(),
+  currency: z.string(),
+  grossAmount: z.int(),
+  feeAmount: z.int(),
+  refundedAmount: z.int(),
+  transferredAmount: z.int(),
+  netAmount: z.int(),
+  entryCount: z.int(),
+  status: z.enum(['pending', 'paid']),
 });
 export const payoutSummaryList = list(payoutSummary);
 export const settlementReport = list(payoutSummary.extend({ entries: settlementEntryList }));
@@ -339,7 +436,11 @@ export const blockedCard = z.strictObject({
 export const blockedCardList = list(blockedCard);
 
 export const payByLinkOrderResponse = z.strictObject({
-  PayByLinkOrder: z.strictObject({ order: orderResponse.shape.OnlineOrder.shape.order, token: z.string(), magicLink: z.url() }),
+  PayByLinkOrder: z.strictObject({
+    order: orderResponse.shape.OnlineOrder.shape.order,
+    token: z.string(),
+    magicLink: z.url(),
+  }),
 });
 
 /** Customer sign-in: a checkout auth token for the customer. */

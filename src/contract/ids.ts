@@ -62,7 +62,8 @@ export function newRequestId(): string {
   }
   for (let i = 0; i < 16; i++) {
     let byte = uuidPool[uuidAt + i]!;
-    if (i === 6) byte = (byte & 0x0f) | 0x40; // version 4
+    if (i === 6)
+      byte = (byte & 0x0f) | 0x40; // version 4
     else if (i === 8) byte = (byte & 0x3f) | 0x80; // variant 10xx
     const slot = UUID_SLOTS[i]!;
     uuidText[slot] = HEX_DIGITS[byte >> 4]!;

@@ -36,7 +36,21 @@ const LONG_NUMBER = new RegExp('\\d' + '[\\d.]'.repeat(15), 'g');
  * anything else (a letter, `_`, `"`) is inside a string.
  */
 function mayPrecedeNumber(c: number): boolean {
-  return Number.isNaN(c) || c === 58 || c === 44 || c === 91 || c === 32 || c === 10 || c === 13 || c === 9 || c === 45 || c === 101 || c === 69 || c === 43 || c === 46;
+  return (
+    Number.isNaN(c) ||
+    c === 58 ||
+    c === 44 ||
+    c === 91 ||
+    c === 32 ||
+    c === 10 ||
+    c === 13 ||
+    c === 9 ||
+    c === 45 ||
+    c === 101 ||
+    c === 69 ||
+    c === 43 ||
+    c === 46
+  );
 }
 
 /**
@@ -103,12 +117,14 @@ function scan(text: string, limit: number): { depth: number; longNumber: boolean
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c >= 48 && c <= 57) {
       if (++run >= 16) longNumber = true;
       continue;
-    } else if (c === 46 && run > 0) continue; // a decimal point: the fraction's digits count on
+    } else if (c === 46 && run > 0)
+      continue; // a decimal point: the fraction's digits count on
     else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {
       if (++depth > max) max = depth;
@@ -157,16 +173,18 @@ export function duplicateKey(text: string): string | undefined {
   }
   const stack: Level[] = [];
   const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
-  const pathOfValue = (top: Level | undefined) => (top === undefined ? '' : top.keys ? join(top.path, top.key) : `${top.path}[${top.index}]`);
+  const pathOfValue = (top: Level | undefined) =>
+    top === undefined ? '' : top.keys ? join(top.path, top.key) : `${top.path}[${top.index}]`;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 34) {
       let j = i + 1;
       let escaped = false;
-      for (let d = text.charCodeAt(j); d !== 34; d = text.charCodeAt(++j)) if (d === 92) {
-        escaped = true;
-        j++;
-      }
+      for (let d = text.charCodeAt(j); d !== 34; d = text.charCodeAt(++j))
+        if (d === 92) {
+          escaped = true;
+          j++;
+        }
       const top = stack[stack.length - 1];
       if (top?.keys && top.expectKey) {
         const key = escaped ? (JSON.parse(text.slice(i, j + 1)) as string) : text.slice(i + 1, j);
@@ -176,7 +194,8 @@ export function duplicateKey(text: string): string | undefined {
         top.expectKey = false;
       }
       i = j;
-    } else if (c === 123) stack.push({ keys: new Set(), path: pathOfValue(stack[stack.length - 1]), key: '', index: 0, expectKey: true });
+    } else if (c === 123)
+      stack.push({ keys: new Set(), path: pathOfValue(stack[stack.length - 1]), key: '', index: 0, expectKey: true });
     else if (c === 91) stack.push({ path: pathOfValue(stack[stack.length - 1]), key: '', index: 0, expectKey: false });
     else if (c === 125 || c === 93) stack.pop();
     else if (c === 44) {
@@ -199,7 +218,8 @@ function refuseDuplicateKeys(text: string, value: unknown): void {
   if (typeof value !== 'object' || value === null) return;
   if (keyMarks(text) <= keyCount(value) && !/"\s+:/.test(text)) return;
   const key = duplicateKey(text);
-  if (key !== undefined) throw new PaybridgeError('invalid_request', `body.${key}: the key is given twice; send each field once`);
+  if (key !== undefined)
+    throw new PaybridgeError('invalid_request', `body.${key}: the key is given twice; send each field once`);
 }
 
 /** The parsed body, undefined for an empty one, or a PaybridgeError (400 invalid_request). */

@@ -33,7 +33,10 @@ export function signJwt(claims: JwtClaims, secret: string): string {
 export async function verifyJwt(token: string, secret: string, nowSeconds: number): Promise<JwtClaims | null> {
   if (!looksLikeJwt(token)) return null;
   try {
-    const { payload } = await jwtVerify(token, keyOf(secret), { algorithms: ['HS256'], currentDate: new Date(nowSeconds * 1000) });
+    const { payload } = await jwtVerify(token, keyOf(secret), {
+      algorithms: ['HS256'],
+      currentDate: new Date(nowSeconds * 1000),
+    });
     if (typeof payload.sub !== 'string') return null;
     const kind = (payload as { kind?: unknown }).kind;
     if (kind !== 'customer' && kind !== 'merchant' && kind !== 'marketplace') return null;

@@ -47,4 +47,7 @@ export function eitherName<T extends z.ZodObject>(schema: T, required: readonly 
 }
 
 export const CONSUMER_REQUIRED = [['emailAddress', 'email']] as const;
-export const ORGANISATION_REQUIRED = [['organisationName', 'businessName'], ['emailAddress', 'email']] as const;
+export const ORGANISATION_REQUIRED = [
+  ['organisationName', 'businessName'],
+  ['emailAddress', 'email'],
+] as const;

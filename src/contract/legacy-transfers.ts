@@ -41,10 +41,17 @@ export interface TransferRecord {
  * The transfer an L27 call reverses: the most recent transfer still in effect to `fromMerchant` whose
  * amount equals `reverseAmount` (legacy-api.md section 4), or undefined.
  */
-export function transferToReverse(transfers: readonly TransferRecord[], body: z.output<typeof legacyReverseBody>): TransferRecord | undefined {
+export function transferToReverse(
+  transfers: readonly TransferRecord[],
+  body: z.output<typeof legacyReverseBody>,
+): TransferRecord | undefined {
   let chosen: TransferRecord | undefined;
   for (const t of transfers)
-    if (t.status === 'completed' && t.destinationMerchantId === body.fromMerchant && t.amount === body.reverseAmount.amount)
+    if (
+      t.status === 'completed' &&
+      t.destinationMerchantId === body.fromMerchant &&
+      t.amount === body.reverseAmount.amount
+    )
       if (!chosen || t.createdAt >= chosen.createdAt) chosen = t;
   return chosen;
 }
@@ -54,7 +61,13 @@ export const noTransferToReverse = (body: z.output<typeof legacyReverseBody>) =>
   `reverseAmount: no transfer of ${body.reverseAmount.amount} ${body.reverseAmount.currency} to ${body.fromMerchant} is left to reverse (a reversal takes back one whole transfer)`;
 
 /** The L26/L27 answer (legacy reference) from a transaction's figures and its transfers still in effect. */
-export function legacyTransferAnswer(tx: { transactionId: string; merchantId: string; amount: number; currency: string; transfers: readonly TransferRecord[] }) {
+export function legacyTransferAnswer(tx: {
+  transactionId: string;
+  merchantId: string;
+  amount: number;
+  currency: string;
+  transfers: readonly TransferRecord[];
+}) {
   const live = tx.transfers.filter((t) => t.status === 'completed');
   return {
     transactionTransferId: null,
@@ -67,7 +80,13 @@ export function legacyTransferAnswer(tx: { transactionId: string; merchantId: st
     totalSurcharged: 0,
     totalLevied: live.reduce((sum, t) => sum + (t.levy ?? 0), 0),
     transfers: live.map((t) => ({
-      transferredToMerchantId: t.destinationMerchantId, idempotencyKey: null, createdAt: t.createdAt, transferred: t.amount, surcharged: 0, levy: t.levy ?? 0, metadata: null,
+      transferredToMerchantId: t.destinationMerchantId,
+      idempotencyKey: null,
+      createdAt: t.createdAt,
+      transferred: t.amount,
+      surcharged: 0,
+      levy: t.levy ?? 0,
+      metadata: null,
     })),
   };
 }

@@ -11,7 +11,9 @@ export const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'expected a three-let
 const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
 
 /** A currency the service takes: an ISO 4217 code in use (the translator leaves this to the service: D-MAP-2). */
-export const isoCurrency = currencyCode.refine((code) => ISO_4217.has(code), { message: 'expected an ISO 4217 currency code' });
+export const isoCurrency = currencyCode.refine((code) => ISO_4217.has(code), {
+  message: 'expected an ISO 4217 currency code',
+});
 export const shortText = z.string().max(255);
 export const longText = z.string().max(2000);
 export const phone = z.string().regex(/^\+?[0-9 ()-]{3,32}$/, 'expected a phone number in international format');
@@ -87,7 +89,9 @@ export function describeIssues(error: z.ZodError, root = ''): string {
   // a union (an amount or a money object): the branch whose type fits names the problem
   while (issue.code === 'invalid_union' && (issue as { errors?: Issue[][] }).errors?.length) {
     const branches: Issue[][] = (issue as unknown as { errors: Issue[][] }).errors;
-    const fitting: Issue[] = branches.find((b) => b[0] !== undefined && !(b[0].code === 'invalid_type' && b[0].path.length === 0)) ?? branches[0]!;
+    const fitting: Issue[] =
+      branches.find((b) => b[0] !== undefined && !(b[0].code === 'invalid_type' && b[0].path.length === 0)) ??
+      branches[0]!;
     const inner: Issue | undefined = fitting[0];
     if (!inner) break;
     issue = { ...inner, path: [...issue.path, ...inner.path] };
@@ -124,7 +128,10 @@ export const blankable = <T extends z.ZodType>(schema: T) =>
  * A count that is not whole is refused.
  */
 export const legacyCount = (min: number, max: number) =>
-  z.preprocess((v) => (typeof v === 'string' && /^\s*\d{1,9}(\.\d{1,8})?\s*$/.test(v) ? Number(v) : v), z.int().min(min).max(max));
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\s*\d{1,9}(\.\d{1,8})?\s*$/.test(v) ? Number(v) : v),
+    z.int().min(min).max(max),
+  );
 
 /** A legacy reference id: a string, or a number as PHP plugins send a shop's own id (`42`). */
 export const legacyReference = z.preprocess(
@@ -139,11 +146,14 @@ export const legacyReference = z.preprocess(
  */
 export const legacyPayPlanVariant = z.union([
   z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a pay plan variant name'),
-  z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a pay plan variant name'), z.unknown()).refine((o) => Object.keys(o).length === 1, 'expected an object naming one variant'),
+  z
+    .record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a pay plan variant name'), z.unknown())
+    .refine((o) => Object.keys(o).length === 1, 'expected an object naming one variant'),
 ]);
 
 /** The variant's name from either form of a legacy pay plan variant. */
-export const legacyVariantName = (variant: string | Record<string, unknown>): string => (typeof variant === 'string' ? variant : Object.keys(variant)[0]!);
+export const legacyVariantName = (variant: string | Record<string, unknown>): string =>
+  typeof variant === 'string' ? variant : Object.keys(variant)[0]!;
 
 /** A calendar date, `YYYY-MM-DD`. */
 export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');

@@ -51,7 +51,8 @@ export function createAnswers(deps: AnswersDeps) {
     if (res.headersSent || res.destroyed) return;
     headers['x-request-id'] = x.id;
     if (deps.draining()) headers.connection = 'close';
-    if (body !== undefined) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    if (body !== undefined)
+      headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     res.writeHead(status, headers);
     res.end(body);
     finished(x, status);
@@ -69,12 +70,25 @@ export function createAnswers(deps: AnswersDeps) {
     const mode = decision?.mode ?? 'none';
     const ms = performance.now() - x.started;
     metrics.answered(route, mode, status, ms / 1000);
-    deps.access({ requestId: x.id, clientRequestId: x.id === x.headers['x-request-id'], route, mode, method: x.method, url: x.url, status, ms, traceId: traceIdOf(x.headers) });
+    deps.access({
+      requestId: x.id,
+      clientRequestId: x.id === x.headers['x-request-id'],
+      route,
+      mode,
+      method: x.method,
+      url: x.url,
+      status,
+      ms,
+      traceId: traceIdOf(x.headers),
+    });
   }
 
   /** An error answer in the shape of the request's generation; anything but a PaybridgeError is a logged 500. */
   function sendError(x: Exchange, err: unknown): void {
-    const error = err instanceof PaybridgeError ? err : new PaybridgeError('internal_error', 'the gateway failed to handle the request');
+    const error =
+      err instanceof PaybridgeError
+        ? err
+        : new PaybridgeError('internal_error', 'the gateway failed to handle the request');
     if (error.code === 'internal_error') log.error({ requestId: x.id, err }, 'request failed');
     const render = x.decision?.generation === 'current' ? currentErrorBody : legacyErrorBody;
     const headers: OutgoingHttpHeaders = { 'content-type': JSON_TYPE };

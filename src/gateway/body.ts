@@ -6,7 +6,8 @@ const DRAIN_BYTES = 8 * 1024 * 1024;
 
 /** Whether a request declares a body at all (a length, or chunked). */
 export const hasBody = (req: IncomingMessage): boolean =>
-  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /**
  * The raw body of a request, read once, as bytes: a legacy body is then parsed once, as JSON,
@@ -36,7 +37,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
       finish(null, size === 0 ? undefined : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
     // a client that gives up mid-body (an 'aborted' error, or a close): its failure, not the gateway's
-    const gaveUp = () => finish(new PaybridgeError('invalid_request', 'body: the client closed the connection before sending it all'));
+    const gaveUp = () =>
+      finish(new PaybridgeError('invalid_request', 'body: the client closed the connection before sending it all'));
     const onError = gaveUp;
     const onClose = gaveUp;
     function finish(err: Error | null, body?: Buffer): void {

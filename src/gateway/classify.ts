@@ -14,16 +14,25 @@ import { soleCredential, type Decision } from './requests.js';
  * `admit(route)`: whether a sampled shadow exchange can be compared (room in the comparison queue);
  * one that cannot is served as an unsampled one.
  */
-export function createClassifier(config: Config, translator: Translator, routes: { readonly table: RouteTable }, admit: (route: string) => boolean = () => true) {
+export function createClassifier(
+  config: Config,
+  translator: Translator,
+  routes: { readonly table: RouteTable },
+  admit: (route: string) => boolean = () => true,
+) {
   const defaultEnvironment: Environment =
-    config.defaultEnvironment ?? (config.upstreams.sandbox.current || config.upstreams.sandbox.legacy ? 'sandbox' : 'live');
+    config.defaultEnvironment ??
+    (config.upstreams.sandbox.current || config.upstreams.sandbox.legacy ? 'sandbox' : 'live');
 
   /** The upstream base URL of an environment and generation, or a legacy 401 naming the credential. */
   function upstreamFor(credential: string | undefined, generation: 'current' | 'legacy'): string {
     const environment = environmentOf(credential, defaultEnvironment);
     const url = config.upstreams[environment][generation];
     if (!url)
-      throw new PaybridgeError('unauthenticated', `no ${environment} ${generation} upstream is configured for this credential`);
+      throw new PaybridgeError(
+        'unauthenticated',
+        `no ${environment} ${generation} upstream is configured for this credential`,
+      );
     return url;
   }
 
@@ -32,7 +41,13 @@ export function createClassifier(config: Config, translator: Translator, routes:
    * decided (a legacy-shaped 400), the rest (no upstream for the credential, a foreign scheme) after
    * `onDecision` has the decision so far, which picks the error's shape.
    */
-  function classify(method: string, url: string, headers: Record<string, string | string[]>, onDecision: (decision: Decision) => void, merchant?: string): Decision {
+  function classify(
+    method: string,
+    url: string,
+    headers: Record<string, string | string[]>,
+    onDecision: (decision: Decision) => void,
+    merchant?: string,
+  ): Decision {
     const credential = soleCredential(headers);
     const legacy = isLegacyRequest(headers);
     const scheme = legacy ? undefined : foreignScheme(headers);
@@ -53,12 +68,19 @@ export function createClassifier(config: Config, translator: Translator, routes:
     const pathname = q < 0 ? url : url.slice(0, q);
     if (pathname.startsWith('/sandbox/')) {
       // the sandbox's instruments and pages (card tokens, 3DS page, checkout): its own faces, never live
-      const decision: Decision = { generation: legacy ? 'legacy' : 'current', headers, route: 'sandbox', mode: 'passthrough' };
+      const decision: Decision = {
+        generation: legacy ? 'legacy' : 'current',
+        headers,
+        route: 'sandbox',
+        mode: 'passthrough',
+      };
       onDecision(decision);
-      if (credential?.startsWith('live_')) throw new PaybridgeError('unauthenticated', 'sandbox instruments take sandbox credentials only');
+      if (credential?.startsWith('live_'))
+        throw new PaybridgeError('unauthenticated', 'sandbox instruments take sandbox credentials only');
       const sandbox = config.upstreams.sandbox;
       decision.upstream = legacy ? sandbox.legacy : (sandbox.current ?? sandbox.legacy);
-      if (!decision.upstream) throw new PaybridgeError('route_not_mapped', `${method} ${pathname}: no sandbox upstream is configured`);
+      if (!decision.upstream)
+        throw new PaybridgeError('route_not_mapped', `${method} ${pathname}: no sandbox upstream is configured`);
       return decision;
     }
     if (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined && !legacy) {
@@ -66,7 +88,8 @@ export function createClassifier(config: Config, translator: Translator, routes:
       const decision: Decision = { generation: 'current', headers, route: 'current', mode: 'passthrough' };
       onDecision(decision);
       decision.upstream = config.upstreams[defaultEnvironment].current;
-      if (!decision.upstream) throw new PaybridgeError('route_not_mapped', `${method} ${pathname}: no current upstream answers preflights`);
+      if (!decision.upstream)
+        throw new PaybridgeError('route_not_mapped', `${method} ${pathname}: no current upstream answers preflights`);
       return decision;
     }
     if (legacy || headers.authorization === undefined) {
@@ -74,14 +97,25 @@ export function createClassifier(config: Config, translator: Translator, routes:
       const route = match?.compiled.mapping.route ?? 'unmapped';
       // the route table in force as the request starts: it finishes under it, whatever changes later
       const table = routes.table;
-      const { mode, percent } = match ? routeMode(table, route, merchant) : { mode: config.unmappedRoutes === 'legacy' ? 'legacy' as const : 'current' as const, percent: 0 };
-      const decision: Decision = { generation: 'legacy', headers, route, mode, match, ...(merchant ? { merchant } : {}) };
+      const { mode, percent } = match
+        ? routeMode(table, route, merchant)
+        : { mode: config.unmappedRoutes === 'legacy' ? ('legacy' as const) : ('current' as const), percent: 0 };
+      const decision: Decision = {
+        generation: 'legacy',
+        headers,
+        route,
+        mode,
+        match,
+        ...(merchant ? { merchant } : {}),
+      };
       onDecision(decision);
       // a percentage canary: which side serves it is decided once its key is known (the body may name it)
       if (mode === 'canary' && percent < 100) decision.canary = { percent, key: table.canaryKey };
-      if (mode === 'shadow' || mode === 'canary') decision.sampled = Math.random() < sampleOf(table, route) && (mode === 'canary' || admit(route));
+      if (mode === 'shadow' || mode === 'canary')
+        decision.sampled = Math.random() < sampleOf(table, route) && (mode === 'canary' || admit(route));
       // legacy mode, and shadow exchanges not sampled, go straight through
-      if (mode === 'legacy' || (mode === 'shadow' && !decision.sampled)) decision.upstream = upstreamFor(credential, 'legacy');
+      if (mode === 'legacy' || (mode === 'shadow' && !decision.sampled))
+        decision.upstream = upstreamFor(credential, 'legacy');
       return decision;
     }
     const decision: Decision = { generation: 'current', headers, route: 'current', mode: 'passthrough' };

@@ -11,7 +11,11 @@ function describe(err: Error & { code?: string }): { status: number; code: Error
     case 'HPE_INVALID_HEADER_TOKEN':
     case 'HPE_LF_EXPECTED':
     case 'HPE_CR_EXPECTED':
-      return { status: 400, code: 'invalid_request', detail: 'headers: a header name or value contains a forbidden character (CR, LF or a control character)' };
+      return {
+        status: 400,
+        code: 'invalid_request',
+        detail: 'headers: a header name or value contains a forbidden character (CR, LF or a control character)',
+      };
     case 'HPE_HEADER_OVERFLOW':
       return { status: 431, code: 'invalid_request', detail: 'headers: the request headers are too large' };
     case 'HPE_INVALID_METHOD':
@@ -19,7 +23,11 @@ function describe(err: Error & { code?: string }): { status: number; code: Error
     case 'HPE_INVALID_URL':
       return { status: 400, code: 'invalid_request', detail: 'path: not a valid request target' };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, code: 'request_timeout', detail: 'request: the headers and body were not received in time; the connection is closed' };
+      return {
+        status: 408,
+        code: 'request_timeout',
+        detail: 'request: the headers and body were not received in time; the connection is closed',
+      };
     default:
       return { status: 400, code: 'invalid_request', detail: `request: malformed HTTP (${err.code ?? 'parse error'})` };
   }
@@ -41,7 +49,12 @@ const CLIENT_GONE = new Set(['HPE_INVALID_EOF_STATE', 'ECONNRESET', 'EPIPE']);
  * (statusCode, errorCode, message, detail, tracer), then the connection is closed. `refused` hears
  * of each answer written, so that its tracer is in the log; `gone` of a client that went away mid-request.
  */
-export function legacyClientError(err: Error & { code?: string }, socket: Socket, refused?: (refusal: ClientRefusal) => void, gone?: (code: string) => void): void {
+export function legacyClientError(
+  err: Error & { code?: string },
+  socket: Socket,
+  refused?: (refusal: ClientRefusal) => void,
+  gone?: (code: string) => void,
+): void {
   if (!socket.writable || CLIENT_GONE.has(err.code ?? '')) {
     if (CLIENT_GONE.has(err.code ?? '')) gone?.(err.code!);
     socket.destroy();
@@ -52,7 +65,13 @@ export function legacyClientError(err: Error & { code?: string }, socket: Socket
 }
 
 /** A legacy-shaped error written straight to a socket, which is then closed: for requests no handler may see. */
-function refuseOnSocket(socket: Socket, status: number, code: ErrorCode, detail: string, refused?: (refusal: ClientRefusal) => void): void {
+function refuseOnSocket(
+  socket: Socket,
+  status: number,
+  code: ErrorCode,
+  detail: string,
+  refused?: (refusal: ClientRefusal) => void,
+): void {
   const tracer = randomUUID();
   refused?.({ tracer, status, code, detail });
   const body = JSON.stringify({ ...legacyErrorBody(code, detail, tracer), statusCode: status });
@@ -77,8 +96,15 @@ export function refuseConnect(socket: Socket, refused?: (refusal: ClientRefusal)
  * What the gateway does with each request Node's parser refused: counted
  * (`paybridge_client_refusals_total{status,code}`) and logged at warn with the tracer the client got.
  */
-export function refusalRecorder(metrics: Metrics, warn: (obj: object, msg: string) => void): (refusal: ClientRefusal) => void {
-  const refusals = metrics.counter('paybridge_client_refusals_total', "Requests Node's HTTP parser refused (malformed HTTP, headers too large, a client too slow, CONNECT), by status and error code.", ['status', 'code']);
+export function refusalRecorder(
+  metrics: Metrics,
+  warn: (obj: object, msg: string) => void,
+): (refusal: ClientRefusal) => void {
+  const refusals = metrics.counter(
+    'paybridge_client_refusals_total',
+    "Requests Node's HTTP parser refused (malformed HTTP, headers too large, a client too slow, CONNECT), by status and error code.",
+    ['status', 'code'],
+  );
   return ({ tracer, status, code, detail }) => {
     refusals.inc({ status: String(status), code });
     warn({ requestId: tracer, status, errorCode: code, detail }, 'request refused by the HTTP parser');

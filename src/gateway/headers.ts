@@ -9,8 +9,18 @@
  * before it calls upstream, so there is nothing to wait for there (undici refuses the header).
  */
 const HOP_BY_HOP = new Set([
-  'connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
-  'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'expect',
 ]);
 
 /**
@@ -20,7 +30,9 @@ const HOP_BY_HOP = new Set([
 const GATEWAY_SET = new Set(['x-forwarded-host', 'x-forwarded-proto', 'x-request-id']);
 
 /** The header names a `Connection` header nominates as hop-by-hop (RFC 9110 section 7.6.1), lower case. */
-function connectionNamed(headers: Readonly<Record<string, string | string[] | undefined>>): ReadonlySet<string> | undefined {
+function connectionNamed(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): ReadonlySet<string> | undefined {
   const connection = Object.hasOwn(headers, 'connection') ? headers.connection : undefined;
   if (connection === undefined) return undefined;
   const names = new Set<string>();
@@ -39,14 +51,23 @@ function connectionNamed(headers: Readonly<Record<string, string | string[] | un
  * as one line per value.
  */
 export function headerList(
-  own: Readonly<Record<string, string | string[] | undefined>>, extra: Readonly<Record<string, string>> | undefined, requestId: string,
+  own: Readonly<Record<string, string | string[] | undefined>>,
+  extra: Readonly<Record<string, string>> | undefined,
+  requestId: string,
 ): string[] {
   const headers: string[] = [];
   const named = connectionNamed(own);
   for (const name in own) {
     if (!Object.hasOwn(own, name)) continue;
     const value = own[name];
-    if (value === undefined || GATEWAY_SET.has(name) || HOP_BY_HOP.has(name) || named?.has(name) || (extra !== undefined && Object.hasOwn(extra, name))) continue;
+    if (
+      value === undefined ||
+      GATEWAY_SET.has(name) ||
+      HOP_BY_HOP.has(name) ||
+      named?.has(name) ||
+      (extra !== undefined && Object.hasOwn(extra, name))
+    )
+      continue;
     if (typeof value === 'string') headers.push(name, value);
     else for (const one of value) headers.push(name, one);
   }
@@ -56,7 +77,9 @@ export function headerList(
 }
 
 /** Headers (lower-case names) without the hop-by-hop ones, those a `Connection` header names included: what goes on to the next hop (the gateway sets its own length). */
-export function endToEnd(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string | string[]> {
+export function endToEnd(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   const named = connectionNamed(headers);
   for (const name in headers) {

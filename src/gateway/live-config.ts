@@ -20,14 +20,21 @@ const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'obje
 /** The dotted paths at which two configurations differ: each leaf setting, a list as a whole. */
 function differingPaths(a: unknown, b: unknown, prefix = ''): string[] {
   if (isPlain(a) && isPlain(b))
-    return [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((key) => differingPaths(a[key], b[key], prefix ? `${prefix}.${key}` : key));
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((key) =>
+      differingPaths(a[key], b[key], prefix ? `${prefix}.${key}` : key),
+    );
   return JSON.stringify(a) === JSON.stringify(b) ? [] : [prefix];
 }
 
 /** JSON with the keys of every object sorted: one text for one configuration, whatever order it was read in. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isPlain(value)) return `{${Object.keys(value).sort().filter((k) => value[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  if (isPlain(value))
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => value[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 }
 
@@ -46,7 +53,13 @@ export interface ReloadOutcome {
  * it, so that replicas given one configuration show one hash whatever ports their sandboxes got.
  */
 export function createLiveConfig(config: Config, routes: RouteControl, metrics: Metrics, declared: Config = config) {
-  let lastReload = { at: Date.now(), ok: true, source: 'start', notApplied: [] as string[], error: undefined as string | undefined };
+  let lastReload = {
+    at: Date.now(),
+    ok: true,
+    source: 'start',
+    notApplied: [] as string[],
+    error: undefined as string | undefined,
+  };
 
   /** A configuration with the live route table laid in. */
   function withTable(base: Config): Config {
@@ -58,15 +71,43 @@ export function createLiveConfig(config: Config, routes: RouteControl, metrics: 
   let hashed: { version: number; hash: string } | undefined;
   /** A short digest of the configuration in force, as declared: one value on every replica that runs the same configuration. */
   function hash(): string {
-    if (hashed?.version !== routes.table.version) hashed = { version: routes.table.version, hash: createHash('sha256').update(canonical(withTable(declared))).digest('hex').slice(0, 12) };
+    if (hashed?.version !== routes.table.version)
+      hashed = {
+        version: routes.table.version,
+        hash: createHash('sha256')
+          .update(canonical(withTable(declared)))
+          .digest('hex')
+          .slice(0, 12),
+      };
     return hashed.hash;
   }
 
-  metrics.gauge('paybridge_config_generation', 'Changes made to the route table since this replica started (a reload that applied one, or an operator change).', () => routes.table.version);
-  metrics.info('paybridge_config_info', 'The configuration in force: 1, labelled with its hash (every replica that took a change shows the same hash) and what last set the route table.', ['hash', 'source'], () => ({ hash: hash(), source: routes.table.source.split(' ')[0]! }));
-  metrics.gauge('paybridge_config_last_reload_successful', 'Whether the last reload of the configuration was taken (1) or refused as invalid (0, the running configuration stays).', () => (lastReload.ok ? 1 : 0));
-  metrics.gauge('paybridge_config_last_reload_timestamp_seconds', 'When the configuration was last read (start or reload), in seconds since the epoch.', () => lastReload.at / 1000);
-  metrics.gauge('paybridge_config_not_applied', 'Settings the configuration last read holds that this replica does not run: a restart applies them.', () => lastReload.notApplied.length);
+  metrics.gauge(
+    'paybridge_config_generation',
+    'Changes made to the route table since this replica started (a reload that applied one, or an operator change).',
+    () => routes.table.version,
+  );
+  metrics.info(
+    'paybridge_config_info',
+    'The configuration in force: 1, labelled with its hash (every replica that took a change shows the same hash) and what last set the route table.',
+    ['hash', 'source'],
+    () => ({ hash: hash(), source: routes.table.source.split(' ')[0]! }),
+  );
+  metrics.gauge(
+    'paybridge_config_last_reload_successful',
+    'Whether the last reload of the configuration was taken (1) or refused as invalid (0, the running configuration stays).',
+    () => (lastReload.ok ? 1 : 0),
+  );
+  metrics.gauge(
+    'paybridge_config_last_reload_timestamp_seconds',
+    'When the configuration was last read (start or reload), in seconds since the epoch.',
+    () => lastReload.at / 1000,
+  );
+  metrics.gauge(
+    'paybridge_config_not_applied',
+    'Settings the configuration last read holds that this replica does not run: a restart applies them.',
+    () => lastReload.notApplied.length,
+  );
 
   return {
     inForce,
@@ -93,9 +134,17 @@ export function createLiveConfig(config: Config, routes: RouteControl, metrics: 
       return {
         generation: version,
         hash: hash(),
-        routesSetBy: routes.managedBy !== undefined ? `the configuration file ${routes.managedBy}` : 'the operator API (no configuration file)',
+        routesSetBy:
+          routes.managedBy !== undefined
+            ? `the configuration file ${routes.managedBy}`
+            : 'the operator API (no configuration file)',
         routesChanged: { at: changedAt, by: source },
-        lastReload: { at: new Date(lastReload.at).toISOString(), source: lastReload.source, ok: lastReload.ok, ...(lastReload.error ? { error: lastReload.error } : {}) },
+        lastReload: {
+          at: new Date(lastReload.at).toISOString(),
+          source: lastReload.source,
+          ok: lastReload.ok,
+          ...(lastReload.error ? { error: lastReload.error } : {}),
+        },
         notApplied: lastReload.notApplied,
       };
     },

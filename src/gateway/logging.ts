@@ -60,14 +60,20 @@ export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
     }
     return text;
   };
-  const accessOn = level !== 'silent' && (pino.levels.values[level] ?? pino.levels.values.info!) <= pino.levels.values.info!;
+  const accessOn =
+    level !== 'silent' && (pino.levels.values[level] ?? pino.levels.values.info!) <= pino.levels.values.info!;
   return {
     options: {
       level,
       // Redaction runs per log line (pino's own redact would run on every per-request child logger).
       formatters: { log: (record: Record<string, unknown>) => redactValue(record) as Record<string, unknown> },
       serializers: {
-        err: (err: Error & { code?: string }) => ({ type: err.name, code: err.code, message: scrub(err.message ?? ''), stack: scrub(err.stack ?? '') }),
+        err: (err: Error & { code?: string }) => ({
+          type: err.name,
+          code: err.code,
+          message: scrub(err.message ?? ''),
+          stack: scrub(err.stack ?? ''),
+        }),
       },
       stream: out,
       // fastify announces its address; the gateway's own start line (with its upstreams and modes) says it once
@@ -107,4 +113,3 @@ export function gatewayLogging(level: string, stream?: NodeJS.WritableStream) {
     },
   };
 }
-

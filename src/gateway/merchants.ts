@@ -17,7 +17,6 @@ export interface MerchantsDeps {
   call: (current: CurrentRequest, deadline: number) => Promise<CurrentResponse>;
 }
 
-
 export function createMerchants(deps: MerchantsDeps) {
   // '': the credential belongs to no single merchant
   const seen = new LRUCache<string, string>({ max: 10_000, ttl: 5 * 60_000 });
@@ -42,7 +41,14 @@ export function createMerchants(deps: MerchantsDeps) {
     if (cached !== undefined) return cached;
     let merchant: string | null;
     try {
-      const answer = await deps.call({ method: 'GET', path: '/merchants?limit=2', headers: { authorization: `Bearer ${credential}`, accept: 'application/json' } }, deadline);
+      const answer = await deps.call(
+        {
+          method: 'GET',
+          path: '/merchants?limit=2',
+          headers: { authorization: `Bearer ${credential}`, accept: 'application/json' },
+        },
+        deadline,
+      );
       const body = answer.body as { items?: unknown[] } | unknown[] | undefined;
       const items = Array.isArray(body) ? body : body?.items;
       const ids = answer.status === 200 && Array.isArray(items) ? items.map(merchantIdOf) : [];
@@ -57,4 +63,3 @@ export function createMerchants(deps: MerchantsDeps) {
 
   return { known, resolve };
 }
-

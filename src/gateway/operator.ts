@@ -25,13 +25,19 @@ const digestOf = (token: string): Buffer => createHash('sha256').update(token).d
 function refusalOf(request: FastifyRequest): string {
   const auth = request.headers.authorization;
   if (auth === undefined) return 'no Authorization header';
-  return /^\s*Bearer(?:\s|$)/i.test(auth) ? (tokenOf(request) === undefined ? 'an empty or malformed Bearer value' : 'an unknown token') : 'not the Bearer scheme';
+  return /^\s*Bearer(?:\s|$)/i.test(auth)
+    ? tokenOf(request) === undefined
+      ? 'an empty or malformed Bearer value'
+      : 'an unknown token'
+    : 'not the Bearer scheme';
 }
 
 /** The configuration as it runs, every secret masked: tokens, keys, merchant tokens, credentials in URLs. */
 function maskedConfig(config: Config): unknown {
   const masked = redactValue(JSON.parse(JSON.stringify(config))) as Record<string, unknown>;
-  masked.merchantTokens = Object.fromEntries(Object.values(config.merchantTokens).map((merchantId, i) => [`[redacted token ${i + 1}]`, merchantId]));
+  masked.merchantTokens = Object.fromEntries(
+    Object.values(config.merchantTokens).map((merchantId, i) => [`[redacted token ${i + 1}]`, merchantId]),
+  );
   masked.operatorTokens = Object.fromEntries(Object.keys(config.operatorTokens).map((name) => [name, REDACTED]));
   if (config.operatorToken) masked.operatorToken = REDACTED;
   return masked;
@@ -76,14 +82,24 @@ export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOp
   // refusals are thrown: the gateway's error handler answers them from the error table, with a tracer.
   // The guard runs as the request arrives, before its body is read: a stranger's body is never parsed.
   const guard = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (named.length === 0) throw new PaybridgeError('not_found', 'the operator paths are off: no operator token is configured');
+    if (named.length === 0)
+      throw new PaybridgeError('not_found', 'the operator paths are off: no operator token is configured');
     const given = tokenOf(request);
     // every configured token compared, whichever matches: the time taken tells nothing of which, or how near
     const digest = digestOf(given ?? '');
     let match: string | undefined;
-    for (const [name, token] of named) if (timingSafeEqual(digest, token) && given !== undefined && match === undefined) match = name;
+    for (const [name, token] of named)
+      if (timingSafeEqual(digest, token) && given !== undefined && match === undefined) match = name;
     if (match === undefined) {
-      request.log.warn({ source: request.socket.remoteAddress, method: request.method, path: request.url.split('?')[0], reason: refusalOf(request) }, 'operator login refused');
+      request.log.warn(
+        {
+          source: request.socket.remoteAddress,
+          method: request.method,
+          path: request.url.split('?')[0],
+          reason: refusalOf(request),
+        },
+        'operator login refused',
+      );
       reply.header('www-authenticate', 'Bearer');
       throw new PaybridgeError('unauthenticated', 'Authorization: the operator token is missing or wrong');
     }
@@ -92,19 +108,25 @@ export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOp
   // ?find=<id>: the comparisons of a gateway request id or an upstream tracer a customer quotes
   app.get('/_paybridge/report', { onRequest: guard }, async (request) => {
     const find = (request.query as Record<string, unknown> | undefined)?.find;
-    return typeof find === 'string' && find !== '' ? { find: scrub(find), comparisons: redactValue(options.find(find)) } : redactValue(options.report());
+    return typeof find === 'string' && find !== ''
+      ? { find: scrub(find), comparisons: redactValue(options.find(find)) }
+      : redactValue(options.report());
   });
   app.get('/_paybridge/', { onRequest: guard }, async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderReportHtml(options.report() as ShadowReport)),
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(renderReportHtml(options.report() as ShadowReport)),
   );
 
   const routeTable = () => {
     const table = options.routes.table;
     return {
       instance: options.instance,
-      scope: options.routes.managedBy !== undefined
-        ? `set by the configuration file ${options.routes.managedBy} (a ConfigMap: every replica); changes here are refused`
-        : 'this replica: a change made here applies to this gateway only (no configuration file sets the table)',
+      scope:
+        options.routes.managedBy !== undefined
+          ? `set by the configuration file ${options.routes.managedBy} (a ConfigMap: every replica); changes here are refused`
+          : 'this replica: a change made here applies to this gateway only (no configuration file sets the table)',
       hash: options.live.hash(),
       version: table.version,
       changedAt: table.changedAt,
@@ -114,24 +136,41 @@ export function registerOperatorRoutes(app: FastifyInstance, options: OperatorOp
       canaryKey: table.canaryKey,
       /** Modes set for one merchant, over the route's: merchant id -> route id -> mode. */
       merchants: table.merchants,
-      routes: options.routeRows().map((row) => ({ ...row, mode: modeOf(table, row.route), sample: sampleOf(table, row.route), writeSafety: options.writeSafety(row.route) })),
+      routes: options.routeRows().map((row) => ({
+        ...row,
+        mode: modeOf(table, row.route),
+        sample: sampleOf(table, row.route),
+        writeSafety: options.writeSafety(row.route),
+      })),
     };
   };
   app.get('/_paybridge/routes', { onRequest: guard }, async () => routeTable());
   app.put('/_paybridge/routes/:route', { onRequest: guard }, async (request) => {
     const route = (request.params as { route: string }).route;
     const body = request.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new PaybridgeError('invalid_request', 'body: expected {mode?, sample?}');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new PaybridgeError('invalid_request', 'body: expected {mode?, sample?}');
     const unknown = Object.keys(body).find((key) => key !== 'mode' && key !== 'sample' && key !== 'merchant');
-    if (unknown !== undefined) throw new PaybridgeError('invalid_request', `${unknown}: unknown field (mode, sample, merchant)`);
+    if (unknown !== undefined)
+      throw new PaybridgeError('invalid_request', `${unknown}: unknown field (mode, sample, merchant)`);
     const { mode, sample, merchant } = body as { mode?: unknown; sample?: unknown; merchant?: unknown };
-    options.routes.change([{ route, mode, sample, ...(merchant !== undefined ? { merchant } : {}) }], `operator ${(request as FastifyRequest & { operator?: string }).operator}`);
+    options.routes.change(
+      [{ route, mode, sample, ...(merchant !== undefined ? { merchant } : {}) }],
+      `operator ${(request as FastifyRequest & { operator?: string }).operator}`,
+    );
     return routeTable();
   });
-  app.get('/_paybridge/accepted', { onRequest: guard }, async () => ({ instance: options.instance, accepted: redactValue(options.accepted()) }));
+  app.get('/_paybridge/accepted', { onRequest: guard }, async () => ({
+    instance: options.instance,
+    accepted: redactValue(options.accepted()),
+  }));
   app.post('/_paybridge/accepted', { onRequest: guard }, async (request, reply) => {
     const done = options.accept(request.body, (request as FastifyRequest & { operator?: string }).operator!);
     return reply.status(201).send({ instance: options.instance, ...(done as object) });
   });
-  app.get('/_paybridge/config', { onRequest: guard }, async () => ({ instance: options.instance, ...options.live.status(), config: maskedConfig(options.live.inForce()) }));
+  app.get('/_paybridge/config', { onRequest: guard }, async () => ({
+    instance: options.instance,
+    ...options.live.status(),
+    config: maskedConfig(options.live.inForce()),
+  }));
 }

@@ -32,7 +32,11 @@ export interface OwnPathDeps {
 
 /** An error on an own path, in the legacy shape, its tracer the request id. */
 export function sendOwnError(reply: FastifyReply, error: PaybridgeError): FastifyReply {
-  return reply.code(error.status).header('x-request-id', reply.request.id).type('application/json; charset=utf-8').send(legacyErrorBody(error.code, error.detail, String(reply.request.id)));
+  return reply
+    .code(error.status)
+    .header('x-request-id', reply.request.id)
+    .type('application/json; charset=utf-8')
+    .send(legacyErrorBody(error.code, error.detail, String(reply.request.id)));
 }
 
 /**
@@ -40,11 +44,18 @@ export function sendOwnError(reply: FastifyReply, error: PaybridgeError): Fastif
  * with a code) as the error table's; undefined for anything else.
  */
 function ownRefusal(err: Error & { code?: unknown; statusCode?: unknown }): PaybridgeError | undefined {
-  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new PaybridgeError('payload_too_large', 'body: too large for an operator path');
-  if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.name === 'SyntaxError')
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return new PaybridgeError('payload_too_large', 'body: too large for an operator path');
+  if (
+    err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+    err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+    err.name === 'SyntaxError'
+  )
     return new PaybridgeError('invalid_request', 'body: malformed JSON');
-  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new PaybridgeError('invalid_request', 'Content-Type: expected application/json');
-  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return new PaybridgeError('invalid_request', 'request: refused as malformed');
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return new PaybridgeError('invalid_request', 'Content-Type: expected application/json');
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)
+    return new PaybridgeError('invalid_request', 'request: refused as malformed');
   return undefined;
 }
 
@@ -76,7 +87,13 @@ export function registerOwnPaths(app: FastifyInstance, deps: OwnPathDeps): void 
   });
   // a path of ours that does not exist: the error shape, the path named without its query (which may hold a token)
   app.setNotFoundHandler((request, reply) =>
-    sendOwnError(reply, new PaybridgeError('not_found', `${request.method} ${scrub(request.url.split('?')[0] ?? '')}: not one of the gateway's own paths`)),
+    sendOwnError(
+      reply,
+      new PaybridgeError(
+        'not_found',
+        `${request.method} ${scrub(request.url.split('?')[0] ?? '')}: not one of the gateway's own paths`,
+      ),
+    ),
   );
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -92,13 +109,22 @@ export function registerOwnPaths(app: FastifyInstance, deps: OwnPathDeps): void 
   let documents: { legacy: object; current: object } | undefined;
   app.get('/_paybridge/openapi/:generation', async (request) => {
     const which = (request.params as { generation: string }).generation.replace(/\.json$/, '');
-    if (which !== 'legacy' && which !== 'current') throw new PaybridgeError('not_found', 'generation: legacy.json or current.json');
-    documents ??= { legacy: legacyDocument(translator.routes, packageVersion()), current: currentDocument(packageVersion()) };
+    if (which !== 'legacy' && which !== 'current')
+      throw new PaybridgeError('not_found', 'generation: legacy.json or current.json');
+    documents ??= {
+      legacy: legacyDocument(translator.routes, packageVersion()),
+      current: currentDocument(packageVersion()),
+    };
     return documents[which];
   });
 
-  const writeRoutes = new Set(translator.routes.mappings.filter(({ mapping }) => isWriteRoute(mapping)).map(({ mapping }) => mapping.route));
-  const tokens: Record<string, string> = { ...deps.config.operatorTokens, ...(deps.config.operatorToken ? { operator: deps.config.operatorToken } : {}) };
+  const writeRoutes = new Set(
+    translator.routes.mappings.filter(({ mapping }) => isWriteRoute(mapping)).map(({ mapping }) => mapping.route),
+  );
+  const tokens: Record<string, string> = {
+    ...deps.config.operatorTokens,
+    ...(deps.config.operatorToken ? { operator: deps.config.operatorToken } : {}),
+  };
   registerOperatorRoutes(app, {
     tokens,
     report: () => ({ ...shadow.report(), instance: shadow.instance, modes: deps.routes.table.modes }),
@@ -112,7 +138,10 @@ export function registerOwnPaths(app: FastifyInstance, deps: OwnPathDeps): void 
         .map(({ mapping }) => ({ route: mapping.route, legacy: mapping.legacy, current: mapping.current }))
         .sort((a, b) => routeNumber(a.route) - routeNumber(b.route)),
     // a read has no write safety: shadow compares it by reading through both generations
-    writeSafety: (route) => (writeRoutes.has(route) ? (deps.config.shadow.writeSafety[route] ?? deps.config.shadow.writeSafety['*'] ?? 'readback') : undefined),
+    writeSafety: (route) =>
+      writeRoutes.has(route)
+        ? (deps.config.shadow.writeSafety[route] ?? deps.config.shadow.writeSafety['*'] ?? 'readback')
+        : undefined,
     instance: shadow.instance,
   });
 }

@@ -5,7 +5,13 @@ import type { CanaryKey, RouteMode } from '../config.js';
 import { newRequestId } from '../contract/ids.js';
 import { PaybridgeError } from '../errors.js';
 import { scrub } from '../observability/redact.js';
-import { besideAuthorization, isBearerForm, legacyCredentialHeaders, tooManyCredentials, wrongForm } from '../translate/credentials.js';
+import {
+  besideAuthorization,
+  isBearerForm,
+  legacyCredentialHeaders,
+  tooManyCredentials,
+  wrongForm,
+} from '../translate/credentials.js';
 import type { RouteMatch } from '../translate/router.js';
 
 /** What the gateway decided for a request, kept on the request for the handlers, logs and metrics. */
@@ -54,8 +60,16 @@ const KEY = /^(?:sandbox|live)_(?:pk|sk|api)_[A-Za-z0-9_-]+$/;
 /** A Basic user: one token, no separators. */
 const BASIC_USER = /^[A-Za-z0-9._~-]+$/;
 
-const oneCredential = (where: string) => new PaybridgeError('invalid_credentials', `${where}: a credential is one token of its form; a second value or a key beside it is not accepted`);
-const notOfForm = (what: string) => new PaybridgeError('unauthenticated', `Authorization: the ${what} is not a key, a JWT or a checkout token of the documented forms`);
+const oneCredential = (where: string) =>
+  new PaybridgeError(
+    'invalid_credentials',
+    `${where}: a credential is one token of its form; a second value or a key beside it is not accepted`,
+  );
+const notOfForm = (what: string) =>
+  new PaybridgeError(
+    'unauthenticated',
+    `Authorization: the ${what} is not a key, a JWT or a checkout token of the documented forms`,
+  );
 
 /**
  * The credential inside one Authorization value: the Bearer token, the key of Basic (`key:`), else the
@@ -104,7 +118,10 @@ export function soleCredential(headers: Readonly<Record<string, string | string[
   // past the check above, a first legacy credential is the only one
   if (first !== undefined && authorizations > 0) throw besideAuthorization(first.rule);
   if (authorizations > 1)
-    throw new PaybridgeError('invalid_credentials', `Authorization: exactly one credential is allowed, got ${authorizations}`);
+    throw new PaybridgeError(
+      'invalid_credentials',
+      `Authorization: exactly one credential is allowed, got ${authorizations}`,
+    );
   if (first !== undefined) {
     if (/[\s,]/.test(first.value)) throw oneCredential(first.rule.name);
     if (!first.rule.form(first.value)) throw wrongForm(first.rule);
@@ -167,7 +184,12 @@ const validHost = (host: string): boolean => {
 export function forwardedHeaders(headers: HeaderValues, req: IncomingMessage): Record<string, string> {
   const proto = first(headers['x-forwarded-proto'])?.toLowerCase();
   const out: Record<string, string> = {
-    'x-forwarded-proto': proto === 'https' || proto === 'http' ? proto : (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http',
+    'x-forwarded-proto':
+      proto === 'https' || proto === 'http'
+        ? proto
+        : (req.socket as { encrypted?: boolean }).encrypted
+          ? 'https'
+          : 'http',
   };
   // a forwarded host that is not a host name is as if absent: the connection's own Host stands
   const forwarded = first(headers['x-forwarded-host']);

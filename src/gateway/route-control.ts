@@ -8,7 +8,15 @@
  * the operator API refuses changes, which the next reload would undo); without one, the operator API
  * (the flags and variables set the table at start, and a reload leaves it as the API made it).
  */
-import { isModeSetting, parseModeSetting, ROUTE_MODES, type CanaryKey, type Config, type ModeSetting, type RouteMode } from '../config.js';
+import {
+  isModeSetting,
+  parseModeSetting,
+  ROUTE_MODES,
+  type CanaryKey,
+  type Config,
+  type ModeSetting,
+  type RouteMode,
+} from '../config.js';
 import { PaybridgeError } from '../errors.js';
 import { isoTime } from '../observability/clock.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -67,38 +75,71 @@ export interface AuditLog {
 type TableSettings = Pick<RouteTable, 'modes' | 'sample' | 'merchants' | 'canaryKey'>;
 
 const settingsOf = (config: Config): TableSettings => ({
-  modes: { ...config.routes }, sample: { ...config.shadow.sample }, merchants: { ...config.routesByMerchant }, canaryKey: config.canaryKey,
+  modes: { ...config.routes },
+  sample: { ...config.shadow.sample },
+  merchants: { ...config.routesByMerchant },
+  canaryKey: config.canaryKey,
 });
 
 /**
  * `managedBy`: the configuration file that sets the table, when there is one; the operator API's
  * changes are then refused (a 403 naming the file), since the next reload would silently undo them.
  */
-export function createRouteControl(config: Config, routeIds: readonly string[], log: AuditLog, metrics: Metrics, managedBy?: string) {
+export function createRouteControl(
+  config: Config,
+  routeIds: readonly string[],
+  log: AuditLog,
+  metrics: Metrics,
+  managedBy?: string,
+) {
   const known = new Set(['*', ...routeIds]);
-  const changes = metrics.counter('paybridge_route_changes_total', 'Route mode or sample changes applied, by route id and what made them (operator, SIGHUP, file).', ['route', 'source']);
+  const changes = metrics.counter(
+    'paybridge_route_changes_total',
+    'Route mode or sample changes applied, by route id and what made them (operator, SIGHUP, file).',
+    ['route', 'source'],
+  );
   let table: RouteTable = Object.freeze({ ...settingsOf(config), version: 0, changedAt: isoTime(), source: 'start' });
 
   /** A change checked against the route table and the modes: the first problem, naming the field. */
   function check(change: RouteChange): void {
-    if (!known.has(change.route)) throw new PaybridgeError('invalid_request', `route: ${change.route} is not a route id (${routeIds[0]}-${routeIds.at(-1)} or *)`);
+    if (!known.has(change.route))
+      throw new PaybridgeError(
+        'invalid_request',
+        `route: ${change.route} is not a route id (${routeIds[0]}-${routeIds.at(-1)} or *)`,
+      );
     if (change.merchant !== undefined) {
-      if (typeof change.merchant !== 'string' || !/^mcht_[A-Za-z0-9_-]{1,64}$/.test(change.merchant)) throw new PaybridgeError('invalid_request', `merchant: ${JSON.stringify(change.merchant)} is not a mcht_ id`);
-      if (change.sample !== undefined) throw new PaybridgeError('invalid_request', 'sample: a sample rate is the route\'s, not one merchant\'s');
+      if (typeof change.merchant !== 'string' || !/^mcht_[A-Za-z0-9_-]{1,64}$/.test(change.merchant))
+        throw new PaybridgeError('invalid_request', `merchant: ${JSON.stringify(change.merchant)} is not a mcht_ id`);
+      if (change.sample !== undefined)
+        throw new PaybridgeError('invalid_request', "sample: a sample rate is the route's, not one merchant's");
       if (change.mode === null) return;
     }
-    if (change.mode === undefined && change.sample === undefined) throw new PaybridgeError('invalid_request', `${change.route}: name a mode or a sample rate to change`);
+    if (change.mode === undefined && change.sample === undefined)
+      throw new PaybridgeError('invalid_request', `${change.route}: name a mode or a sample rate to change`);
     if (change.mode !== undefined && !isModeSetting(change.mode))
-      throw new PaybridgeError('invalid_request', `mode: ${JSON.stringify(change.mode)} is not a mode (${ROUTE_MODES.join(', ')}, or canary:N% for a canary serving N percent from the translation)`);
-    if (change.sample !== undefined && (typeof change.sample !== 'number' || !(change.sample >= 0 && change.sample <= 1)))
-      throw new PaybridgeError('invalid_request', `sample: ${JSON.stringify(change.sample)} is not a share between 0 and 1`);
+      throw new PaybridgeError(
+        'invalid_request',
+        `mode: ${JSON.stringify(change.mode)} is not a mode (${ROUTE_MODES.join(', ')}, or canary:N% for a canary serving N percent from the translation)`,
+      );
+    if (
+      change.sample !== undefined &&
+      (typeof change.sample !== 'number' || !(change.sample >= 0 && change.sample <= 1))
+    )
+      throw new PaybridgeError(
+        'invalid_request',
+        `sample: ${JSON.stringify(change.sample)} is not a share between 0 and 1`,
+      );
   }
 
   /** Replaces the table with `next`, one audit line per route whose mode or sample moved. */
   function install(next: TableSettings, source: string): RouteTable {
     const before = table;
-    const keys = (...records: Readonly<Record<string, unknown>>[]) => [...new Set(records.flatMap((r) => Object.keys(r)))];
-    const moved = keys(before.modes, next.modes, before.sample, next.sample).filter((route) => before.modes[route] !== next.modes[route] || before.sample[route] !== next.sample[route]);
+    const keys = (...records: Readonly<Record<string, unknown>>[]) => [
+      ...new Set(records.flatMap((r) => Object.keys(r))),
+    ];
+    const moved = keys(before.modes, next.modes, before.sample, next.sample).filter(
+      (route) => before.modes[route] !== next.modes[route] || before.sample[route] !== next.sample[route],
+    );
     const movedForMerchants = keys(before.merchants, next.merchants).flatMap((merchant) =>
       keys(before.merchants[merchant] ?? {}, next.merchants[merchant] ?? {})
         .filter((route) => before.merchants[merchant]?.[route] !== next.merchants[merchant]?.[route])
@@ -106,19 +147,57 @@ export function createRouteControl(config: Config, routeIds: readonly string[], 
     );
     if (moved.length === 0 && movedForMerchants.length === 0 && next.canaryKey === before.canaryKey) return table;
     table = Object.freeze({
-      modes: Object.freeze(next.modes), sample: Object.freeze(next.sample), merchants: Object.freeze(next.merchants), canaryKey: next.canaryKey,
-      version: before.version + 1, changedAt: isoTime(), source,
+      modes: Object.freeze(next.modes),
+      sample: Object.freeze(next.sample),
+      merchants: Object.freeze(next.merchants),
+      canaryKey: next.canaryKey,
+      version: before.version + 1,
+      changedAt: isoTime(),
+      source,
     });
     if (next.canaryKey !== before.canaryKey)
-      log.info({ audit: 'route', by: source, route: '*', old: { canaryKey: before.canaryKey }, new: { canaryKey: next.canaryKey }, at: table.changedAt, version: table.version }, 'route changed');
+      log.info(
+        {
+          audit: 'route',
+          by: source,
+          route: '*',
+          old: { canaryKey: before.canaryKey },
+          new: { canaryKey: next.canaryKey },
+          at: table.changedAt,
+          version: table.version,
+        },
+        'route changed',
+      );
     const audit = (route: string, merchant: string | undefined, old: object, now: object) => {
       changes.inc({ route, source: source.split(' ')[0]! });
-      log.info({ audit: 'route', by: source, route, ...(merchant ? { merchant } : {}), old, new: now, at: table.changedAt, version: table.version }, 'route changed');
+      log.info(
+        {
+          audit: 'route',
+          by: source,
+          route,
+          ...(merchant ? { merchant } : {}),
+          old,
+          new: now,
+          at: table.changedAt,
+          version: table.version,
+        },
+        'route changed',
+      );
     };
     for (const route of moved)
-      audit(route, undefined, { mode: before.modes[route] ?? null, sample: before.sample[route] ?? null }, { mode: next.modes[route] ?? null, sample: next.sample[route] ?? null });
+      audit(
+        route,
+        undefined,
+        { mode: before.modes[route] ?? null, sample: before.sample[route] ?? null },
+        { mode: next.modes[route] ?? null, sample: next.sample[route] ?? null },
+      );
     for (const [merchant, route] of movedForMerchants)
-      audit(route, merchant, { mode: before.merchants[merchant]?.[route] ?? null }, { mode: next.merchants[merchant]?.[route] ?? null });
+      audit(
+        route,
+        merchant,
+        { mode: before.merchants[merchant]?.[route] ?? null },
+        { mode: next.merchants[merchant]?.[route] ?? null },
+      );
     return table;
   }
 

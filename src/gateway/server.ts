@@ -82,13 +82,22 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     genReqId: (req) => requestIdOf(req.headers),
     return503OnClosing: true,
-    clientErrorHandler: (err, socket) => legacyClientError(err, socket, clientRefused, (code) => app.log.info({ code }, 'client closed the connection mid-request')),
+    clientErrorHandler: (err, socket) =>
+      legacyClientError(err, socket, clientRefused, (code) =>
+        app.log.info({ code }, 'client closed the connection mid-request'),
+      ),
     forceCloseConnections: 'idle',
     serverFactory: (ownPaths) => {
       const server = createServer(
         // how often Node looks for requests past their timeouts (its default, 30 s, would double them)
-        { connectionsCheckingInterval: Math.min(1_000, Math.ceil(Math.min(config.client.headersMs, config.client.requestMs) / 4)) },
-        (req, res) => (handlers.traffic && !OWN_PATH.test(req.url ?? '/') ? handlers.traffic.handle(req, res) : ownPaths(req, res)),
+        {
+          connectionsCheckingInterval: Math.min(
+            1_000,
+            Math.ceil(Math.min(config.client.headersMs, config.client.requestMs) / 4),
+          ),
+        },
+        (req, res) =>
+          handlers.traffic && !OWN_PATH.test(req.url ?? '/') ? handlers.traffic.handle(req, res) : ownPaths(req, res),
       );
       // the client side: a slow client is cut off (a legacy 408) and holds a bounded share of the server
       server.headersTimeout = config.client.headersMs;
@@ -102,18 +111,45 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
     // fastify's own refusals on its paths in the legacy shape
     frameworkErrors: (error, request, reply) =>
-      void sendOwnError(reply, new PaybridgeError('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'path: malformed percent-encoding' : `request: ${scrub(error.message)}`)),
+      void sendOwnError(
+        reply,
+        new PaybridgeError(
+          'invalid_request',
+          error.code === 'FST_ERR_BAD_URL' ? 'path: malformed percent-encoding' : `request: ${scrub(error.message)}`,
+        ),
+      ),
   });
 
   const translator = options.translator ?? gatewayTranslator(options, metrics, app.log);
-  metrics.total('paybridge_merchant_key_lookups_total', 'Get Merchant calls made to resolve merchant tokens (cache misses).', () => translator.merchantKeys?.lookups ?? 0);
-  const routeIds = [...new Set(translator.routes.mappings.map((m) => m.mapping.route))].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+  metrics.total(
+    'paybridge_merchant_key_lookups_total',
+    'Get Merchant calls made to resolve merchant tokens (cache misses).',
+    () => translator.merchantKeys?.lookups ?? 0,
+  );
+  const routeIds = [...new Set(translator.routes.mappings.map((m) => m.mapping.route))].sort(
+    (a, b) => Number(a.slice(1)) - Number(b.slice(1)),
+  );
   const routes = createRouteControl(config, routeIds, app.log, metrics, options.configFile);
   const live = createLiveConfig(config, routes, metrics, options.declaredConfig);
   const corpusSettings = config.shadow.corpus;
-  const corpusSkipped = metrics.counter('paybridge_corpus_skipped_total', 'Translated exchanges left out of the replay corpus: nested too deep, too large, or failed to write.', ['reason']);
+  const corpusSkipped = metrics.counter(
+    'paybridge_corpus_skipped_total',
+    'Translated exchanges left out of the replay corpus: nested too deep, too large, or failed to write.',
+    ['reason'],
+  );
   const corpus = corpusSettings ? createCorpus(corpusSettings, (reason) => corpusSkipped.inc({ reason })) : undefined;
-  const traffic = (handlers.traffic = createTraffic({ config, routes, corpus, translator, upstream, metrics, tracing, log: app.log, access: logging.access, draining: () => draining }));
+  const traffic = (handlers.traffic = createTraffic({
+    config,
+    routes,
+    corpus,
+    translator,
+    upstream,
+    metrics,
+    tracing,
+    log: app.log,
+    access: logging.access,
+    draining: () => draining,
+  }));
   const { shadow } = traffic;
 
   registerOwnPaths(app, { config, metrics, translator, shadow, routes, live, draining: () => draining });
@@ -132,7 +168,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       if (config.timeouts.drainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.timeouts.drainMs));
       await app.close();
       const cutShort = await shadow.close(deadline);
-      if (cutShort > 0) app.log.warn({ comparisons: cutShort }, 'shutdown: comparisons not finished in time were recorded as skipped');
+      if (cutShort > 0)
+        app.log.warn({ comparisons: cutShort }, 'shutdown: comparisons not finished in time were recorded as skipped');
       await upstream.close(cutShort > 0);
       await corpus?.close();
       await tracing.close();
@@ -150,7 +187,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 /** Standard output as lines a person reads, when the configuration asks for them (or, `auto`, when it is a terminal). */
 function prettyStream(config: Config): NodeJS.WritableStream | undefined {
   const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
-  return pretty ? PinoPretty({ destination: 1, sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }) : undefined;
+  return pretty
+    ? PinoPretty({
+        destination: 1,
+        sync: true,
+        colorize: process.stdout.isTTY === true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname',
+        singleLine: true,
+      })
+    : undefined;
 }
 
 /** The translator a gateway builds from its config: merchant tokens, the service key's Get Merchant look-up, dropped fields counted. */
@@ -162,7 +208,11 @@ function gatewayTranslator(options: GatewayOptions, metrics: Metrics, log: Fasti
     ...(options.lookupMerchantKey ? { lookupMerchantKey: options.lookupMerchantKey } : {}),
     // a look-up never outlasts one request's deadline (each request waits for it until its own: engine.ts)
     ...(config.serviceKey && config.upstreams[serviceEnvironment].current
-      ? { serviceKey: config.serviceKey, currentUrl: config.upstreams[serviceEnvironment].current, merchantLookupTimeoutMs: config.timeouts.requestMs }
+      ? {
+          serviceKey: config.serviceKey,
+          currentUrl: config.upstreams[serviceEnvironment].current,
+          merchantLookupTimeoutMs: config.timeouts.requestMs,
+        }
       : {}),
     merchantKeyCache: { max: config.merchantKeyCache.max, ttlMs: config.merchantKeyCache.ttlMs },
     logger: { warn: (obj, msg) => log.warn(obj, msg), error: (obj, msg) => log.error(obj, msg) },

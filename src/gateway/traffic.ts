@@ -47,10 +47,19 @@ export function createTraffic(deps: TrafficDeps) {
   // a sampled shadow exchange is compared only when the queue has room; else it is served as unsampled
   const classifier = createClassifier(config, translator, deps.routes, (route) => shadowRoute.shadow.admit(route));
   const callCurrent = createCurrentCaller({ classifier, upstream, answers });
-  const merchants = createMerchants({ merchantTokens: config.merchantTokens, call: (current, deadline) => callCurrent(current, newRequestId(), 'merchant', undefined, deadline) });
+  const merchants = createMerchants({
+    merchantTokens: config.merchantTokens,
+    call: (current, deadline) => callCurrent(current, newRequestId(), 'merchant', undefined, deadline),
+  });
   const shadowRoute = createShadowRoute({ ...deps, answers, upstreamFor: classifier.upstreamFor, callCurrent });
   const translate = createTranslated({
-    config, translator, tracing, answers, callCurrent, compareLater: shadowRoute.compareLater, corpus: deps.corpus,
+    config,
+    translator,
+    tracing,
+    answers,
+    callCurrent,
+    compareLater: shadowRoute.compareLater,
+    corpus: deps.corpus,
     primaryFailed: (route, requestId, error) => shadowRoute.shadow.primaryFailed(route, requestId, error),
   });
   const passthrough = createPassthrough({ config, upstream, tracing, answers });
@@ -66,11 +75,23 @@ export function createTraffic(deps: TrafficDeps) {
       unreadable = { thrown: err };
     }
     // a forwarded host or scheme is a trusted proxy's word, or no one's: the URLs built from it send shoppers there
-    if ((headers['x-forwarded-host'] !== undefined || headers['x-forwarded-proto'] !== undefined) && !fromTrustedProxy(req.socket.remoteAddress)) {
+    if (
+      (headers['x-forwarded-host'] !== undefined || headers['x-forwarded-proto'] !== undefined) &&
+      !fromTrustedProxy(req.socket.remoteAddress)
+    ) {
       delete headers['x-forwarded-host'];
       delete headers['x-forwarded-proto'];
     }
-    const x: Exchange = { req, res, id: requestIdOf(headers), method: req.method ?? 'GET', url: req.url ?? '/', headers, started: performance.now(), deadline: Date.now() + config.timeouts.requestMs };
+    const x: Exchange = {
+      req,
+      res,
+      id: requestIdOf(headers),
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers,
+      started: performance.now(),
+      deadline: Date.now() + config.timeouts.requestMs,
+    };
     if (x.url === '*' && x.method === 'OPTIONS') {
       // the server as a whole (RFC 9110 section 9.3.7): answered here, nothing upstream has to say
       x.decision = { generation: 'current', headers, route: 'server', mode: 'passthrough' };
@@ -81,11 +102,13 @@ export function createTraffic(deps: TrafficDeps) {
       if (unreadable !== undefined) throw unreadable.thrown;
       checkTarget(x.method, x.url);
       // modes set per merchant: the credential's merchant first (known, or asked of the current API once)
-      const credential = hasMerchantModes(deps.routes.table) && isLegacyRequest(headers) ? soleCredential(headers) : undefined;
+      const credential =
+        hasMerchantModes(deps.routes.table) && isLegacyRequest(headers) ? soleCredential(headers) : undefined;
       const merchant = merchants.known(credential);
-      work = merchant === undefined
-        ? merchants.resolve(credential!, x.deadline).then((found) => dispatch(x, found ?? undefined))
-        : dispatch(x, merchant ?? undefined);
+      work =
+        merchant === undefined
+          ? merchants.resolve(credential!, x.deadline).then((found) => dispatch(x, found ?? undefined))
+          : dispatch(x, merchant ?? undefined);
     } catch (err) {
       work = Promise.reject(err);
     }
@@ -118,11 +141,19 @@ export function createTraffic(deps: TrafficDeps) {
   function split(x: Exchange, decision: Decision): Promise<void> {
     const { key } = decision.canary!;
     const onPath = key === 'merchant' ? merchantKey(decision) : keyFromPath(key, decision, x.url);
-    if (onPath !== undefined || key === 'request' || !hasBody(x.req)) return serve(x, decision, onPath ?? (key === 'request' ? undefined : merchantKey(decision)));
-    return readBody(x.req, config.bodyLimitBytes).then((body) => serve(x, decision, keyFromBody(key, body?.toString('utf8')) ?? merchantKey(decision), { body }));
+    if (onPath !== undefined || key === 'request' || !hasBody(x.req))
+      return serve(x, decision, onPath ?? (key === 'request' ? undefined : merchantKey(decision)));
+    return readBody(x.req, config.bodyLimitBytes).then((body) =>
+      serve(x, decision, keyFromBody(key, body?.toString('utf8')) ?? merchantKey(decision), { body }),
+    );
   }
 
-  function serve(x: Exchange, decision: Decision, key: string | undefined, read?: { body: Buffer | undefined }): Promise<void> {
+  function serve(
+    x: Exchange,
+    decision: Decision,
+    key: string | undefined,
+    read?: { body: Buffer | undefined },
+  ): Promise<void> {
     const { percent } = decision.canary!;
     const side = servedByTranslation(percent, key) ? 'translation' : 'legacy';
     shadowRoute.shadow.served(decision.route, side, percent);
@@ -147,7 +178,11 @@ const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
  * (`/sandbox/../orders` would be routed as one path here and resolved to another there).
  */
 function checkTarget(method: string, url: string): void {
-  if (url.charCodeAt(0) !== 47 /* / */) throw new PaybridgeError('invalid_request', `path: ${method} needs a path starting with /, not an absolute or other form of target`);
+  if (url.charCodeAt(0) !== 47 /* / */)
+    throw new PaybridgeError(
+      'invalid_request',
+      `path: ${method} needs a path starting with /, not an absolute or other form of target`,
+    );
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   if (path.includes('%')) {
@@ -157,5 +192,7 @@ function checkTarget(method: string, url: string): void {
       throw new PaybridgeError('invalid_request', 'path: malformed percent-encoding');
     }
   }
-  if (path.includes('.') || path.includes('%')) if (DOT_SEGMENT.test(path)) throw new PaybridgeError('invalid_request', 'path: dot segments (. or ..) are not accepted');
+  if (path.includes('.') || path.includes('%'))
+    if (DOT_SEGMENT.test(path))
+      throw new PaybridgeError('invalid_request', 'path: dot segments (. or ..) are not accepted');
 }

@@ -26,7 +26,6 @@ export interface UpstreamOptions {
 
 const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET']);
 
-
 interface Base {
   pool: Pool;
   path: string;
@@ -129,7 +128,11 @@ class Collector implements Dispatcher.DispatchHandler {
   }
 
   body(): Buffer {
-    return this.chunks.length === 1 ? this.chunks[0]! : this.chunks.length === 0 ? EMPTY : Buffer.concat(this.chunks, this.size);
+    return this.chunks.length === 1
+      ? this.chunks[0]!
+      : this.chunks.length === 0
+        ? EMPTY
+        : Buffer.concat(this.chunks, this.size);
   }
 }
 
@@ -156,7 +159,7 @@ class InFlight {
   }
 
   *[Symbol.iterator](): IterableIterator<Collector> {
-    for (let c = this.head; c; ) {
+    for (let c = this.head; c;) {
       const next = c.next;
       yield c;
       c = next;
@@ -196,32 +199,50 @@ export function createUpstream(options: UpstreamOptions) {
 
   // One sweep for every call in flight: a call past a timeout is aborted and answered 504.
   const inFlight = new InFlight();
-  const deadlineError = () => new PaybridgeError('upstream_timeout', `the upstream did not answer within the request deadline (${options.requestMs} ms)`);
+  const deadlineError = () =>
+    new PaybridgeError(
+      'upstream_timeout',
+      `the upstream did not answer within the request deadline (${options.requestMs} ms)`,
+    );
   const timedOut = (collector: Collector, now: number): PaybridgeError | undefined => {
     if (collector.deadline <= now) return deadlineError();
     if (!collector.started && now - collector.lastActivity > options.headersMs)
-      return new PaybridgeError('upstream_timeout', `the upstream sent no answer headers within ${options.headersMs} ms`);
+      return new PaybridgeError(
+        'upstream_timeout',
+        `the upstream sent no answer headers within ${options.headersMs} ms`,
+      );
     if (collector.started && now - collector.lastActivity > options.bodyMs)
-      return new PaybridgeError('upstream_timeout', `the upstream answer body stalled for more than ${options.bodyMs} ms`);
+      return new PaybridgeError(
+        'upstream_timeout',
+        `the upstream answer body stalled for more than ${options.bodyMs} ms`,
+      );
     return undefined;
   };
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const collector of inFlight) {
-      if (collector.active) {
-        collector.active = false;
-        collector.lastActivity = now;
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const collector of inFlight) {
+        if (collector.active) {
+          collector.active = false;
+          collector.lastActivity = now;
+        }
+        const error = timedOut(collector, now);
+        if (!error) continue;
+        collector.finish(error);
+        collector.controller?.abort(error);
       }
-      const error = timedOut(collector, now);
-      if (!error) continue;
-      collector.finish(error);
-      collector.controller?.abort(error);
-    }
-  }, Math.min(250, Math.max(10, Math.floor(Math.min(options.requestMs, options.headersMs, options.bodyMs) / 20))));
+    },
+    Math.min(250, Math.max(10, Math.floor(Math.min(options.requestMs, options.headersMs, options.bodyMs) / 20))),
+  );
   sweep.unref();
 
   /** Sends one exchange; `done` is called once, with the whole answer or the failure. */
-  function once(base: Base, request: RawRequest, deadline: number, done: (err: Error | null, collector: Collector) => void): void {
+  function once(
+    base: Base,
+    request: RawRequest,
+    deadline: number,
+    done: (err: Error | null, collector: Collector) => void,
+  ): void {
     const now = Date.now();
     const collector = new Collector(deadline, now, maxBytes, (err, c) => {
       inFlight.delete(c);
@@ -243,13 +264,23 @@ export function createUpstream(options: UpstreamOptions) {
    */
   function exchange(baseUrl: string, request: RawRequest, deadline: number): Promise<Answer>;
   function exchange<T>(baseUrl: string, request: RawRequest, deadline: number, read: (answer: Answer) => T): Promise<T>;
-  function exchange<T>(baseUrl: string, request: RawRequest, deadline: number, read: (answer: Answer) => T = wholeAnswer as (answer: Answer) => T): Promise<T> {
+  function exchange<T>(
+    baseUrl: string,
+    request: RawRequest,
+    deadline: number,
+    read: (answer: Answer) => T = wholeAnswer as (answer: Answer) => T,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const base = baseOf(baseUrl);
       let retried = false;
       const done = (err: Error | null, c: Collector): void => {
         if (!err) return resolve(read({ status: c.status, headers: c.headers, body: c.body() }));
-        if (!retried && request.method === 'GET' && !(err instanceof PaybridgeError) && RESET_CODES.has((err as { code?: string }).code ?? '')) {
+        if (
+          !retried &&
+          request.method === 'GET' &&
+          !(err instanceof PaybridgeError) &&
+          RESET_CODES.has((err as { code?: string }).code ?? '')
+        ) {
           retried = true;
           return once(base, request, deadline, done);
         }
@@ -265,10 +296,19 @@ export function createUpstream(options: UpstreamOptions) {
    * `extraHeaders` (forwarding, trace context) go beside the translated ones.
    */
   function call(
-    baseUrl: string, current: CurrentRequest, requestId: string, deadline = Date.now() + options.requestMs, extraHeaders?: Record<string, string>,
+    baseUrl: string,
+    current: CurrentRequest,
+    requestId: string,
+    deadline = Date.now() + options.requestMs,
+    extraHeaders?: Record<string, string>,
   ): Promise<CurrentResponse> {
     const headers = headerList(current.headers, extraHeaders, requestId);
-    const request: RawRequest = { method: current.method, path: current.path, headers, body: current.body === undefined ? undefined : stringifyJson(current.body) };
+    const request: RawRequest = {
+      method: current.method,
+      path: current.path,
+      headers,
+      body: current.body === undefined ? undefined : stringifyJson(current.body),
+    };
     return exchange(baseUrl, request, deadline, readCurrent);
   }
 
@@ -277,10 +317,19 @@ export function createUpstream(options: UpstreamOptions) {
    * answer buffered: the primary call of a sampled shadow exchange, whose answer is both served and compared.
    */
   function forward(
-    baseUrl: string, request: RawRequest & { headers: Record<string, string | string[]> }, requestId: string, deadline = Date.now() + options.requestMs, extraHeaders?: Record<string, string>,
+    baseUrl: string,
+    request: RawRequest & { headers: Record<string, string | string[]> },
+    requestId: string,
+    deadline = Date.now() + options.requestMs,
+    extraHeaders?: Record<string, string>,
   ): Promise<RawAnswer> {
     const headers = headerList(request.headers, extraHeaders, requestId);
-    return exchange(baseUrl, { method: request.method, path: request.path, headers, body: request.body }, deadline, readRaw);
+    return exchange(
+      baseUrl,
+      { method: request.method, path: request.path, headers, body: request.body },
+      deadline,
+      readRaw,
+    );
   }
 
   /** Closes every connection once its calls are answered; `abandon`: at once, calls in flight cut off (their outcome no longer waited for). */
@@ -293,10 +342,17 @@ export function createUpstream(options: UpstreamOptions) {
 }
 
 /** A current answer: the body parsed when it is JSON. */
-const readCurrent = (answer: Answer): CurrentResponse => ({ status: answer.status, body: answerBody(answer.body.toString('utf8'), answer.headers['content-type']) });
+const readCurrent = (answer: Answer): CurrentResponse => ({
+  status: answer.status,
+  body: answerBody(answer.body.toString('utf8'), answer.headers['content-type']),
+});
 
 /** A forwarded answer as text, hop-by-hop headers removed. */
-const readRaw = (answer: Answer): RawAnswer => ({ status: answer.status, headers: endToEnd(answer.headers), text: answer.body.toString('utf8') });
+const readRaw = (answer: Answer): RawAnswer => ({
+  status: answer.status,
+  headers: endToEnd(answer.headers),
+  text: answer.body.toString('utf8'),
+});
 
 const wholeAnswer = (answer: Answer): Answer => answer;
 

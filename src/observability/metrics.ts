@@ -20,14 +20,24 @@ export function createMetrics() {
     registry,
     /** One request answered: counted by route, mode and status, its time in the latency histogram. */
     answered: requestMetrics(registry),
-    upstreamErrors: counter('paybridge_upstream_errors_total', 'Upstream calls that failed or timed out, by route id, error code and the status answered (502, 504).', ['route', 'code', 'status']),
-    droppedFields: counter('paybridge_dropped_fields_total', 'Legacy fields dropped as unknown to the contract, by route id.', ['route']),
+    upstreamErrors: counter(
+      'paybridge_upstream_errors_total',
+      'Upstream calls that failed or timed out, by route id, error code and the status answered (502, 504).',
+      ['route', 'code', 'status'],
+    ),
+    droppedFields: counter(
+      'paybridge_dropped_fields_total',
+      'Legacy fields dropped as unknown to the contract, by route id.',
+      ['route'],
+    ),
     counter,
     /** A counter kept elsewhere (a running total), read when scraped. */
     total(name: string, help: string, read: () => number) {
       let seen = 0;
       new Counter({
-        name, help, registers: [registry],
+        name,
+        help,
+        registers: [registry],
         collect() {
           const now = read();
           if (now > seen) this.inc(now - seen);
@@ -36,15 +46,45 @@ export function createMetrics() {
       });
     },
     gauge(name: string, help: string, read: () => number) {
-      new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      });
     },
     /** A gauge of several series, read when scraped: each `[labels, value]` pair `read` gives, and only those. */
-    series<L extends string>(name: string, help: string, labelNames: readonly L[], read: () => Iterable<[Record<L, string>, number]>) {
-      new Gauge<L>({ name, help, labelNames, registers: [registry], collect() { this.reset(); for (const [labels, value] of read()) this.set(labels as never, value); } });
+    series<L extends string>(
+      name: string,
+      help: string,
+      labelNames: readonly L[],
+      read: () => Iterable<[Record<L, string>, number]>,
+    ) {
+      new Gauge<L>({
+        name,
+        help,
+        labelNames,
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const [labels, value] of read()) this.set(labels as never, value);
+        },
+      });
     },
     /** An info metric: one series at 1 whose labels (read when scraped) say what is in force, as kube-state-metrics' `_info` series do. */
     info(name: string, help: string, labelNames: readonly string[], read: () => Record<string, string>) {
-      new Gauge({ name, help, labelNames, registers: [registry], collect() { this.reset(); this.set(read(), 1); } });
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.set(read(), 1);
+        },
+      });
     },
     /** The Prometheus text exposition. */
     render(): Promise<string> {
@@ -86,15 +126,27 @@ function requestMetrics(registry: Registry) {
   const counter = 'paybridge_requests_total';
   const histogram = 'paybridge_request_duration_seconds';
   const register = (name: string, help: string, type: 'counter' | 'histogram', values: () => object[]) =>
-    registry.registerMetric({ name, help, type, get: async () => ({ name, help, type, aggregator: 'sum', values: values() }) } as never);
-  register(counter, 'Requests answered, by legacy route id (or current, unmapped, refused: before a route was known), mode and HTTP status.', 'counter', () =>
-    [...all()].flatMap((t) => [...t.statuses.values()].map((s) => ({ labels: s.labels, value: s.count }))),
+    registry.registerMetric({
+      name,
+      help,
+      type,
+      get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
+    } as never);
+  register(
+    counter,
+    'Requests answered, by legacy route id (or current, unmapped, refused: before a route was known), mode and HTTP status.',
+    'counter',
+    () => [...all()].flatMap((t) => [...t.statuses.values()].map((s) => ({ labels: s.labels, value: s.count }))),
   );
   register(histogram, 'Time to answer, by route id and mode.', 'histogram', () =>
     [...all()].flatMap((t) => {
       let cumulative = 0;
       return [
-        ...BUCKETS.map((le, i) => ({ labels: { le, ...t.labels }, value: (cumulative += t.buckets[i]!), metricName: `${histogram}_bucket` })),
+        ...BUCKETS.map((le, i) => ({
+          labels: { le, ...t.labels },
+          value: (cumulative += t.buckets[i]!),
+          metricName: `${histogram}_bucket`,
+        })),
         { labels: { le: '+Inf', ...t.labels }, value: t.count, metricName: `${histogram}_bucket` },
         { labels: t.labels, value: t.sum, metricName: `${histogram}_sum` },
         { labels: t.labels, value: t.count, metricName: `${histogram}_count` },
@@ -105,7 +157,17 @@ function requestMetrics(registry: Registry) {
     let byMode = byRoute.get(route);
     if (!byMode) byRoute.set(route, (byMode = new Map<string, Timings>()));
     let timing = byMode.get(mode);
-    if (!timing) byMode.set(mode, (timing = { labels: { route, mode }, buckets: new Array<number>(BUCKETS.length + 1).fill(0), sum: 0, count: 0, statuses: new Map() }));
+    if (!timing)
+      byMode.set(
+        mode,
+        (timing = {
+          labels: { route, mode },
+          buckets: new Array<number>(BUCKETS.length + 1).fill(0),
+          sum: 0,
+          count: 0,
+          statuses: new Map(),
+        }),
+      );
     let series = timing.statuses.get(status);
     if (!series) timing.statuses.set(status, (series = { labels: { route, mode, status: String(status) }, count: 0 }));
     series.count++;

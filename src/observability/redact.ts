@@ -38,7 +38,9 @@ const NAMES: Readonly<Record<string, NameKind>> = Object.fromEntries([
   ['magiclink', 'credential'],
   ...['cardnumber', 'pan', 'cardno', 'ccnumber', 'creditcardnumber'].map((f) => [f, 'card']),
   // personal data
-  ...['email', 'emailaddress', 'customeremail', 'customeremailaddress', 'contactemail', 'contactemailaddress'].map((f) => [f, 'email']),
+  ...['email', 'emailaddress', 'customeremail', 'customeremailaddress', 'contactemail', 'contactemailaddress'].map(
+    (f) => [f, 'email'],
+  ),
 ]) as Record<string, NameKind>;
 
 /** Letters inside a normalised name that mark a card verification code (`cardCvv`, `cvcCode`, `card[cvc]`, `cvn2`, `x-cvv`, `cvvnumber`). */
@@ -54,7 +56,8 @@ const SECRET_WORDS = new Set(['pin', 'pwd', 'pass', 'passcode', 'session', 'sk',
  * `Proxy-Authorization`, `client_secret`, `x-api-key`, `Limepay-CustomerJwt`, `cardExpiry`):
  * credentials, tokens, keys, passwords, signatures, JWTs, a card's expiry.
  */
-const SECRET_ENDING = /(?:authorization|token|secret|secretkey|publickey|servicekey|apikey|privatekey|accesskey|signingkey|password|passwd|passphrase|signature|jwt|expiry)$/;
+const SECRET_ENDING =
+  /(?:authorization|token|secret|secretkey|publickey|servicekey|apikey|privatekey|accesskey|signingkey|password|passwd|passphrase|signature|jwt|expiry)$/;
 /**
  * Query names that are secrets there though not as a field name (`?key=`, `?card=`, `?sig=`, an OAuth
  * `?code=`); every name above counts in a query too (`?cvv=`, `?api_key=`, `?jwt=`, `?signature=`).
@@ -63,7 +66,11 @@ const QUERY_NAMES = new Set(['key', 'card', 'sig', 'code', 'auth']);
 
 /** A name's words: split at anything but letters and digits, and where a lower-case letter or digit meets an upper-case one. */
 function wordsOf(name: string): string[] {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
 }
 
 function kindOfName(name: string): NameKind | undefined {
@@ -97,7 +104,9 @@ export function secretQueryName(name: string): NameKind | undefined {
   } catch {
     // a malformed name is matched as written
   }
-  return secretName(decoded) ?? (QUERY_NAMES.has(decoded.toLowerCase().replace(/[^a-z0-9]/g, '')) ? 'credential' : undefined);
+  return (
+    secretName(decoded) ?? (QUERY_NAMES.has(decoded.toLowerCase().replace(/[^a-z0-9]/g, '')) ? 'credential' : undefined)
+  );
 }
 
 /** `alice@example.com` -> `a***@example.com`. */
@@ -126,7 +135,8 @@ const MASKS: Masks = {
   },
   named(kind, value) {
     if (value === undefined || value === null) return value;
-    if (kind === 'email') return typeof value === 'string' && value.includes('@') ? maskAddress(value) : standard.redactValue(value);
+    if (kind === 'email')
+      return typeof value === 'string' && value.includes('@') ? maskAddress(value) : standard.redactValue(value);
     return REDACTED;
   },
 };
@@ -173,7 +183,8 @@ const QUERY_PARAMETER = /(^|[?&;\s])([^=&;\s"#?]+)=([^&;\s"#]*)/g;
 const JSON_PAIR = /"([^"\\\r\n]{1,64})"(\s*:\s*)("(?:[^"\\]|\\.)*"?|[^\s,}\]]+)/g;
 const SCHEME_VALUE = /\b(Bearer|Basic)(\s+)([A-Za-z0-9._~+/-]+=*)/gi;
 /** A scheme's value that is a credential, not a word of prose (`Basic plan`): 8 characters or more, with a digit, a sign, or mixed case. */
-const credentialLike = (value: string): boolean => value.length >= 8 && (/[0-9._~+/=-]/.test(value) || (/[A-Z]/.test(value.slice(1)) && /[a-z]/.test(value)));
+const credentialLike = (value: string): boolean =>
+  value.length >= 8 && (/[0-9._~+/=-]/.test(value) || (/[A-Z]/.test(value.slice(1)) && /[a-z]/.test(value)));
 const KEY = /\b(?:(?:sandbox|live)_(?:pk|sk|api)|(?:sk|pk|rk)_(?:live|test))_[A-Za-z0-9_-]+/g;
 const JWT = /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 const TOKEN = /\b(?:mtok|chk)_[A-Za-z0-9_-]+/g;
@@ -184,7 +195,8 @@ const TOKEN = /\b(?:mtok|chk)_[A-Za-z0-9_-]+/g;
  */
 const GLUED_CARD = /_(\d{13,19})(?![A-Za-z0-9])/g;
 /** A card verification code written out: `cvc 737`, `CVV: 1234`, `security code 123`. */
-const CVC_IN_TEXT = /\b(cvc2?|cvv2?|cvn2?|ccv|cvd|csc|cid|security code|card code|verification code)(\s*[:=#-]?\s*)(\d{3,4})\b/gi;
+const CVC_IN_TEXT =
+  /\b(cvc2?|cvv2?|cvn2?|ccv|cvd|csc|cid|security code|card code|verification code)(\s*[:=#-]?\s*)(\d{3,4})\b/gi;
 const EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g;
 
 /**
@@ -192,7 +204,8 @@ const EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g;
  * rule's start (a digit after a non-word character, then eleven more, spaces, dashes or %20 between
  * them), so ids with digit runs inside them (`tran_f67cd494000003890a28`) skip the replacements.
  */
-const MAYBE_SECRET = /sandbox_|live_|_live_|_test_|eyJ|mtok_|chk_|@|=|"\s*:|bearer|basic|cv[cvdn]|ccv|csc|cid|security code|card code|verification code|(?:^|\W|_)\d(?:(?:[ -]|%20)?\d){11}/i;
+const MAYBE_SECRET =
+  /sandbox_|live_|_live_|_test_|eyJ|mtok_|chk_|@|=|"\s*:|bearer|basic|cv[cvdn]|ccv|csc|cid|security code|card code|verification code|(?:^|\W|_)\d(?:(?:[ -]|%20)?\d){11}/i;
 
 /** An integer of 12 to 19 digits, the length of a card number. */
 const CARD_LENGTH_INTEGER = /^-?\d{12,19}$/;
@@ -208,7 +221,9 @@ export function createRedactor(masks: Masks) {
    */
   function redactCards(text: string): string {
     let uuid = false;
-    const out = text.replace(CARD, (match, at: number) => (startsInUuid(text, at) ? ((uuid = true), match) : cardOrNot(match)));
+    const out = text.replace(CARD, (match, at: number) =>
+      startsInUuid(text, at) ? ((uuid = true), match) : cardOrNot(match),
+    );
     if (!uuid) return out;
     const blanked = text.replace(UUID, (u) => 'x'.repeat(u.length));
     let masked = '';
@@ -221,7 +236,7 @@ export function createRedactor(masks: Masks) {
   }
 
   /** A secret's value written where a text held it: a string as the masks give it. */
-  const written = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+  const written = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 
   /** A query parameter's value masked when its name is a secret's. */
   function queryParameter(match: string, before: string, name: string, value: string): string {
@@ -240,20 +255,30 @@ export function createRedactor(masks: Masks) {
   function jsonPair(match: string, name: string, separator: string, value: string): string {
     const kind = secretName(name);
     if (!kind) return match;
-    const inner = value.startsWith('"') ? value.slice(1, value.length > 1 && value.endsWith('"') ? -1 : undefined) : value;
+    const inner = value.startsWith('"')
+      ? value.slice(1, value.length > 1 && value.endsWith('"') ? -1 : undefined)
+      : value;
     return `"${name}"${separator}${JSON.stringify(written(masks.named(kind, inner)))}`;
   }
 
   const TEXT_RULES: ((text: string) => string)[] = [
     (text) => text.replace(QUERY_PARAMETER, queryParameter),
     (text) => text.replace(JSON_PAIR, jsonPair),
-    (text) => text.replace(SCHEME_VALUE, (match, scheme: string, space: string, value: string) => (credentialLike(value) ? `${scheme}${space}${masks.shape('credential', value)}` : match)),
+    (text) =>
+      text.replace(SCHEME_VALUE, (match, scheme: string, space: string, value: string) =>
+        credentialLike(value) ? `${scheme}${space}${masks.shape('credential', value)}` : match,
+      ),
     (text) => text.replace(KEY, (key) => masks.shape('key', key)),
     (text) => text.replace(JWT, (jwt) => masks.shape('jwt', jwt)),
     (text) => text.replace(TOKEN, (token) => masks.shape('token', token)),
     redactCards,
-    (text) => text.replace(GLUED_CARD, (match, digits: string) => (luhn(digits) ? `_${masks.shape('card', digits)}` : match)),
-    (text) => text.replace(CVC_IN_TEXT, (_m, word: string, separator: string, digits: string) => `${word}${separator}${masks.shape('cvc', digits)}`),
+    (text) =>
+      text.replace(GLUED_CARD, (match, digits: string) => (luhn(digits) ? `_${masks.shape('card', digits)}` : match)),
+    (text) =>
+      text.replace(
+        CVC_IN_TEXT,
+        (_m, word: string, separator: string, digits: string) => `${word}${separator}${masks.shape('cvc', digits)}`,
+      ),
     (text) => text.replace(EMAIL, (address) => masks.shape('email', address)),
   ];
 
@@ -304,7 +329,13 @@ export function createRedactor(masks: Masks) {
   /** An object with every key that holds a secret masked as text (two keys masked alike keep the last value). */
   function redactKeys(value: Record<string, unknown>): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const key in value) Object.defineProperty(out, key.length >= 12 ? scrub(key) : key, { value: value[key], enumerable: true, writable: true, configurable: true });
+    for (const key in value)
+      Object.defineProperty(out, key.length >= 12 ? scrub(key) : key, {
+        value: value[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   }
 

@@ -9,7 +9,9 @@
 export function durationMs(duration: string): number {
   const m = /^(\d+)([smhdw])$/.exec(duration);
   if (!m) throw new Error(`not a duration: ${duration}`);
-  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[m[2] as 's' | 'm' | 'h' | 'd' | 'w'];
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[
+    m[2] as 's' | 'm' | 'h' | 'd' | 'w'
+  ];
   return Number(m[1]) * unit;
 }
 

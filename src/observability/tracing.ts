@@ -13,9 +13,20 @@ import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 export interface Tracing {
   readonly enabled: boolean;
   /** Runs `fn` in a span (a child of `parent`, or of the request's traceparent); `fn` gets the span's context. */
-  span<T>(name: string, parent: Context | string | undefined, attributes: Record<string, string | number>, fn: (ctx: Context | undefined) => Promise<T>, kind?: 'server' | 'client' | 'internal'): Promise<T>;
+  span<T>(
+    name: string,
+    parent: Context | string | undefined,
+    attributes: Record<string, string | number>,
+    fn: (ctx: Context | undefined) => Promise<T>,
+    kind?: 'server' | 'client' | 'internal',
+  ): Promise<T>;
   /** A span ended later (a proxied request: ended when its answer is sent). */
-  start(name: string, parent: string | undefined, attributes: Record<string, string | number>, kind?: 'server' | 'client' | 'internal'): { ctx: Context | undefined; end(status: number): void };
+  start(
+    name: string,
+    parent: string | undefined,
+    attributes: Record<string, string | number>,
+    kind?: 'server' | 'client' | 'internal',
+  ): { ctx: Context | undefined; end(status: number): void };
   /** The traceparent (and tracestate) an upstream call of this span carries. */
   headersOf(ctx: Context | undefined): Record<string, string>;
   close(): Promise<void>;
@@ -35,12 +46,23 @@ export function createTracing(options: { otlpEndpoint?: string | undefined; serv
   if (!options.otlpEndpoint) return OFF;
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${options.otlpEndpoint.replace(/\/+$/, '')}/v1/traces` }), scheduledDelayMillis: 500 })],
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter: new OTLPTraceExporter({ url: `${options.otlpEndpoint.replace(/\/+$/, '')}/v1/traces` }),
+        scheduledDelayMillis: 500,
+      }),
+    ],
   });
   const tracer: Tracer = provider.getTracer('paybridge');
   const propagator = new W3CTraceContextPropagator();
   const parentOf = (parent: Context | string | undefined): Context =>
-    typeof parent === 'string' ? propagator.extract(context.active(), { traceparent: parent }, { get: (c, k) => (c as Record<string, string>)[k], keys: (c) => Object.keys(c as object) }) : (parent ?? context.active());
+    typeof parent === 'string'
+      ? propagator.extract(
+          context.active(),
+          { traceparent: parent },
+          { get: (c, k) => (c as Record<string, string>)[k], keys: (c) => Object.keys(c as object) },
+        )
+      : (parent ?? context.active());
   return {
     enabled: true,
     async span(name, parent, attributes, fn, kind = 'internal') {
@@ -85,4 +107,3 @@ export function createTracing(options: { otlpEndpoint?: string | undefined; serv
     },
   };
 }
-

@@ -10,7 +10,14 @@ import { errorResponse as currentError } from '../contract/current-responses.js'
 import { ACTION_VARIANTS } from '../contract/zod-helpers.js';
 import { isWriteRoute } from '../translate/define.js';
 import type { Router } from '../translate/router.js';
-import { LEGACY_ERROR, MERCHANT_ANSWER, ORDER_ANSWER, PAY_ANSWER, THREE_DS_ANSWER, TRANSACTION_ANSWER } from '../../mappings/answers.js';
+import {
+  LEGACY_ERROR,
+  MERCHANT_ANSWER,
+  ORDER_ANSWER,
+  PAY_ANSWER,
+  THREE_DS_ANSWER,
+  TRANSACTION_ANSWER,
+} from '../../mappings/answers.js';
 import { MAPPING_NAMES } from '../../mappings/index.js';
 
 type Json = Record<string, unknown>;
@@ -51,11 +58,23 @@ function jsonSchema(schema: z.ZodType): Json {
 function queryParameters(schema: z.ZodType | undefined): Json[] {
   if (!schema) return [];
   const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
-  return Object.entries(shape).map(([name, s]) => ({ name, in: 'query', required: !s.safeParse(undefined).success, description: `Filter: ${name}.`, schema: jsonSchema(s) }));
+  return Object.entries(shape).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: !s.safeParse(undefined).success,
+    description: `Filter: ${name}.`,
+    schema: jsonSchema(s),
+  }));
 }
 
 function pathParameters(path: string): Json[] {
-  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, description: `The ${m[1]} (an id with its prefix).`, schema: { type: 'string' } }));
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    description: `The ${m[1]} (an id with its prefix).`,
+    schema: { type: 'string' },
+  }));
 }
 
 /** The error statuses every operation documents, each with the error object (their codes: src/errors.ts). */
@@ -72,7 +91,8 @@ const ERROR_STATUSES: Readonly<Record<string, string>> = {
 function errorResponses(ref: string, except: readonly number[] = []): Json {
   const out: Json = {};
   for (const [status, description] of Object.entries(ERROR_STATUSES))
-    if (!except.includes(Number(status))) out[status] = { description, content: { 'application/json': { schema: { $ref: ref } } } };
+    if (!except.includes(Number(status)))
+      out[status] = { description, content: { 'application/json': { schema: { $ref: ref } } } };
   return out;
 }
 
@@ -99,7 +119,7 @@ const CURRENT_TAGS: Readonly<Record<string, string>> = {
   payplans: 'Pay plans (instalments).',
   merchants: 'Merchants (sub-merchants of a marketplace), their bank accounts and files.',
   industries: 'Industry codes.',
-  beneficialowners: "Beneficial owners of a merchant.",
+  beneficialowners: 'Beneficial owners of a merchant.',
   payouts: 'Payout summaries.',
   settlements: 'Settlement entries.',
 };
@@ -111,11 +131,22 @@ const LOCAL_SERVER = (what: string, port: number) => ({
 });
 
 /** What both documents share around their paths: the version, info (licence, contact), a server, and the tags their operations use. */
-function frame(paths: Record<string, Json>, tagDescriptions: Readonly<Record<string, string>>, info: { title: string; version: string; description: string }, server: Json): Json {
-  const used = new Set(Object.values(paths).flatMap((ops) => Object.values(ops).map((op) => (op as { tags: string[] }).tags[0]!)));
+function frame(
+  paths: Record<string, Json>,
+  tagDescriptions: Readonly<Record<string, string>>,
+  info: { title: string; version: string; description: string },
+  server: Json,
+): Json {
+  const used = new Set(
+    Object.values(paths).flatMap((ops) => Object.values(ops).map((op) => (op as { tags: string[] }).tags[0]!)),
+  );
   return {
     openapi: '3.1.0',
-    info: { ...info, license: { name: 'UNLICENSED', identifier: 'UNLICENSED' }, contact: { name: 'paybridge maintainers' } },
+    info: {
+      ...info,
+      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
+      contact: { name: 'paybridge maintainers' },
+    },
     servers: [server],
     tags: [...used].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
   };
@@ -131,24 +162,57 @@ export function currentDocument(version: string): Json {
       description: `${route.summary} (current-api.md; decisions in current-api-decisions.md and docs/decisions.md).`,
       operationId: route.operationId ?? camelCase(route.summary),
       tags: [tag],
-      parameters: [...pathParameters(route.path), ...queryParameters(route.query), ...['Marketplace-Id', 'Merchant-Id', 'Customer-Id'].map((name) => ({ name, in: 'header', required: false, schema: { type: 'string' }, description: 'Context (current-api.md, endpoint rule 2)' }))],
-      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body) } } } } : {}),
+      parameters: [
+        ...pathParameters(route.path),
+        ...queryParameters(route.query),
+        ...['Marketplace-Id', 'Merchant-Id', 'Customer-Id'].map((name) => ({
+          name,
+          in: 'header',
+          required: false,
+          schema: { type: 'string' },
+          description: 'Context (current-api.md, endpoint rule 2)',
+        })),
+      ],
+      ...(route.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body) } } } }
+        : {}),
       responses: {
         ...(route.noContent
           ? { 204: { description: 'Done, no body.' } }
-          : { 200: { description: 'The answer (one of these forms where the action decides).', content: { 'application/json': { schema: answers.length === 1 ? jsonSchema(answers[0]!) : { oneOf: answers.map(jsonSchema) } } } } }),
+          : {
+              200: {
+                description: 'The answer (one of these forms where the action decides).',
+                content: {
+                  'application/json': {
+                    schema: answers.length === 1 ? jsonSchema(answers[0]!) : { oneOf: answers.map(jsonSchema) },
+                  },
+                },
+              },
+            }),
         ...errorResponses('#/components/schemas/Error', [502, 504]),
       },
     };
   }
   return {
-    ...frame(paths, CURRENT_TAGS, {
-      title: 'Payments API, current generation (as the paybridge sandbox serves it)',
-      version,
-      description: 'current-api.md with the decisions of current-api-decisions.md and docs/decisions.md, as the sandbox serves it.',
-    }, LOCAL_SERVER("the sandbox's current face (paybridge sandbox prints its port)", 8081)),
+    ...frame(
+      paths,
+      CURRENT_TAGS,
+      {
+        title: 'Payments API, current generation (as the paybridge sandbox serves it)',
+        version,
+        description:
+          'current-api.md with the decisions of current-api-decisions.md and docs/decisions.md, as the sandbox serves it.',
+      },
+      LOCAL_SERVER("the sandbox's current face (paybridge sandbox prints its port)", 8081),
+    ),
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Every credential type: keys, JWTs, checkout auth tokens.' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Every credential type: keys, JWTs, checkout auth tokens.',
+        },
+      },
       schemas: { Error: { ...jsonSchema(currentError), description: 'An error (current-api.md, Errors).' } },
     },
     security: [{ bearer: [] }],
@@ -156,11 +220,24 @@ export function currentDocument(version: string): Json {
   };
 }
 
-const LEGACY_CREDENTIALS = ['Limepay-PublicKey', 'Limepay-SecretKey', 'Limepay-Token', 'Limepay-CustomerJwt', 'Limepay-MerchantJwt', 'Limepay-PlatformJwt', 'Limepay-CheckoutToken', 'Limepay-MerchantToken'];
+const LEGACY_CREDENTIALS = [
+  'Limepay-PublicKey',
+  'Limepay-SecretKey',
+  'Limepay-Token',
+  'Limepay-CustomerJwt',
+  'Limepay-MerchantJwt',
+  'Limepay-PlatformJwt',
+  'Limepay-CheckoutToken',
+  'Limepay-MerchantToken',
+];
 
 /** Legacy answers that several routes share, named in components.schemas. */
 const NAMED_ANSWERS: readonly (readonly [z.ZodType, string])[] = [
-  [ORDER_ANSWER, 'LegacyOrder'], [TRANSACTION_ANSWER, 'LegacyTransaction'], [MERCHANT_ANSWER, 'LegacyMerchant'], [PAY_ANSWER, 'LegacyPayment'], [THREE_DS_ANSWER, 'LegacyPaymentActionRequired'],
+  [ORDER_ANSWER, 'LegacyOrder'],
+  [TRANSACTION_ANSWER, 'LegacyTransaction'],
+  [MERCHANT_ANSWER, 'LegacyMerchant'],
+  [PAY_ANSWER, 'LegacyPayment'],
+  [THREE_DS_ANSWER, 'LegacyPaymentActionRequired'],
 ];
 
 /** What each mapping file holds; the route ids a tag covers are read from its mappings. */
@@ -184,7 +261,10 @@ function legacyTags(router: Router): Record<string, string> {
     routes.set(tag, [...(routes.get(tag) ?? []), mapping.route]);
   }
   return Object.fromEntries(
-    [...routes].map(([tag, ids]) => [tag, `${LEGACY_TAG_TOPICS[tag] ?? tag} (${ids.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))).join(', ')}).`]),
+    [...routes].map(([tag, ids]) => [
+      tag,
+      `${LEGACY_TAG_TOPICS[tag] ?? tag} (${ids.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))).join(', ')}).`,
+    ]),
   );
 }
 
@@ -204,12 +284,23 @@ export function legacyDocument(router: Router, version: string): Json {
       const [method, path] = legacy.split(' ') as [string, string];
       const answers: Json = {};
       for (const [status, schema] of Object.entries(mapping.answers))
-        answers[status] = schema === null
-          ? { description: 'Done, no body.' }
-          : { description: Number(status) === 403 ? 'A 3DS challenge: open redirectURL, then pay again with paymentActionRequired.' : 'The legacy answer (legacy-api.md section 4).', content: { 'application/json': { schema: answerSchema(schema) } } };
+        answers[status] =
+          schema === null
+            ? { description: 'Done, no body.' }
+            : {
+                description:
+                  Number(status) === 403
+                    ? 'A 3DS challenge: open redirectURL, then pay again with paymentActionRequired.'
+                    : 'The legacy answer (legacy-api.md section 4).',
+                content: { 'application/json': { schema: answerSchema(schema) } },
+              };
       // a write whose answer could not be read in full (a money write's even by a read of the resource): never a 5xx
       if (isWriteRoute(mapping))
-        answers['202'] = { description: 'Taken, but its answer could not be read in full (answer_incomplete): do not repeat the call; read the resource.', content: { 'application/json': { schema: { $ref: '#/components/schemas/LegacyError' } } } };
+        answers['202'] = {
+          description:
+            'Taken, but its answer could not be read in full (answer_incomplete): do not repeat the call; read the resource.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/LegacyError' } } },
+        };
       (paths[path] ??= {})[method.toLowerCase()] = {
         summary: `${mapping.route}: ${mapping.description.split(/[:;.]/)[0]}`,
         description: `${mapping.description}\n\nTranslated to the current \`${mapping.current}\`.`,
@@ -219,18 +310,36 @@ export function legacyDocument(router: Router, version: string): Json {
         'x-current-call': mapping.current,
         security: LEGACY_CREDENTIALS.map((name) => ({ [name]: [] })),
         parameters: [...pathParameters(path), ...queryParameters(mapping.query?.schema)],
-        ...(mapping.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(mapping.body) } } } } : {}),
-        responses: { ...answers, ...errorResponses('#/components/schemas/LegacyError', Object.keys(answers).map(Number)) },
+        ...(mapping.body
+          ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(mapping.body) } } } }
+          : {}),
+        responses: {
+          ...answers,
+          ...errorResponses('#/components/schemas/LegacyError', Object.keys(answers).map(Number)),
+        },
       };
     }
   return {
-    ...frame(paths, legacyTags(router), {
-      title: 'Payments API, legacy generation (as paybridge accepts it)',
-      version,
-      description: 'The legacy routes of legacy-api.md, as paybridge accepts them and answers them: one credential header per credential type. Each operation names its route id (x-legacy-route) and the current call it is translated to (x-current-call).',
-    }, LOCAL_SERVER('paybridge (npm start)', 8080)),
-    components: { securitySchemes: Object.fromEntries(LEGACY_CREDENTIALS.map((name) => [name, { type: 'apiKey', in: 'header', name, description: `The legacy ${name} header.` }])), schemas },
+    ...frame(
+      paths,
+      legacyTags(router),
+      {
+        title: 'Payments API, legacy generation (as paybridge accepts it)',
+        version,
+        description:
+          'The legacy routes of legacy-api.md, as paybridge accepts them and answers them: one credential header per credential type. Each operation names its route id (x-legacy-route) and the current call it is translated to (x-current-call).',
+      },
+      LOCAL_SERVER('paybridge (npm start)', 8080),
+    ),
+    components: {
+      securitySchemes: Object.fromEntries(
+        LEGACY_CREDENTIALS.map((name) => [
+          name,
+          { type: 'apiKey', in: 'header', name, description: `The legacy ${name} header.` },
+        ]),
+      ),
+      schemas,
+    },
     paths,
   };
 }
-

@@ -19,22 +19,64 @@ export type PrincipalKind = Principal['kind'];
 
 /** Actions that need more than "may act for this merchant". */
 export type Capability =
-  | 'card-token:create' | 'agreement:create' | 'payto-token:create' | 'order:create' | 'payplan:max'
-  | 'agreement:read' | 'source-token:create' | 'source:manage'
-  | 'order:read' | 'order:update' | 'transaction:read' | 'transaction:update' | 'customer:manage'
-  | 'payplan:manage' | 'merchant:read' | 'merchant:update' | 'blockedcard:manage'
-  | 'pay' | 'refund' | 'transfer' | 'merchant:create' | 'customer:signin'
-  | 'surcharge:calculate' | 'industry:read' | 'payplan:offer' | 'settlement:read' | 'customer:kyc' | 'owner:manage';
+  | 'card-token:create'
+  | 'agreement:create'
+  | 'payto-token:create'
+  | 'order:create'
+  | 'payplan:max'
+  | 'agreement:read'
+  | 'source-token:create'
+  | 'source:manage'
+  | 'order:read'
+  | 'order:update'
+  | 'transaction:read'
+  | 'transaction:update'
+  | 'customer:manage'
+  | 'payplan:manage'
+  | 'merchant:read'
+  | 'merchant:update'
+  | 'blockedcard:manage'
+  | 'pay'
+  | 'refund'
+  | 'transfer'
+  | 'merchant:create'
+  | 'customer:signin'
+  | 'surcharge:calculate'
+  | 'industry:read'
+  | 'payplan:offer'
+  | 'settlement:read'
+  | 'customer:kyc'
+  | 'owner:manage';
 
 /**
  * A public key runs the seed's PayTo flow alone (create, poll, tokenise), captures raw cards, asks for
  * a pay plan maximum and a surcharge: the public interface (docs/decisions.md).
  */
-const PUBLIC: Capability[] = ['card-token:create', 'agreement:create', 'agreement:read', 'payto-token:create', 'order:create', 'payplan:max', 'payplan:offer', 'surcharge:calculate', 'industry:read'];
+const PUBLIC: Capability[] = [
+  'card-token:create',
+  'agreement:create',
+  'agreement:read',
+  'payto-token:create',
+  'order:create',
+  'payplan:max',
+  'payplan:offer',
+  'surcharge:calculate',
+  'industry:read',
+];
 const CUSTOMER: Capability[] = [...PUBLIC, 'source-token:create', 'source:manage'];
 const DASHBOARD: Capability[] = [
-  ...CUSTOMER, 'order:read', 'order:update', 'transaction:read', 'transaction:update', 'customer:manage',
-  'payplan:manage', 'merchant:read', 'merchant:update', 'blockedcard:manage', 'settlement:read', 'owner:manage',
+  ...CUSTOMER,
+  'order:read',
+  'order:update',
+  'transaction:read',
+  'transaction:update',
+  'customer:manage',
+  'payplan:manage',
+  'merchant:read',
+  'merchant:update',
+  'blockedcard:manage',
+  'settlement:read',
+  'owner:manage',
 ];
 /** Signing a customer in issues a credential for them: server credentials only. */
 const SERVER: Capability[] = [...DASHBOARD, 'pay', 'refund', 'transfer', 'customer:signin', 'customer:kyc'];
@@ -96,8 +138,13 @@ export function requireCapability(principal: Principal, capability: Capability):
 
 function describeKind(kind: PrincipalKind): string {
   return {
-    publicKey: 'public key', secretKey: 'secret key', merchantJwt: 'merchant JWT', customerJwt: 'customer JWT',
-    checkoutToken: 'checkout token', marketplaceKey: 'marketplace API key', marketplaceJwt: 'marketplace JWT',
+    publicKey: 'public key',
+    secretKey: 'secret key',
+    merchantJwt: 'merchant JWT',
+    customerJwt: 'customer JWT',
+    checkoutToken: 'checkout token',
+    marketplaceKey: 'marketplace API key',
+    marketplaceJwt: 'marketplace JWT',
   }[kind];
 }
 
@@ -125,7 +172,10 @@ export function mayActFor(store: Store, principal: Principal, merchantId: string
   const marketplaceId = marketplaceOf(principal);
   if (marketplaceId === null) return (principal as { merchantId: string }).merchantId === merchantId;
   const merchant = store.merchants.get(merchantId);
-  return merchant !== undefined && (merchant.marketplaceId === marketplaceId || store.marketplaces.get(marketplaceId)?.operator === true);
+  return (
+    merchant !== undefined &&
+    (merchant.marketplaceId === marketplaceId || store.marketplaces.get(marketplaceId)?.operator === true)
+  );
 }
 
 /**
@@ -150,8 +200,7 @@ export function resolveActor(store: Store, principal: Principal, claim: ContextC
       customer !== undefined &&
       (customerId === null || customerId === claim.customerId) &&
       (merchantId === null ? mayActFor(store, principal, customer.merchantId) : customer.merchantId === merchantId);
-    if (!allowed)
-      throw new PaybridgeError('forbidden', `the credentials may not act for customer ${claim.customerId}`);
+    if (!allowed) throw new PaybridgeError('forbidden', `the credentials may not act for customer ${claim.customerId}`);
     merchantId = customer.merchantId;
     customerId = claim.customerId;
   }

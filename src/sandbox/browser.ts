@@ -24,8 +24,13 @@ export interface BrowserEndpoint {
 const PAGE_CREDENTIALS: ReadonlySet<PrincipalKind> = new Set(['publicKey', 'checkoutToken', 'customerJwt']);
 
 const ALLOWED_HEADERS = [
-  'authorization', 'content-type', 'customer-id', 'merchant-id',
-  'limepay-publickey', 'limepay-checkouttoken', 'limepay-customerjwt',
+  'authorization',
+  'content-type',
+  'customer-id',
+  'merchant-id',
+  'limepay-publickey',
+  'limepay-checkouttoken',
+  'limepay-customerjwt',
 ].join(', ');
 
 function originAllowed(access: BrowserAccess, origin: string): boolean {
@@ -56,13 +61,17 @@ export function registerBrowserEndpoints(
 ): void {
   const methods = new Map<string, Set<string>>();
   for (const e of endpoints) methods.set(e.url, (methods.get(e.url) ?? new Set()).add(e.method));
-  const browserRoute = (req: FastifyRequest) => req.method !== 'OPTIONS' && methods.get(req.routeOptions.url ?? '')?.has(req.method) === true;
+  const browserRoute = (req: FastifyRequest) =>
+    req.method !== 'OPTIONS' && methods.get(req.routeOptions.url ?? '')?.has(req.method) === true;
 
   for (const [url, allowed] of methods)
     app.options(url, async (req, reply) => {
       const origin = req.headers.origin;
       if (typeof origin !== 'string' || !originAllowed(access, origin))
-        throw new PaybridgeError('forbidden', `Origin: ${typeof origin === 'string' ? origin : 'none'} is not allowed to call ${url} (sandbox.allowedOrigins)`);
+        throw new PaybridgeError(
+          'forbidden',
+          `Origin: ${typeof origin === 'string' ? origin : 'none'} is not allowed to call ${url} (sandbox.allowedOrigins)`,
+        );
       allowOrigin(reply, origin);
       return reply
         .code(204)
@@ -80,6 +89,9 @@ export function registerBrowserEndpoints(
     if (req.headers.origin === undefined || !browserRoute(req)) return;
     const kind = await credentialKind(req);
     if (kind !== undefined && !PAGE_CREDENTIALS.has(kind))
-      throw new PaybridgeError('forbidden', 'credential: a web page may send only a public key, a checkout token or a customer JWT; keep secret credentials on the server');
+      throw new PaybridgeError(
+        'forbidden',
+        'credential: a web page may send only a public key, a checkout token or a customer JWT; keep secret credentials on the server',
+      );
   });
 }

@@ -4,7 +4,12 @@ import { describeIssues, idOf } from '../contract/zod-helpers.js';
 
 /** A key's rule, stated as the error says it (README repeats it). */
 const key = (prefix: string) =>
-  z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9_-]{8,128}$`), `expected ${prefix} followed by 8-128 characters of A-Z a-z 0-9 _ -`);
+  z
+    .string()
+    .regex(
+      new RegExp(`^${prefix}[A-Za-z0-9_-]{8,128}$`),
+      `expected ${prefix} followed by 8-128 characters of A-Z a-z 0-9 _ -`,
+    );
 
 /** The fixture file of `paybridge sandbox --fixtures FILE` (format documented in README). */
 const fixturesSchema = z
@@ -96,7 +101,12 @@ export const DEFAULT_FIXTURES: Fixtures = {
   jwtSecret: 'sandbox-jwt-secret-change-me-0123456789',
   marketplaces: [
     { marketplaceId: 'mktp_demo', apiKey: 'sandbox_api_demo_marketplace_key', name: 'Demo Marketplace' },
-    { marketplaceId: 'mktp_operator', apiKey: 'sandbox_api_operator_service_key', name: 'Gateway operator', operator: true },
+    {
+      marketplaceId: 'mktp_operator',
+      apiKey: 'sandbox_api_operator_service_key',
+      name: 'Gateway operator',
+      operator: true,
+    },
   ],
   merchants: [
     {

@@ -47,7 +47,11 @@ export function registerSandboxPages(app: FastifyInstance, store: Store, browser
     const { token, decision } = req.params as { token: string; decision: string };
     const agreement = store.agreements.get(token);
     if (!agreement || (decision !== 'activate' && decision !== 'decline'))
-      return reply.code(404).send({ statusCode: 404, errorCode: 'not_found', message: 'No such agreement or decision (activate, decline)' });
+      return reply.code(404).send({
+        statusCode: 404,
+        errorCode: 'not_found',
+        message: 'No such agreement or decision (activate, decline)',
+      });
     agreement.bankAccepts = decision === 'activate';
     agreement.activateAt = store.clock();
     return { token, status: decision === 'activate' ? 'Active' : 'Declined' };
@@ -58,7 +62,11 @@ export function registerSandboxPages(app: FastifyInstance, store: Store, browser
     const token = (req.query as { token?: unknown }).token;
     const grant = typeof token === 'string' ? store.checkoutTokens.get(token) : undefined;
     const order = hasIdForm('order', orderId) ? store.orders.get(orderId) : undefined;
-    const valid = grant && order && grant.merchantId === order.merchantId && (grant.expiresAt === undefined || grant.expiresAt > store.clock());
+    const valid =
+      grant &&
+      order &&
+      grant.merchantId === order.merchantId &&
+      (grant.expiresAt === undefined || grant.expiresAt > store.clock());
     const text = valid
       ? `Order ${escapeHtml(order.orderId)} (${escapeHtml(order.referenceOrderId)}): ${(order.amount.minorCurrencyUnits / 100).toFixed(2)} ${escapeHtml(order.amount.currency)}, ${escapeHtml(order.status)}.`
       : 'This payment link is not valid or has expired.';
@@ -73,7 +81,12 @@ export function registerSandboxPages(app: FastifyInstance, store: Store, browser
   app.post('/sandbox/time', async (req, reply) => {
     const advanceMs = (req.body as { advanceMs?: unknown } | undefined)?.advanceMs;
     if (typeof advanceMs !== 'number' || !Number.isInteger(advanceMs) || advanceMs < 0 || advanceMs > 366 * 86_400_000)
-      return reply.code(400).send({ statusCode: 400, errorCode: 'invalid_request', message: 'The request is invalid', detail: 'advanceMs: expected a whole number of milliseconds, 0 to one year' });
+      return reply.code(400).send({
+        statusCode: 400,
+        errorCode: 'invalid_request',
+        message: 'The request is invalid',
+        detail: 'advanceMs: expected a whole number of milliseconds, 0 to one year',
+      });
     store.clockOffsetMs += advanceMs;
     return { now: store.timestamp(), offsetMs: store.clockOffsetMs };
   });
@@ -85,12 +98,21 @@ export function registerSandboxPages(app: FastifyInstance, store: Store, browser
   app.get('/sandbox/3ds/:id', async (req, reply) => {
     const id = (req.params as { id: string }).id;
     const auth = hasIdForm('threeDS', id) ? store.threeDS.get(id) : undefined;
-    reply.type('text/html; charset=utf-8').header('content-security-policy', framed).header('referrer-policy', 'no-referrer');
+    reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', framed)
+      .header('referrer-policy', 'no-referrer');
     if (!auth)
-      return reply.code(404).send(`<!doctype html><html lang="en"><head><title>Sandbox 3DS</title></head><body><p>No 3DS challenge ${escapeHtml(id)}.</p></body></html>`);
+      return reply
+        .code(404)
+        .send(
+          `<!doctype html><html lang="en"><head><title>Sandbox 3DS</title></head><body><p>No 3DS challenge ${escapeHtml(id)}.</p></body></html>`,
+        );
     const order = store.orders.get(auth.orderId);
     const merchant = store.merchants.get(auth.merchantId);
-    const amount = order ? `${(order.amount.minorCurrencyUnits / 100).toFixed(2)} ${escapeHtml(order.amount.currency)}` : '';
+    const amount = order
+      ? `${(order.amount.minorCurrencyUnits / 100).toFixed(2)} ${escapeHtml(order.amount.currency)}`
+      : '';
     return reply.send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox Bank: verify your payment</title>
 <style>body{font:15px system-ui,sans-serif;margin:0;color:#222}header{background:#0b3d91;color:#fff;padding:12px 16px}
 header h1{font-size:18px;margin:0}main{padding:12px 16px}dl{display:grid;grid-template-columns:auto 1fr;gap:4px 12px;margin:12px 0}
@@ -127,8 +149,10 @@ dt{color:#555}dd{margin:0;font-weight:600}button{font:inherit;padding:8px 16px;m
   app.post('/sandbox/3ds/:id/:decision', async (req, reply) => {
     const { id, decision } = req.params as { id: string; decision: string };
     const auth = hasIdForm('threeDS', id) ? store.threeDS.get(id) : undefined;
-    if (!auth || (decision !== 'approve' && decision !== 'decline')) return reply.code(404).send({ status: 'not found' });
-    if (auth.status === 'pending' || auth.status === 'approved' || auth.status === 'declined') auth.status = decision === 'approve' ? 'approved' : 'declined';
+    if (!auth || (decision !== 'approve' && decision !== 'decline'))
+      return reply.code(404).send({ status: 'not found' });
+    if (auth.status === 'pending' || auth.status === 'approved' || auth.status === 'declined')
+      auth.status = decision === 'approve' ? 'approved' : 'declined';
     return { threeDSAuthorisationId: id, status: auth.status };
   });
 }

@@ -1,7 +1,20 @@
 import type { Fixtures } from './fixtures.js';
 import type {
-  Agreement, CardBlock, Customer, Marketplace, Merchant, Order, PaymentSource, PaymentToken, PayPlan, Refund,
-  StoreStats, ThreeDSAuthorisation, Transaction, BeneficialOwner, MerchantFile,
+  Agreement,
+  CardBlock,
+  Customer,
+  Marketplace,
+  Merchant,
+  Order,
+  PaymentSource,
+  PaymentToken,
+  PayPlan,
+  Refund,
+  StoreStats,
+  ThreeDSAuthorisation,
+  Transaction,
+  BeneficialOwner,
+  MerchantFile,
 } from './model.js';
 import { PaybridgeError } from '../errors.js';
 import { emptyProfile } from './ops/merchants.js';
@@ -63,10 +76,23 @@ export class Store {
   readonly declines = new Map<string, number>();
 
   readonly stats: StoreStats = {
-    ordersCreated: 0, payAttempts: 0, paymentsDeclined: 0, threeDSChallenges: 0, transactionsCreated: 0,
-    captures: 0, authorisationsCancelled: 0, refundsCreated: 0, transfersCreated: 0, transfersReversed: 0,
-    customersCreated: 0, customersUpdated: 0, sourcesCreated: 0, sourcesDeleted: 0, agreementsCreated: 0,
-    tokensCreated: 0, merchantsCreated: 0,
+    ordersCreated: 0,
+    payAttempts: 0,
+    paymentsDeclined: 0,
+    threeDSChallenges: 0,
+    transactionsCreated: 0,
+    captures: 0,
+    authorisationsCancelled: 0,
+    refundsCreated: 0,
+    transfersCreated: 0,
+    transfersReversed: 0,
+    customersCreated: 0,
+    customersUpdated: 0,
+    sourcesCreated: 0,
+    sourcesDeleted: 0,
+    agreementsCreated: 0,
+    tokensCreated: 0,
+    merchantsCreated: 0,
   };
 
   constructor(options: StoreOptions) {
@@ -86,22 +112,54 @@ export class Store {
   private seed(fixtures: Fixtures): void {
     const at = this.timestamp();
     for (const m of fixtures.marketplaces) {
-      this.marketplaces.set(m.marketplaceId, { marketplaceId: m.marketplaceId, apiKey: m.apiKey, name: m.name ?? m.marketplaceId, operator: m.operator === true });
+      this.marketplaces.set(m.marketplaceId, {
+        marketplaceId: m.marketplaceId,
+        apiKey: m.apiKey,
+        name: m.name ?? m.marketplaceId,
+        operator: m.operator === true,
+      });
       this.keys.set(m.apiKey, { kind: 'marketplaceKey', id: m.marketplaceId });
     }
     for (const m of fixtures.merchants) {
       this.addMerchant({
-        merchantId: m.merchantId, marketplaceId: m.marketplaceId, name: m.name, slug: null,
-        contactEmailAddress: null, taxCountry: 'AU', tradingCountry: 'AU', profile: emptyProfile(), status: 'Active', publicKey: m.publicKey,
-        secretKey: m.secretKey, merchantToken: m.merchantToken ?? null, bankAccounts: [],
-        primaryBankAccountId: null, surchargeRateBps: m.surchargeRateBps ?? 0, industryCode: null, createdAt: at, updatedAt: at,
+        merchantId: m.merchantId,
+        marketplaceId: m.marketplaceId,
+        name: m.name,
+        slug: null,
+        contactEmailAddress: null,
+        taxCountry: 'AU',
+        tradingCountry: 'AU',
+        profile: emptyProfile(),
+        status: 'Active',
+        publicKey: m.publicKey,
+        secretKey: m.secretKey,
+        merchantToken: m.merchantToken ?? null,
+        bankAccounts: [],
+        primaryBankAccountId: null,
+        surchargeRateBps: m.surchargeRateBps ?? 0,
+        industryCode: null,
+        createdAt: at,
+        updatedAt: at,
       });
     }
     for (const c of fixtures.customers) {
       this.addCustomer({
-        customerId: c.customerId, merchantId: c.merchantId, kind: 'consumer', referenceCustomerId: null,
-        emailAddress: c.email, phoneNumber: null, givenName: null, middleName: null, familyName: null,
-        businessName: null, abn: null, address: null, kycStatus: 'NotStarted', kycCheckedAt: null, createdAt: at, updatedAt: at,
+        customerId: c.customerId,
+        merchantId: c.merchantId,
+        kind: 'consumer',
+        referenceCustomerId: null,
+        emailAddress: c.email,
+        phoneNumber: null,
+        givenName: null,
+        middleName: null,
+        familyName: null,
+        businessName: null,
+        abn: null,
+        address: null,
+        kycStatus: 'NotStarted',
+        kycCheckedAt: null,
+        createdAt: at,
+        updatedAt: at,
       });
     }
     for (const t of fixtures.checkoutTokens ?? []) {

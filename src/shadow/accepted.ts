@@ -26,7 +26,7 @@ export interface AcceptedRecord extends Acceptance {
 }
 
 /** One text per value (absent apart from null). */
-const text = (v: unknown, present: boolean) => (present ? JSON.stringify(v) ?? 'undefined' : '(absent)');
+const text = (v: unknown, present: boolean) => (present ? (JSON.stringify(v) ?? 'undefined') : '(absent)');
 
 const signature = (a: { path: string; primary?: unknown; candidate?: unknown }) =>
   `${generalise(a.path)}\u0000${text(a.primary, 'primary' in a)}\u0000${text(a.candidate, 'candidate' in a)}`;

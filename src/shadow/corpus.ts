@@ -38,7 +38,10 @@ const digest = (value: string, length = 12) => createHash('sha256').update(value
 const b64 = (value: string) => Buffer.from(value).toString('base64url');
 
 /** Test cards by outcome (docs/decisions.md D-PAY-2): a card number becomes the test card of its outcome. */
-const TEST_CARDS: Readonly<Record<string, string>> = { '4000000000000002': '4000000000000002', '4000000000003220': '4000000000003220' };
+const TEST_CARDS: Readonly<Record<string, string>> = {
+  '4000000000000002': '4000000000000002',
+  '4000000000003220': '4000000000003220',
+};
 /** The card verification code every CVC becomes: three digits, so a replayed pay passes the translator's checks. */
 const CORPUS_CVC = '123';
 
@@ -59,12 +62,14 @@ export function placeholderOf(value: string): string {
   if (token) return `${token[0]}corpus${digest(value)}`;
   const email = /^[^@\s]+@([^@\s]+)$/.exec(value);
   if (email) return `u${digest(value, 8)}@example.com`;
-  if (/^[\d -]{12,23}$/.test(value) && isCardNumber(value)) return TEST_CARDS[value.replace(/\D/g, '')] ?? '4242424242424242';
+  if (/^[\d -]{12,23}$/.test(value) && isCardNumber(value))
+    return TEST_CARDS[value.replace(/\D/g, '')] ?? '4242424242424242';
   return value;
 }
 
 /** An id of the API's own kinds (`ptkn_...`, `ordr_...`): it names a resource, it opens nothing; a replay needs it as it was. */
-const isApiId = (value: string): boolean => Object.values(ID_PREFIX).some((prefix) => value.startsWith(prefix)) && /^[a-z0-9]+_[A-Za-z0-9_-]{1,64}$/.test(value);
+const isApiId = (value: string): boolean =>
+  Object.values(ID_PREFIX).some((prefix) => value.startsWith(prefix)) && /^[a-z0-9]+_[A-Za-z0-9_-]{1,64}$/.test(value);
 
 /**
  * A credential's value as the corpus keeps it: `Bearer`/`Basic` and a placeholder of the token's kind;
@@ -109,7 +114,8 @@ const corpusRedactor = createRedactor(CORPUS_MASKS);
 const withPlaceholders = (value: unknown): unknown => corpusRedactor.redactValue(value);
 
 /** Header values as placeholders: a credential's value (`Bearer <key>` too) by its kind, by the header's name or the value's shape. */
-const headersWithPlaceholders = (headers: Readonly<Record<string, unknown>>) => withPlaceholders(headers) as Record<string, unknown>;
+const headersWithPlaceholders = (headers: Readonly<Record<string, unknown>>) =>
+  withPlaceholders(headers) as Record<string, unknown>;
 
 /** Path and query: every value that holds a secret replaced (an e-mail in `?email=`, a key in `?api_key=`). */
 function pathWithPlaceholders(path: string): string {
@@ -150,7 +156,8 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth + 1 > limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -180,20 +187,41 @@ export function createCorpus(options: CorpusOptions, skipped: (reason: CorpusSki
   const lines = rotatingLines(options);
   const maxEntryBytes = Math.min(MAX_ENTRY_BYTES, Math.floor(options.maxBytes / 4));
 
-  function entryOf(route: string, request: LegacyRequest, answer: LegacyResponse, calls: readonly { request: CurrentRequest; answer: CurrentResponse }[]): CorpusEntry | CorpusSkip {
+  function entryOf(
+    route: string,
+    request: LegacyRequest,
+    answer: LegacyResponse,
+    calls: readonly { request: CurrentRequest; answer: CurrentResponse }[],
+  ): CorpusEntry | CorpusSkip {
     const body = legacyBody(request.body);
-    if ([body.body, answer.body, ...calls.flatMap((c) => [c.request.body, c.answer.body])].some((v) => nestedDeeperThan(v, MAX_JSON_DEPTH))) return 'depth';
+    if (
+      [body.body, answer.body, ...calls.flatMap((c) => [c.request.body, c.answer.body])].some((v) =>
+        nestedDeeperThan(v, MAX_JSON_DEPTH),
+      )
+    )
+      return 'depth';
     return {
       type: 'exchange',
       time: new Date().toISOString(),
       route,
       requestId: request.requestId,
       legacy: {
-        request: { method: request.method, path: pathWithPlaceholders(request.path), headers: headersWithPlaceholders(request.headers), body: withPlaceholders(body.body), text: body.text },
+        request: {
+          method: request.method,
+          path: pathWithPlaceholders(request.path),
+          headers: headersWithPlaceholders(request.headers),
+          body: withPlaceholders(body.body),
+          text: body.text,
+        },
         answer: { status: answer.status, body: withPlaceholders(answer.body) },
       },
       current: calls.map(({ request: current, answer: got }) => ({
-        request: { method: current.method, path: pathWithPlaceholders(current.path), headers: headersWithPlaceholders(current.headers) as Record<string, string>, body: withPlaceholders(current.body) },
+        request: {
+          method: current.method,
+          path: pathWithPlaceholders(current.path),
+          headers: headersWithPlaceholders(current.headers) as Record<string, string>,
+          body: withPlaceholders(current.body),
+        },
         answer: { status: got.status, body: withPlaceholders(got.body) },
       })),
     };
@@ -203,7 +231,12 @@ export function createCorpus(options: CorpusOptions, skipped: (reason: CorpusSki
     /** Whether this exchange is kept (the sample rate). */
     sampled: () => options.sample >= 1 || Math.random() < options.sample,
     /** Records one translated exchange; never throws. */
-    write(route: string, request: LegacyRequest, answer: LegacyResponse, calls: readonly { request: CurrentRequest; answer: CurrentResponse }[]): void {
+    write(
+      route: string,
+      request: LegacyRequest,
+      answer: LegacyResponse,
+      calls: readonly { request: CurrentRequest; answer: CurrentResponse }[],
+    ): void {
       try {
         const entry = entryOf(route, request, answer, calls);
         if (typeof entry === 'string') return skipped(entry);

@@ -31,7 +31,8 @@ export function diff(primary: unknown, candidate: unknown, path = '', out: Diffe
   if (primary === candidate) return out;
   // a number a double cannot hold is a leaf: equal when its digits are
   if (primary instanceof ExactNumber || candidate instanceof ExactNumber) {
-    const same = primary instanceof ExactNumber && candidate instanceof ExactNumber && primary.value === candidate.value;
+    const same =
+      primary instanceof ExactNumber && candidate instanceof ExactNumber && primary.value === candidate.value;
     if (!same) out.push({ path: path || '$body', primary, candidate });
     return out;
   }
@@ -53,7 +54,8 @@ export function diff(primary: unknown, candidate: unknown, path = '', out: Diffe
       // the usual pair (two answers of one shape): values side by side, none looked up by its key
       const values = Object.values(primary);
       const others = Object.values(candidate);
-      for (let i = 0; i < values.length; i++) if (values[i] !== others[i]) diff(values[i], others[i], join(path, keys[i]!), out);
+      for (let i = 0; i < values.length; i++)
+        if (values[i] !== others[i]) diff(values[i], others[i], join(path, keys[i]!), out);
       return out;
     }
     // keys of the candidate not in the primary are looked for only when the candidate has more keys
@@ -69,7 +71,8 @@ export function diff(primary: unknown, candidate: unknown, path = '', out: Diffe
       }
     }
     if (candidateKeys.length > shared)
-      for (const key of candidateKeys) if (!Object.hasOwn(primary, key)) out.push({ path: join(path, key), candidate: candidate[key] });
+      for (const key of candidateKeys)
+        if (!Object.hasOwn(primary, key)) out.push({ path: join(path, key), candidate: candidate[key] });
     return out;
   }
   out.push({ path: path || '$body', primary, candidate });
@@ -82,7 +85,8 @@ export function compareAnswers(
   candidate: { status: number; body?: unknown },
 ): Difference[] {
   const out: Difference[] = [];
-  if (primary.status !== candidate.status) out.push({ path: '$status', primary: primary.status, candidate: candidate.status });
+  if (primary.status !== candidate.status)
+    out.push({ path: '$status', primary: primary.status, candidate: candidate.status });
   return diff(primary.body, candidate.body, '', out);
 }
 

@@ -6,7 +6,14 @@
  */
 import { CURRENT_ROUTES } from '../contract/current-routes.js';
 import { ACTION_VARIANTS } from '../contract/zod-helpers.js';
-import { unlike, valueAt, type EffectMismatch, type FieldRule, type WriteCheck, type WriteOutcome } from '../translate/define.js';
+import {
+  unlike,
+  valueAt,
+  type EffectMismatch,
+  type FieldRule,
+  type WriteCheck,
+  type WriteOutcome,
+} from '../translate/define.js';
 import { isObj, type Obj } from '../translate/shape.js';
 import { toLegacyKey } from '../translate/vocabulary.js';
 
@@ -31,7 +38,11 @@ for (const route of CURRENT_ROUTES) {
 }
 
 /** The action of a current body: its wrapper's name and fields (`{PayByCard: {...}}`), or the body itself. */
-function actionOf(call: string, body: unknown, fields: Obj | undefined): { wrapper: string | undefined; action: Obj; allowed: readonly string[] } {
+function actionOf(
+  call: string,
+  body: unknown,
+  fields: Obj | undefined,
+): { wrapper: string | undefined; action: Obj; allowed: readonly string[] } {
   const variants = ACTION_FIELDS.get(call);
   const wrapper = isObj(body) && variants ? Object.keys(body).find((k) => variants.has(k)) : undefined;
   const inner = wrapper ? (body as Obj)[wrapper] : body;
@@ -40,7 +51,7 @@ function actionOf(call: string, body: unknown, fields: Obj | undefined): { wrapp
 }
 
 const ruleAbove = (rules: Readonly<Record<string, unknown>>, path: string): boolean => {
-  for (let at = path; ; ) {
+  for (let at = path; ;) {
     if (Object.hasOwn(rules, at)) return true;
     const dot = at.lastIndexOf('.');
     if (dot < 0) return false;
@@ -72,8 +83,9 @@ export function judgeEffect(
   const spec = check.effect;
   const rules: Record<string, FieldRule<unknown>> = {};
   const reasons: Record<string, string> = {};
-  for (const [path, rule] of Object.entries(spec?.fields ?? {})) if (typeof rule === 'string') reasons[path] = rule;
-  else rules[path] = rule;
+  for (const [path, rule] of Object.entries(spec?.fields ?? {}))
+    if (typeof rule === 'string') reasons[path] = rule;
+    else rules[path] = rule;
   const pairs: Record<string, [unknown, unknown]> = {};
   const requested: Record<string, [unknown, unknown]> = {};
   const unjudged = new Map<string, string>();
@@ -100,7 +112,9 @@ export function judgeEffect(
     }
     // a create's nested object holds nothing the call did not set (a dropped shipping.phoneNumber)
     if (base && unsetAbsent && isObj(found))
-      for (const [key, held] of Object.entries(found)) if (value[key] === undefined && held !== null && held !== undefined) pairs[`${base}.${key}`] = [undefined, held];
+      for (const [key, held] of Object.entries(found))
+        if (value[key] === undefined && held !== null && held !== undefined)
+          pairs[`${base}.${key}`] = [undefined, held];
   };
   walk(action, '', root);
 
@@ -124,7 +138,8 @@ export function judgeEffect(
     if (Array.isArray(verdict)) pairs[path] = verdict;
     else if (typeof verdict === 'string') unjudged.set(path, verdict);
     // a field the rule has nothing to judge on, left unset though the client asked it (request3DS dropped)
-    const legacy = value === undefined && allowed.includes(path) ? legacyCounterpart(outcome.body, path, dropped) : undefined;
+    const legacy =
+      value === undefined && allowed.includes(path) ? legacyCounterpart(outcome.body, path, dropped) : undefined;
     if (legacy !== undefined && verdict === undefined) requested[path] = [legacy, undefined];
   }
   const mismatches: EffectJudgement['mismatches'] = unlike(pairs);

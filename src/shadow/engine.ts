@@ -29,21 +29,42 @@ import { createWriteComparisons } from './writes.js';
 export interface ShadowDeps extends SidesDeps {
   config: Config;
   metrics: Metrics;
-  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  log: {
+    warn(obj: object, msg: string): void;
+    info(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
 }
 
 export function createShadow(deps: ShadowDeps) {
   const { config, translator, metrics } = deps;
   const settings = config.shadow;
   const instance = settings.instance ?? `${hostname()}:${process.pid}`;
-  const ledger = new ShadowLedger({ readyAfter: settings.readyAfter, readyWindow: settings.readyWindow, ignore: settings.ignore, instance });
+  const ledger = new ShadowLedger({
+    readyAfter: settings.readyAfter,
+    readyWindow: settings.readyWindow,
+    ignore: settings.ignore,
+    instance,
+  });
   const recorder = createRecorder({
     ...(settings.log ? { file: settings.log } : {}),
     log: (record) => deps.log.info({ shadowRecord: record }, `shadow ${record.type}`),
-    onError: (err) => deps.log.warn({ err: { message: err.message } }, 'shadow records: rotating the record file failed; writing on in the current one'),
+    onError: (err) =>
+      deps.log.warn(
+        { err: { message: err.message } },
+        'shadow records: rotating the record file failed; writing on in the current one',
+      ),
   });
-  const compared = metrics.counter('paybridge_shadow_comparisons_total', 'Shadow/canary comparisons, by route id and outcome (match, mismatch): readiness across replicas in PromQL.', ['route', 'outcome']);
-  const skipped = metrics.counter('paybridge_shadow_skipped_total', 'Sampled exchanges not compared, by route id and reason.', ['route', 'reason']);
+  const compared = metrics.counter(
+    'paybridge_shadow_comparisons_total',
+    'Shadow/canary comparisons, by route id and outcome (match, mismatch): readiness across replicas in PromQL.',
+    ['route', 'outcome'],
+  );
+  const skipped = metrics.counter(
+    'paybridge_shadow_skipped_total',
+    'Sampled exchanges not compared, by route id and reason.',
+    ['route', 'reason'],
+  );
   // every route's series from the start, at 0: a mismatch series first seen at 1 would have increase() 0
   for (const route of new Set(translator.routes.mappings.map((m) => m.mapping.route)))
     for (const outcome of ['match', 'mismatch', 'validated']) compared.inc({ route, outcome }, 0);
@@ -51,12 +72,19 @@ export function createShadow(deps: ShadowDeps) {
   // the records are the state: a restarted gateway reads back those of the verdict window, and reports the same verdicts
   if (settings.log) {
     const since = isoTime(Date.now() - durationMs(settings.readyWindow));
-    const read = readBack({ file: settings.log.file, keep: settings.log.keep, since, perRoute: ledger.keep }, (record) => ledger.ingest(record));
+    const read = readBack(
+      { file: settings.log.file, keep: settings.log.keep, since, perRoute: ledger.keep },
+      (record) => ledger.ingest(record),
+    );
     if (read.files > 0) deps.log.info({ file: settings.log.file, since, ...read }, 'shadow records read back');
   }
 
   const sides = createSides(deps);
-  const isolation = createIsolation({ sides, gauge: (name, help, read) => metrics.gauge(name, help, read), log: deps.log });
+  const isolation = createIsolation({
+    sides,
+    gauge: (name, help, read) => metrics.gauge(name, help, read),
+    log: deps.log,
+  });
 
   /** The primary re-reads made per route, for noise learning (at most settings.learnReads each). */
   const reReads = new Map<string, number>();
@@ -79,7 +107,15 @@ export function createShadow(deps: ShadowDeps) {
     ledger.ingest(stamped);
   }
 
-  function comparison(ex: Exchange, method: CompareMethod, primary: Answer, candidate: Answer | null, differences: Difference[], note?: string, notComparable?: string[]) {
+  function comparison(
+    ex: Exchange,
+    method: CompareMethod,
+    primary: Answer,
+    candidate: Answer | null,
+    differences: Difference[],
+    note?: string,
+    notComparable?: string[],
+  ) {
     const record = comparisonRecord(ex, method, primary, candidate, differences, note, notComparable);
     const matched = ledger.matches(record);
     emit(matched ? record : withHeaders(record, ex));
@@ -94,9 +130,14 @@ export function createShadow(deps: ShadowDeps) {
 
   // a percentage canary's requests by the side that answered: counted for Prometheus at once, and
   // written as a record every few seconds (and before a report), so the report gives the share served
-  const canaryServed = metrics.counter('paybridge_canary_requests_total', 'Requests of percentage-canary routes (canary:N%), by route id and the side that answered them (translation, legacy).', ['route', 'served']);
+  const canaryServed = metrics.counter(
+    'paybridge_canary_requests_total',
+    'Requests of percentage-canary routes (canary:N%), by route id and the side that answered them (translation, legacy).',
+    ['route', 'served'],
+  );
   // from the start at 0, as the comparisons: a series first scraped at 16 would show Prometheus no increase, and the share 0/0
-  for (const route of new Set(translator.routes.mappings.map((m) => m.mapping.route))) for (const served of ['translation', 'legacy']) canaryServed.inc({ route, served }, 0);
+  for (const route of new Set(translator.routes.mappings.map((m) => m.mapping.route)))
+    for (const served of ['translation', 'legacy']) canaryServed.inc({ route, served }, 0);
   const servedSince = new Map<string, Pick<ServedRecord, 'percent' | 'translation' | 'legacy'>>();
   function flushServed(): void {
     const time = isoTime();
@@ -106,7 +147,16 @@ export function createShadow(deps: ShadowDeps) {
   const servedTimer = setInterval(flushServed, SERVED_FLUSH_MS).unref();
 
   const writeOrder = new WriteOrder();
-  const writes = createWriteComparisons({ settings, translator, callCurrent: deps.callCurrent, sides, isolation, comparison, skip, order: writeOrder });
+  const writes = createWriteComparisons({
+    settings,
+    translator,
+    callCurrent: deps.callCurrent,
+    sides,
+    isolation,
+    comparison,
+    skip,
+    order: writeOrder,
+  });
 
   async function compareRead(ex: Exchange, current: TranslatedRequest | undefined): Promise<void> {
     const request = asLegacyRequest(ex, 'candidate');
@@ -143,10 +193,18 @@ export function createShadow(deps: ShadowDeps) {
     if (ex.mode !== 'shadow') return null;
     const accepted = succeeded(ex.primary);
     if (verdict.refused && accepted)
-      return { path: '$translation', primary: `accepted (${ex.primary.status})`, candidate: `refused: ${verdict.refused.code}: ${verdict.refused.detail}` };
+      return {
+        path: '$translation',
+        primary: `accepted (${ex.primary.status})`,
+        candidate: `refused: ${verdict.refused.code}: ${verdict.refused.detail}`,
+      };
     const error = ex.primary.body as { errorCode?: unknown; detail?: unknown } | undefined;
     if (!verdict.refused && ex.primary.status === 400 && error?.errorCode === 'invalid_request')
-      return { path: '$translation', primary: `refused: invalid_request: ${typeof error.detail === 'string' ? error.detail : JSON.stringify(error.detail ?? '')}`, candidate: 'accepted' };
+      return {
+        path: '$translation',
+        primary: `refused: invalid_request: ${typeof error.detail === 'string' ? error.detail : JSON.stringify(error.detail ?? '')}`,
+        candidate: 'accepted',
+      };
     return null;
   }
 

@@ -60,7 +60,13 @@ export type QueuedExchange = Omit<Exchange, 'primary'> & { primary: Answer | Raw
 
 export const parsed = (ex: QueuedExchange): Exchange =>
   'text' in ex.primary
-    ? Object.assign({}, ex, { primary: { status: ex.primary.status, body: answerBody(ex.primary.text, ex.primary.contentType), latencyMs: ex.primary.latencyMs } })
+    ? Object.assign({}, ex, {
+        primary: {
+          status: ex.primary.status,
+          body: answerBody(ex.primary.text, ex.primary.contentType),
+          latencyMs: ex.primary.latencyMs,
+        },
+      })
     : (ex as Exchange);
 
 /** A write that went through: 2xx, or the legacy 403 of a 3DS challenge (the first step of a pay). */

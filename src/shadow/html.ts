@@ -4,7 +4,10 @@ import type { RouteReport, ShadowReport } from './ledger.js';
 
 /** A value as the page shows it: through the one redaction rule set (records are redacted already; a page never trusts that), then escaped. */
 const esc = (v: unknown) =>
-  String(typeof v === 'string' ? scrub(v) : JSON.stringify(redactValue(v)) ?? 'absent').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  String(typeof v === 'string' ? scrub(v) : (JSON.stringify(redactValue(v)) ?? 'absent')).replace(
+    /[&<>"']/g,
+    (c) => `&#${c.charCodeAt(0)};`,
+  );
 
 function bar(rate: number): string {
   const pct = Math.round(rate * 1000) / 10;
@@ -15,7 +18,10 @@ function bar(rate: number): string {
 function diffs(route: RouteReport): string {
   if (route.topDiffs.length === 0) return '<span class="muted">none</span>';
   return `<ul>${route.topDiffs
-    .map((d) => `<li><code>${esc(d.path)}</code> &times;${d.count}: ${esc(d.example.primary)} &rarr; ${esc(d.example.candidate)}</li>`)
+    .map(
+      (d) =>
+        `<li><code>${esc(d.path)}</code> &times;${d.count}: ${esc(d.example.primary)} &rarr; ${esc(d.example.candidate)}</li>`,
+    )
     .join('')}</ul>`;
 }
 
@@ -28,13 +34,27 @@ function canary(r: RouteReport): string {
 
 function row(r: RouteReport): string {
   const ms = (v: number) => v.toFixed(1);
-  const latency = `${ms(r.latencyMs.primary.p50)}/${ms(r.latencyMs.primary.p99)}` + (r.latencyMs.candidate ? ` vs ${ms(r.latencyMs.candidate.p50)}/${ms(r.latencyMs.candidate.p99)}` : '');
+  const latency =
+    `${ms(r.latencyMs.primary.p50)}/${ms(r.latencyMs.primary.p99)}` +
+    (r.latencyMs.candidate ? ` vs ${ms(r.latencyMs.candidate.p50)}/${ms(r.latencyMs.candidate.p99)}` : '');
   const kinds = Object.entries(r.window?.kinds ?? {})
-    .map(([kind, k]) => `<code>${esc(kind)}</code> ${k.compared}${k.unexplained ? ` <strong>(${k.unexplained} unexplained: ${k.paths.map((p) => esc(p)).join(', ')})</strong>` : ''}`)
+    .map(
+      ([kind, k]) =>
+        `<code>${esc(kind)}</code> ${k.compared}${k.unexplained ? ` <strong>(${k.unexplained} unexplained: ${k.paths.map((p) => esc(p)).join(', ')})</strong>` : ''}`,
+    )
     .join(', ');
-  const window = kinds ? `<div class="muted window">window ${esc(r.window.from)} to ${esc(r.window.to)}: ${kinds}</div>` : '';
-  const accepted = (r.accepted ?? []).map((a) => `<div class="muted accepted">accepted <code>${esc(a.path)}</code> ${esc(a.primary)} &rarr; ${esc(a.candidate)} by ${esc(a.by)} at ${esc(a.time)} on ${esc(a.instance ?? 'this gateway')}${a.note ? `: ${esc(a.note)}` : ''}</div>`).join('');
-  const noise = r.learnedNoise.length ? `<div class="muted">learned noise: ${r.learnedNoise.map((n) => `<code>${esc(n.path)}</code>`).join(', ')}</div>` : '';
+  const window = kinds
+    ? `<div class="muted window">window ${esc(r.window.from)} to ${esc(r.window.to)}: ${kinds}</div>`
+    : '';
+  const accepted = (r.accepted ?? [])
+    .map(
+      (a) =>
+        `<div class="muted accepted">accepted <code>${esc(a.path)}</code> ${esc(a.primary)} &rarr; ${esc(a.candidate)} by ${esc(a.by)} at ${esc(a.time)} on ${esc(a.instance ?? 'this gateway')}${a.note ? `: ${esc(a.note)}` : ''}</div>`,
+    )
+    .join('');
+  const noise = r.learnedNoise.length
+    ? `<div class="muted">learned noise: ${r.learnedNoise.map((n) => `<code>${esc(n.path)}</code>`).join(', ')}</div>`
+    : '';
   return `<tr data-route="${esc(r.route)}" data-state="${r.state}" class="state-${r.state}">
 <td>${esc(r.route)}</td><td>${esc(r.modes.join(', '))}${canary(r)}</td><td class="num">${r.compared}</td><td class="rate">${bar(r.matchRate)}</td>
 <td class="num">${r.unexplained}</td><td class="num">${esc(latency)}</td><td class="verdict">${esc(r.verdict)}</td><td>${diffs(r)}${window}${accepted}${noise}</td></tr>`;

@@ -17,7 +17,7 @@ export function createIsolation(deps: IsolationDeps) {
   let state: IsolationState = 'unproven';
   deps.gauge(
     'paybridge_shadow_send_stopped',
-    'Whether shadow send stopped for good because the candidate was found sharing the primary\'s store (1) or not (0).',
+    "Whether shadow send stopped for good because the candidate was found sharing the primary's store (1) or not (0).",
     () => (state === 'stopped' ? 1 : 0),
   );
 
@@ -28,9 +28,15 @@ export function createIsolation(deps: IsolationDeps) {
     /** Probes the candidate with a readback of what this exchange created, until isolation is proven or refuted. */
     async check(ex: Exchange): Promise<IsolationState> {
       if (state !== 'unproven') return state;
-      const path = ex.compiled.mapping.readback?.({ params: ex.params, body: parseJson(ex.request.body), answer: ex.primary.body });
+      const path = ex.compiled.mapping.readback?.({
+        params: ex.params,
+        body: parseJson(ex.request.body),
+        answer: ex.primary.body,
+      });
       if (!path) return 'unproven';
-      const probe = await deps.sides.candidate(ex)(asLegacyRequest(ex, 'isolation', { method: 'GET', path, headers: credentialHeaders(ex.request.headers) }));
+      const probe = await deps.sides.candidate(ex)(
+        asLegacyRequest(ex, 'isolation', { method: 'GET', path, headers: credentialHeaders(ex.request.headers) }),
+      );
       if (state !== 'unproven') return state;
       if (probe.status < 300) {
         state = 'stopped';

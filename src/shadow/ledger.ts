@@ -6,7 +6,17 @@ import { Acceptances, type AcceptedRecord } from './accepted.js';
 import { generalise, type Difference } from './diff.js';
 import { NoiseRules, type IgnoreRule, type LearnedNoise, type NoiseReason } from './noise.js';
 import { durationMs } from '../observability/rules.js';
-import { answeredBy, breakdown, kindOf, newest, stateOf, verdictOf, type Breakdown, type Judged, type RouteState } from './verdict.js';
+import {
+  answeredBy,
+  breakdown,
+  kindOf,
+  newest,
+  stateOf,
+  verdictOf,
+  type Breakdown,
+  type Judged,
+  type RouteState,
+} from './verdict.js';
 
 export type { Breakdown, RouteState } from './verdict.js';
 export type { AcceptedRecord } from './accepted.js';
@@ -86,7 +96,9 @@ export function parseRecordLine(line: string): { record?: ShadowRecord; why?: 'n
     return { why: 'not JSON' };
   }
   const type = (value as { type?: unknown } | null)?.type;
-  return typeof value === 'object' && value !== null && (type === 'comparison' || type === 'noise' || type === 'skipped' || type === 'served' || type === 'accepted')
+  return typeof value === 'object' &&
+    value !== null &&
+    (type === 'comparison' || type === 'noise' || type === 'skipped' || type === 'served' || type === 'accepted')
     ? { record: value as ShadowRecord }
     : { why: 'not a shadow record' };
 }
@@ -146,7 +158,6 @@ export interface RouteReport {
   accepted: AcceptedRecord[];
 }
 
-
 export interface ShadowReport {
   generatedAt: string;
   readyAfter: number;
@@ -157,7 +168,22 @@ export interface ShadowReport {
 }
 
 /** What the report needs of a comparison: no request, at most 20 differences, long values cut. */
-type Kept = Pick<ComparisonRecord, 'time' | 'route' | 'requestId' | 'mode' | 'method' | 'primary' | 'candidate' | 'differences' | 'tracers' | 'merchant' | 'client' | 'instance' | 'notComparable'> & {
+type Kept = Pick<
+  ComparisonRecord,
+  | 'time'
+  | 'route'
+  | 'requestId'
+  | 'mode'
+  | 'method'
+  | 'primary'
+  | 'candidate'
+  | 'differences'
+  | 'tracers'
+  | 'merchant'
+  | 'client'
+  | 'instance'
+  | 'notComparable'
+> & {
   kind: string;
   /** Epoch ms of `time`. */
   at: number;
@@ -174,7 +200,20 @@ function compactValue(v: unknown): unknown {
 }
 
 function compact(record: ComparisonRecord): Kept {
-  const { time, route, requestId, mode, method, primary, candidate, tracers, merchant, client, instance, notComparable } = record;
+  const {
+    time,
+    route,
+    requestId,
+    mode,
+    method,
+    primary,
+    candidate,
+    tracers,
+    merchant,
+    client,
+    instance,
+    notComparable,
+  } = record;
   const kind = record.kind ?? kindOf(primary.status);
   const differences = record.differences.slice(0, MAX_KEPT_DIFFERENCES).map((d) => {
     const out: Difference = { path: d.path };
@@ -183,7 +222,23 @@ function compact(record: ComparisonRecord): Kept {
     if (d.noise) out.noise = d.noise;
     return out;
   });
-  return { time, route, requestId, mode, method, primary, candidate, differences, tracers, merchant, client, instance, notComparable, kind, at: Date.parse(time) };
+  return {
+    time,
+    route,
+    requestId,
+    mode,
+    method,
+    primary,
+    candidate,
+    differences,
+    tracers,
+    merchant,
+    client,
+    instance,
+    notComparable,
+    kind,
+    at: Date.parse(time),
+  };
 }
 
 interface RouteRecords {
@@ -204,7 +259,9 @@ interface RouteRecords {
 const DEFAULT_WINDOW = '1h';
 
 const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10;
+  sorted.length === 0
+    ? 0
+    : Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10;
 
 export interface LedgerOptions {
   readyAfter: number;
@@ -233,7 +290,14 @@ export class ShadowLedger {
   private state(route: string): RouteRecords {
     let s = this.routes.get(route);
     if (!s) {
-      s = { comparisons: [], foldedCompared: 0, foldedMatched: 0, foldedLast: Number.NEGATIVE_INFINITY, foldedUnexplained: new Map(), skipped: {} };
+      s = {
+        comparisons: [],
+        foldedCompared: 0,
+        foldedMatched: 0,
+        foldedLast: Number.NEGATIVE_INFINITY,
+        foldedUnexplained: new Map(),
+        skipped: {},
+      };
       this.routes.set(route, s);
     }
     return s;
@@ -241,7 +305,10 @@ export class ShadowLedger {
 
   /** Why a difference of a comparison is not a mismatch (a noise rule, or an acceptance its replica took), or null. */
   explain(route: string, d: Difference, instance: string | undefined): NoiseReason | 'accepted' | null {
-    return this.noise.explain(route, d) ?? (this.accepted.explains(route, d, instance ?? this.options.instance) ? 'accepted' : null);
+    return (
+      this.noise.explain(route, d) ??
+      (this.accepted.explains(route, d, instance ?? this.options.instance) ? 'accepted' : null)
+    );
   }
 
   /** True when every difference of the comparison is explained by a noise rule or an acceptance. */
@@ -285,7 +352,13 @@ export class ShadowLedger {
     const out: Kept[] = [];
     for (const s of this.routes.values())
       for (const c of s.comparisons)
-        if (c.requestId === id || c.requestId.startsWith(`${id}:`) || c.tracers?.primary === id || c.tracers?.candidate === id) out.push(c);
+        if (
+          c.requestId === id ||
+          c.requestId.startsWith(`${id}:`) ||
+          c.tracers?.primary === id ||
+          c.tracers?.candidate === id
+        )
+          out.push(c);
     return out;
   }
 
@@ -297,7 +370,10 @@ export class ShadowLedger {
   /** A route's comparisons, oldest first, each judged: answered or validated only, a difference left unexplained or not. */
   private judged(route: string, s: RouteRecords): { kept: Kept[]; judged: Judged[] } {
     const kept = [...s.comparisons].sort((a, b) => a.at - b.at);
-    return { kept, judged: kept.map((c) => ({ at: c.at, answered: answeredBy(c.method), unexplained: !this.matches(c) })) };
+    return {
+      kept,
+      judged: kept.map((c) => ({ at: c.at, answered: answeredBy(c.method), unexplained: !this.matches(c) })),
+    };
   }
 
   /**
@@ -353,7 +429,11 @@ export class ShadowLedger {
             continue;
           }
           paths.push(path);
-          const summary = diffCounts.get(path) ?? { path, count: 0, example: { requestId: c.requestId, primary: d.primary, candidate: d.candidate } };
+          const summary = diffCounts.get(path) ?? {
+            path,
+            count: 0,
+            example: { requestId: c.requestId, primary: d.primary, candidate: d.candidate },
+          };
           summary.count++;
           diffCounts.set(path, summary);
         }
@@ -392,14 +472,20 @@ export class ShadowLedger {
       const readBackOnly = (methods.readback ?? 0) > 0 && !methods.write && !methods.send;
       // what the comparisons could not judge is said in the verdict itself, not only beside it
       const unjudged = Object.keys(notComparable);
-      const verdict = verdictOf(state, n, {
-        window: readyWindow,
-        validatedOnly: window.filter((j) => !j.answered).length,
-        answered: answeredCount,
-        unexplained: windowUnexplained,
-        kinds: Object.entries(kinds).filter(([, k]) => k.unexplained > 0).map(([kind, k]) => `${kind}: ${k.unexplained}${k.paths.length ? ` at ${k.paths.slice(0, 3).join(', ')}` : ''}`),
-        readBackOnly,
-      }) + (unjudged.length ? `; not comparable: ${unjudged.join('; ')}` : '');
+      const verdict =
+        verdictOf(state, n, {
+          window: readyWindow,
+          validatedOnly: window.filter((j) => !j.answered).length,
+          answered: answeredCount,
+          unexplained: windowUnexplained,
+          kinds: Object.entries(kinds)
+            .filter(([, k]) => k.unexplained > 0)
+            .map(
+              ([kind, k]) =>
+                `${kind}: ${k.unexplained}${k.paths.length ? ` at ${k.paths.slice(0, 3).join(', ')}` : ''}`,
+            ),
+          readBackOnly,
+        }) + (unjudged.length ? `; not comparable: ${unjudged.join('; ')}` : '');
       primaryLatency.sort((a, b) => a - b);
       candidateLatency.sort((a, b) => a - b);
       routes.push({
@@ -421,14 +507,26 @@ export class ShadowLedger {
         learnedNoise: this.noise.learnedFor(route),
         latencyMs: {
           primary: { p50: percentile(primaryLatency, 50), p99: percentile(primaryLatency, 99) },
-          candidate: candidateLatency.length ? { p50: percentile(candidateLatency, 50), p99: percentile(candidateLatency, 99) } : null,
+          candidate: candidateLatency.length
+            ? { p50: percentile(candidateLatency, 50), p99: percentile(candidateLatency, 99) }
+            : null,
         },
         byMerchant: breakdown(windowKept, window, (c) => c.merchant, n),
         byClient: breakdown(windowKept, window, (c) => c.client ?? 'other', n),
         instances: Object.fromEntries(
-          [...new Set(kept.map((c) => c.instance ?? 'this gateway'))].map((name) => [name, [...new Set(kept.filter((c) => (c.instance ?? 'this gateway') === name).map((c) => c.mode))]]),
+          [...new Set(kept.map((c) => c.instance ?? 'this gateway'))].map((name) => [
+            name,
+            [...new Set(kept.filter((c) => (c.instance ?? 'this gateway') === name).map((c) => c.mode))],
+          ]),
         ),
-        ...(s.served ? { canary: { ...s.served, served: s.served.translation / Math.max(1, s.served.translation + s.served.legacy) } } : {}),
+        ...(s.served
+          ? {
+              canary: {
+                ...s.served,
+                served: s.served.translation / Math.max(1, s.served.translation + s.served.legacy),
+              },
+            }
+          : {}),
         window: {
           from: Number.isFinite(from) ? new Date(from).toISOString() : '',
           to: Number.isFinite(to) ? new Date(to).toISOString() : '',
@@ -443,6 +541,12 @@ export class ShadowLedger {
       matched += routeMatched;
       skipped += Object.values(s.skipped).reduce((a, b) => a + b, 0);
     }
-    return { generatedAt: new Date().toISOString(), readyAfter: n, readyWindow, routes, totals: { compared, matched, skipped, dropped: this.dropped } };
+    return {
+      generatedAt: new Date().toISOString(),
+      readyAfter: n,
+      readyWindow,
+      routes,
+      totals: { compared, matched, skipped, dropped: this.dropped },
+    };
   }
 }

@@ -46,7 +46,10 @@ export function sameKindIds(a: unknown, b: unknown): a is string {
 }
 
 /** Every resource id in a text (a path, a body), for pairing. */
-export const RESOURCE_IDS = new RegExp(`\\b(?:${ID_KINDS})_[A-Za-z0-9_-]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, 'gi');
+export const RESOURCE_IDS = new RegExp(
+  `\\b(?:${ID_KINDS})_[A-Za-z0-9_-]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`,
+  'gi',
+);
 
 /** Paths learning never takes as noise: the status, amounts, currencies and ids, which a race with a write changes. */
 const NEVER_LEARNED = /^\$status$|(^|\.)(_id|\w*[Ii]d|\w*[Aa]mount|\w*[Cc]urrency|status)$/;
@@ -125,7 +128,8 @@ export class NoiseRules {
   explain(route: string, d: Difference): NoiseReason | null {
     const builtin = d.noise ?? builtinNoise(d);
     if (builtin) return builtin;
-    for (const rule of this.rules) if ((rule.route === '*' || rule.route === route) && rule.path.test(d.path)) return 'rule';
+    for (const rule of this.rules)
+      if ((rule.route === '*' || rule.route === route) && rule.path.test(d.path)) return 'rule';
     if (this.learned.get(route)?.has(generalise(d.path))) return 'learned';
     return null;
   }

@@ -18,14 +18,22 @@ export interface QueueOptions<T> {
 
 export function createComparisonQueue<T extends { route: string; bytes: number }>(options: QueueOptions<T>) {
   const { metrics } = options;
-  const dropped = metrics.counter('paybridge_shadow_dropped_total', 'Comparisons dropped because the queue was full, by route id and bound (count, bytes).', ['route', 'reason']);
+  const dropped = metrics.counter(
+    'paybridge_shadow_dropped_total',
+    'Comparisons dropped because the queue was full, by route id and bound (count, bytes).',
+    ['route', 'reason'],
+  );
   const queue: T[] = [];
   let queuedBytes = 0;
   let running = 0;
   const runningJobs = new Set<T>();
   let idleWaiters: (() => void)[] = [];
   metrics.gauge('paybridge_shadow_queue_depth', 'Comparisons waiting to run.', () => queue.length + running);
-  metrics.gauge('paybridge_shadow_queue_bytes', 'Bytes of bodies held by comparisons waiting to run.', () => queuedBytes);
+  metrics.gauge(
+    'paybridge_shadow_queue_bytes',
+    'Bytes of bodies held by comparisons waiting to run.',
+    () => queuedBytes,
+  );
 
   function drop(route: string, reason: 'count' | 'bytes'): false {
     dropped.inc({ route, reason });

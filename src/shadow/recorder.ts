@@ -10,7 +10,11 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-export function createRecorder(options: { file?: RotationOptions; log?: (record: ShadowRecord) => void; onError?: (err: Error) => void }): Recorder {
+export function createRecorder(options: {
+  file?: RotationOptions;
+  log?: (record: ShadowRecord) => void;
+  onError?: (err: Error) => void;
+}): Recorder {
   // records go out in large writes: a write per record cost 40-90 us of CPU, more than the comparison
   const file = options.file ? rotatingLines(options.file, options.onError) : undefined;
   return {

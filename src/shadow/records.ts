@@ -77,5 +77,10 @@ export const skippedRecord = (ex: Pick<Exchange, 'route' | 'requestId'>, reason:
 /** A path learned as noisy, with its two differing values redacted like a comparison's. */
 export function noiseRecord(noise: LearnedNoise, time: string): NoiseRecord {
   const values = redactAt({ path: noise.path, primary: noise.evidence.first, candidate: noise.evidence.second });
-  return { type: 'noise', time, ...noise, evidence: { ...noise.evidence, first: values.primary, second: values.candidate } };
+  return {
+    type: 'noise',
+    time,
+    ...noise,
+    evidence: { ...noise.evidence, first: values.primary, second: values.candidate },
+  };
 }

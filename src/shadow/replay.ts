@@ -42,7 +42,10 @@ export async function replayEntry(translator: Translator, entry: CorpusEntry): P
       out.push({ at, path: '$call', candidate: `${current.method} ${current.path}` });
       throw new PaybridgeError('upstream_error', 'replay: a call the recorded exchange did not make');
     }
-    const recordedRequest = { ...recorded.request, headers: Object.fromEntries(Object.entries(recorded.request.headers).filter(([name]) => !CALL_HEADERS.has(name))) };
+    const recordedRequest = {
+      ...recorded.request,
+      headers: Object.fromEntries(Object.entries(recorded.request.headers).filter(([name]) => !CALL_HEADERS.has(name))),
+    };
     for (const d of diff(recordedRequest, requestOf(current))) out.push({ ...d, at: `${at}.request` });
     return { status: recorded.answer.status, body: recorded.answer.body };
   };
@@ -53,13 +56,28 @@ export async function replayEntry(translator: Translator, entry: CorpusEntry): P
   const requestId = entry.requestId ?? newRequestId();
   let answer: LegacyResponse;
   try {
-    answer = await translator.execute({ method, path, headers: headers as Record<string, string>, body: body === undefined || asText ? body : stringifyJson(body), requestId }, send);
+    answer = await translator.execute(
+      {
+        method,
+        path,
+        headers: headers as Record<string, string>,
+        body: body === undefined || asText ? body : stringifyJson(body),
+        requestId,
+      },
+      send,
+    );
   } catch (err) {
     const e = err instanceof PaybridgeError ? err : new PaybridgeError('internal_error', String(err));
     answer = { status: e.status, body: { errorCode: e.code, detail: e.detail } };
   }
-  for (let missing = call; missing < entry.current.length; missing++) out.push({ at: `current[${missing}]`, path: '$call', primary: `${entry.current[missing]!.request.method} ${entry.current[missing]!.request.path}` });
-  if (answer.status !== entry.legacy.answer.status) out.push({ at: 'legacy.answer', path: '$status', primary: entry.legacy.answer.status, candidate: answer.status });
+  for (let missing = call; missing < entry.current.length; missing++)
+    out.push({
+      at: `current[${missing}]`,
+      path: '$call',
+      primary: `${entry.current[missing]!.request.method} ${entry.current[missing]!.request.path}`,
+    });
+  if (answer.status !== entry.legacy.answer.status)
+    out.push({ at: 'legacy.answer', path: '$status', primary: entry.legacy.answer.status, candidate: answer.status });
   for (const d of diff(entry.legacy.answer.body, asWritten(answer.body))) {
     // an entry of a corpus written before request ids were kept: the tracer the gateway minted then
     // and the one minted now are two fresh ids, compared as such (an upstream's tracer still compares)
@@ -70,6 +88,10 @@ export async function replayEntry(translator: Translator, entry: CorpusEntry): P
 }
 
 /** Differences not allowed by the configured ignore rules (route id or `*`, a JSON-path glob). */
-export function unexplained(route: string, differences: readonly ReplayDifference[], rules: NoiseRules): ReplayDifference[] {
+export function unexplained(
+  route: string,
+  differences: readonly ReplayDifference[],
+  rules: NoiseRules,
+): ReplayDifference[] {
   return differences.filter((d) => rules.explain(route, { path: d.path }) === null);
 }

@@ -3,7 +3,13 @@
  * of the legacy side becomes its legacy error answer) rather than thrown.
  */
 import { legacyErrorBody, PaybridgeError } from '../errors.js';
-import type { CurrentRequest, CurrentResponse, LegacyRequest, TranslatedRequest, Translator } from '../translate/index.js';
+import type {
+  CurrentRequest,
+  CurrentResponse,
+  LegacyRequest,
+  TranslatedRequest,
+  Translator,
+} from '../translate/index.js';
 import type { Corpus } from './corpus.js';
 import type { Answer, Exchange } from './exchange.js';
 
@@ -26,10 +32,17 @@ export function createSides(deps: SidesDeps) {
     const start = performance.now();
     const calls = deps.corpus?.sampled() ? ([] as { request: CurrentRequest; answer: CurrentResponse }[]) : undefined;
     const send = (current: CurrentRequest) =>
-      calls ? deps.callCurrent(current, request.requestId ?? '').then((got) => (calls.push({ request: current, answer: got }), got)) : deps.callCurrent(current, request.requestId ?? '');
+      calls
+        ? deps
+            .callCurrent(current, request.requestId ?? '')
+            .then((got) => (calls.push({ request: current, answer: got }), got))
+        : deps.callCurrent(current, request.requestId ?? '');
     const answer = done ? await deps.translator.complete(done, send) : await deps.translator.execute(request, send);
     if (calls) {
-      const route = done?.context.routeId ?? deps.translator.routes.match(request.method, request.path.split('?')[0]!)?.compiled.mapping.route ?? 'unmapped';
+      const route =
+        done?.context.routeId ??
+        deps.translator.routes.match(request.method, request.path.split('?')[0]!)?.compiled.mapping.route ??
+        'unmapped';
       deps.corpus!.write(route, request, answer, calls);
     }
     return { status: answer.status, body: answer.body, latencyMs: elapsed(start) };
@@ -42,7 +55,11 @@ export function createSides(deps: SidesDeps) {
       return { status: answer.status, body: answer.body, latencyMs: elapsed(start) };
     } catch (err) {
       const e = err instanceof PaybridgeError ? err : new PaybridgeError('upstream_error', 'the legacy call failed');
-      return { status: e.status, body: legacyErrorBody(e.code, e.detail, request.requestId ?? ''), latencyMs: elapsed(start) };
+      return {
+        status: e.status,
+        body: legacyErrorBody(e.code, e.detail, request.requestId ?? ''),
+        latencyMs: elapsed(start),
+      };
     }
   }
 

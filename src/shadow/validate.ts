@@ -8,7 +8,9 @@ import { describeIssues } from '../contract/zod-helpers.js';
 import type { CurrentRequest } from '../translate/messages.js';
 
 /** Current call (method + path template, as mappings name it) -> request body schema. */
-const SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map(CURRENT_ROUTES.flatMap((r) => (r.body ? [[`${r.method} ${r.path}`, r.body] as const] : [])));
+const SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map(
+  CURRENT_ROUTES.flatMap((r) => (r.body ? [[`${r.method} ${r.path}`, r.body] as const] : [])),
+);
 
 /** Null when the current request is valid for the current API; else the problem, naming the field. */
 export function validateCurrentRequest(currentCall: string, request: CurrentRequest): string | null {

@@ -29,7 +29,8 @@ export interface Judged {
   unexplained: boolean;
 }
 
-export const newest = (judged: readonly Pick<Judged, 'at'>[]): number => judged.reduce((max, j) => (j.at > max ? j.at : max), Number.NEGATIVE_INFINITY);
+export const newest = (judged: readonly Pick<Judged, 'at'>[]): number =>
+  judged.reduce((max, j) => (j.at > max ? j.at : max), Number.NEGATIVE_INFINITY);
 
 /**
  * The state of the comparisons of one window (the readyWindow that ends at the route's newest
@@ -55,7 +56,12 @@ export const kindOf = (status: number, errorCode?: unknown): string =>
   `${Math.floor(status / 100)}xx${typeof errorCode === 'string' && status >= 300 ? ` ${errorCode}` : ''}`;
 
 /** The verdict per value of `key` (a merchant, a kind of client) over the window's comparisons. */
-export function breakdown<C extends { method: CompareMethod }>(window: readonly C[], judged: readonly Judged[], key: (c: C) => string | undefined, n: number): Record<string, Breakdown> {
+export function breakdown<C extends { method: CompareMethod }>(
+  window: readonly C[],
+  judged: readonly Judged[],
+  key: (c: C) => string | undefined,
+  n: number,
+): Record<string, Breakdown> {
   const groups = new Map<string, Judged[]>();
   window.forEach((c, i) => {
     const k = key(c);
@@ -65,7 +71,10 @@ export function breakdown<C extends { method: CompareMethod }>(window: readonly 
     groups.set(k, list);
   });
   return Object.fromEntries(
-    [...groups].map(([k, list]) => [k, { compared: list.length, matched: list.filter((j) => !j.unexplained).length, state: stateOf(list, n) }]),
+    [...groups].map(([k, list]) => [
+      k,
+      { compared: list.length, matched: list.filter((j) => !j.unexplained).length, state: stateOf(list, n) },
+    ]),
   );
 }
 
@@ -73,16 +82,23 @@ export function breakdown<C extends { method: CompareMethod }>(window: readonly 
 export function verdictOf(
   state: RouteState,
   n: number,
-  counts: { window: string; validatedOnly: number; answered: number; unexplained: number; kinds: string[]; readBackOnly: boolean },
+  counts: {
+    window: string;
+    validatedOnly: number;
+    answered: number;
+    unexplained: number;
+    kinds: string[];
+    readBackOnly: boolean;
+  },
 ): string {
   const within = `in the ${counts.window} up to the last comparison`;
   if (state === 'ready')
     return counts.readBackOnly
       ? `ready, read back only: ${counts.answered} read-backs of the resource ${within} match (${n} needed); the write's own answer and effect were not compared`
       : `ready: ${counts.answered} comparisons ${within}, none unexplained (${n} needed)`;
-  if (state === 'validated') return `validated, not compared: ${counts.validatedOnly} translations checked against the current API's schema, no answer compared`;
+  if (state === 'validated')
+    return `validated, not compared: ${counts.validatedOnly} translations checked against the current API's schema, no answer compared`;
   if (state === 'collecting')
     return `collecting: ${n - counts.answered} more comparisons of answers needed ${within}, none mismatched${counts.validatedOnly > 0 ? ` (${counts.validatedOnly} validated only, not counted)` : ''}`;
   return `mismatch: ${counts.unexplained} unexplained ${within} (${counts.kinds.join(', ')}); the route stays so until the window passes them or an operator accepts them`;
 }
-

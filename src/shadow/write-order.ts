@@ -37,7 +37,12 @@ export class WriteOrder {
 
   /** A write forwarded now, filed under the resources its path and body name. */
   begins(path: string, body: string | undefined): WriteTicket {
-    const ticket: WriteTicket = { seq: ++this.seq, begin: performance.now(), end: Number.POSITIVE_INFINITY, body: body && body.length > BODY_BYTES ? body.slice(0, BODY_BYTES) : body };
+    const ticket: WriteTicket = {
+      seq: ++this.seq,
+      begin: performance.now(),
+      end: Number.POSITIVE_INFINITY,
+      body: body && body.length > BODY_BYTES ? body.slice(0, BODY_BYTES) : body,
+    };
     for (const id of new Set([...idsIn(path.split('?')[0]), ...idsIn(body)])) this.add(id, ticket);
     return ticket;
   }
@@ -54,14 +59,16 @@ export class WriteOrder {
   racing(ticket: WriteTicket, path: string, until: number): WriteTicket[] {
     const out = new Set<WriteTicket>();
     for (const id of idsIn(path))
-      for (const other of this.byResource.get(id) ?? []) if (other !== ticket && other.end > ticket.begin && other.begin < until) out.add(other);
+      for (const other of this.byResource.get(id) ?? [])
+        if (other !== ticket && other.end > ticket.begin && other.begin < until) out.add(other);
     return [...out];
   }
 
   /** The legacy bodies of the writes of the resources named in `path` that ended before `ticket` began, oldest first. */
   earlier(ticket: WriteTicket, path: string): unknown[] {
     const out = new Set<WriteTicket>();
-    for (const id of idsIn(path)) for (const other of this.byResource.get(id) ?? []) if (other.end <= ticket.begin) out.add(other);
+    for (const id of idsIn(path))
+      for (const other of this.byResource.get(id) ?? []) if (other.end <= ticket.begin) out.add(other);
     return [...out].sort((a, b) => a.seq - b.seq).map((t) => parseOrText(t.body));
   }
 }

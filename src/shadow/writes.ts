@@ -10,7 +10,15 @@ import { legacyErrorBody, PaybridgeError } from '../errors.js';
 import { stringAt, type WriteCheck, type WriteOutcome } from '../translate/define.js';
 import type { CurrentResponse, LegacyRequest, TranslatedRequest, Translator } from '../translate/index.js';
 import { compareAnswers, type Difference } from './diff.js';
-import { asLegacyRequest, credentialHeaders, credentialValue, parseJson, succeeded, type Answer, type Exchange } from './exchange.js';
+import {
+  asLegacyRequest,
+  credentialHeaders,
+  credentialValue,
+  parseJson,
+  succeeded,
+  type Answer,
+  type Exchange,
+} from './exchange.js';
 import type { createIsolation } from './isolation.js';
 import type { CompareMethod } from './ledger.js';
 import { RESOURCE_IDS, sameKindIds } from './noise.js';
@@ -26,7 +34,15 @@ export interface WriteComparisonDeps {
   sides: Sides;
   isolation: ReturnType<typeof createIsolation>;
   /** Records a comparison (and counts it). */
-  comparison: (ex: Exchange, method: CompareMethod, primary: Answer, candidate: Answer | null, differences: Difference[], note?: string, notComparable?: string[]) => void;
+  comparison: (
+    ex: Exchange,
+    method: CompareMethod,
+    primary: Answer,
+    candidate: Answer | null,
+    differences: Difference[],
+    note?: string,
+    notComparable?: string[],
+  ) => void;
   /** The order of the writes forwarded, per resource. */
   order: WriteOrder;
   /** Records a sampled exchange not compared, and why. */
@@ -44,7 +60,10 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
   /** The request with every primary id the candidate knows under its own replaced, in the path and the body. */
   function withCandidateIds(request: LegacyRequest): LegacyRequest {
     const swap = (text: string) => text.replace(RESOURCE_IDS, (id) => candidateIds.get(id) ?? id);
-    return Object.assign({}, request, { path: swap(request.path), body: typeof request.body === 'string' ? swap(request.body) : request.body });
+    return Object.assign({}, request, {
+      path: swap(request.path),
+      body: typeof request.body === 'string' ? swap(request.body) : request.body,
+    });
   }
 
   /**
@@ -81,7 +100,14 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
     if (!succeeded(ex.primary)) {
       // the write failed where it was served: the same error through the mapping, as a client would get it after cut-over
       const candidate = answerFor({ status: ex.primary.status, body: ex.primary.body });
-      return comparison(ex, 'write', ex.primary, candidate, compareAnswers(ex.primary, candidate), 'the legacy error through the mapping');
+      return comparison(
+        ex,
+        'write',
+        ex.primary,
+        candidate,
+        compareAnswers(ex.primary, candidate),
+        'the legacy error through the mapping',
+      );
     }
     const path = check.state(outcome);
     let state: unknown;
@@ -90,18 +116,43 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
       const start = performance.now();
       const { 'content-type': _type, ...headers } = current.headers;
       // a state read the current API refuses to a merchant key (Query Customers) is made as the gateway makes it
-      const read = await translator.sendScoped((request) => deps.callCurrent(request, `${ex.requestId}:state`))({ method: 'GET', path, headers });
+      const read = await translator.sendScoped((request) => deps.callCurrent(request, `${ex.requestId}:state`))({
+        method: 'GET',
+        path,
+        headers,
+      });
       latencyMs = performance.now() - start;
       // a later write of the same resource, forwarded before the state was read and shown by it: timing, told by order
       const racing = check.isolated || !ex.ticket ? [] : deps.order.racing(ex.ticket, path, performance.now());
       // not judged, and counted with why: the route's report says how many it could not judge
-      if (racing.length > 0 && (read.status >= 300 || !check.moved || check.moved(read.body as never, outcome))) return skip(ex, RACED);
+      if (racing.length > 0 && (read.status >= 300 || !check.moved || check.moved(read.body as never, outcome)))
+        return skip(ex, RACED);
       if (check.removes) {
         // the write removed the resource: the current API must no longer show it
         if (read.status !== 404)
-          return comparison(ex, 'write', ex.primary, null, [{ path: '$effect.removed', primary: 'removed by the legacy write', candidate: `GET ${path}: ${read.status}` }], `state ${path}`);
+          return comparison(
+            ex,
+            'write',
+            ex.primary,
+            null,
+            [
+              {
+                path: '$effect.removed',
+                primary: 'removed by the legacy write',
+                candidate: `GET ${path}: ${read.status}`,
+              },
+            ],
+            `state ${path}`,
+          );
       } else if (read.status >= 300)
-        return comparison(ex, 'write', ex.primary, null, [{ path: '$state', primary: 'the write succeeded', candidate: `GET ${path}: ${read.status}` }], `state ${path}`);
+        return comparison(
+          ex,
+          'write',
+          ex.primary,
+          null,
+          [{ path: '$state', primary: 'the write succeeded', candidate: `GET ${path}: ${read.status}` }],
+          `state ${path}`,
+        );
       else state = read.body;
     }
     const view = check.answer(state as never, outcome);
@@ -110,15 +161,41 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
     // what a preflight would have added (L27's transfer) before the request is judged and checked against the current schema
     const completion = state !== undefined ? check.completes?.(state as never, outcome) : undefined;
     if (completion && current.context.bodyFields) Object.assign(current.context.bodyFields, completion);
-    const effect = judgeEffect(check, ex.compiled.mapping.current, current.body, current.context.bodyFields, state, outcome, current.context.droppedFields);
-    for (const m of effect.mismatches) differences.push({ path: `${m.request ? '$asked' : '$effect'}.${m.field}`, primary: m.found, candidate: m.asked });
+    const effect = judgeEffect(
+      check,
+      ex.compiled.mapping.current,
+      current.body,
+      current.context.bodyFields,
+      state,
+      outcome,
+      current.context.droppedFields,
+    );
+    for (const m of effect.mismatches)
+      differences.push({
+        path: `${m.request ? '$asked' : '$effect'}.${m.field}`,
+        primary: m.found,
+        candidate: m.asked,
+      });
     const problem = validateCurrentRequest(ex.compiled.mapping.current, current);
     if (problem) differences.push({ path: '$validation', candidate: problem });
-    return comparison(ex, 'write', ex.primary, candidate, differences, path ? `state ${path}` : 'no current state yet: the answer compared alone', effect.notComparable);
+    return comparison(
+      ex,
+      'write',
+      ex.primary,
+      candidate,
+      differences,
+      path ? `state ${path}` : 'no current state yet: the answer compared alone',
+      effect.notComparable,
+    );
   }
 
   /** The resource a write touched, read through both generations and compared (the write's answer and effect are not). */
-  async function readBack(ex: Exchange, path: string, current: TranslatedRequest | undefined, note?: string): Promise<void> {
+  async function readBack(
+    ex: Exchange,
+    path: string,
+    current: TranslatedRequest | undefined,
+    note?: string,
+  ): Promise<void> {
     const { mapping } = ex.compiled;
     const read = { method: 'GET', path, headers: credentialHeaders(ex.request.headers) };
     const [primary, candidate] = await Promise.all([
@@ -140,7 +217,8 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
   async function compareWrite(ex: Exchange, current: TranslatedRequest | undefined): Promise<void> {
     const { mapping } = ex.compiled;
     const safety = safetyOf(ex.route);
-    if (ex.mode === 'shadow' && safety === 'readback' && mapping.writeCheck && current) return checkWriteOutcome(ex, mapping.writeCheck, current);
+    if (ex.mode === 'shadow' && safety === 'readback' && mapping.writeCheck && current)
+      return checkWriteOutcome(ex, mapping.writeCheck, current);
     if (!succeeded(ex.primary)) {
       // The write failed where it was served. It is never repeated; a translation that refuses the
       // same request is still a comparison of the two error answers.
@@ -150,7 +228,11 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
         return skip(ex, 'primary write failed');
       } catch (err) {
         if (!(err instanceof PaybridgeError)) throw err;
-        const candidate = { status: err.status, body: legacyErrorBody(err.code, err.detail, ex.requestId), latencyMs: 0 };
+        const candidate = {
+          status: err.status,
+          body: legacyErrorBody(err.code, err.detail, ex.requestId),
+          latencyMs: 0,
+        };
         return comparison(ex, 'validate', ex.primary, candidate, compareAnswers(ex.primary, candidate));
       }
     }
@@ -163,19 +245,39 @@ export function createWriteComparisons(deps: WriteComparisonDeps) {
         const differences = compareAnswers(ex.primary, candidate);
         pairIds(ex, differences);
         return comparison(ex, 'send', ex.primary, candidate, differences);
-      } else note = isolation.state === 'stopped' ? 'send stopped: the candidate shares the primary\'s store' : 'send waits: the candidate\'s isolation is not proven yet';
+      } else
+        note =
+          isolation.state === 'stopped'
+            ? "send stopped: the candidate shares the primary's store"
+            : "send waits: the candidate's isolation is not proven yet";
     }
     const path =
-      safety === 'validate' ? undefined : mapping.readback?.({ params: ex.params, body: parseJson(ex.request.body), answer: ex.primary.body });
+      safety === 'validate'
+        ? undefined
+        : mapping.readback?.({ params: ex.params, body: parseJson(ex.request.body), answer: ex.primary.body });
     if (path) return readBack(ex, path, current, note);
     if (ex.mode === 'canary') return skip(ex, 'no readback for this write');
     try {
       const current = await translator.toCurrent(asLegacyRequest(ex, 'validate'));
       const problem = validateCurrentRequest(mapping.current, current);
-      return comparison(ex, 'validate', ex.primary, null, problem ? [{ path: '$validation', candidate: problem }] : [], note);
+      return comparison(
+        ex,
+        'validate',
+        ex.primary,
+        null,
+        problem ? [{ path: '$validation', candidate: problem }] : [],
+        note,
+      );
     } catch (err) {
       if (!(err instanceof PaybridgeError)) throw err;
-      return comparison(ex, 'validate', ex.primary, null, [{ path: '$translation', candidate: `${err.code}: ${err.detail}` }], note);
+      return comparison(
+        ex,
+        'validate',
+        ex.primary,
+        null,
+        [{ path: '$translation', candidate: `${err.code}: ${err.detail}` }],
+        note,
+      );
     }
   }
 

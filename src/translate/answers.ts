@@ -22,11 +22,17 @@ export function legacyError(response: CurrentResponse, requestId: string): Legac
   const body = response.body;
   if (response.status >= 500)
     return errorResponse(
-      new PaybridgeError('upstream_error', `the current API answered ${response.status}${isObj(body) && typeof body.errorCode === 'string' ? ` ${body.errorCode}` : ''}`),
+      new PaybridgeError(
+        'upstream_error',
+        `the current API answered ${response.status}${isObj(body) && typeof body.errorCode === 'string' ? ` ${body.errorCode}` : ''}`,
+      ),
       requestId,
     );
   if (!isObj(body) || typeof body.errorCode !== 'string')
-    return errorResponse(new PaybridgeError('upstream_error', `the current API answered ${response.status} without an error object`), requestId);
+    return errorResponse(
+      new PaybridgeError('upstream_error', `the current API answered ${response.status} without an error object`),
+      requestId,
+    );
   const error: LegacyErrorBody = {
     statusCode: response.status,
     errorCode: body.errorCode,
@@ -34,7 +40,8 @@ export function legacyError(response: CurrentResponse, requestId: string): Legac
     detail: typeof body.detail === 'string' ? body.detail : '',
     tracer: typeof body.tracer === 'string' ? body.tracer : requestId,
     // the current API's own sentence when it gives one (the legacy reference carries it), else the class's
-    errorTypeDescription: typeof body.errorTypeDescription === 'string' ? body.errorTypeDescription : errorTypeDescription(response.status),
+    errorTypeDescription:
+      typeof body.errorTypeDescription === 'string' ? body.errorTypeDescription : errorTypeDescription(response.status),
   };
   return { status: response.status, body: error };
 }

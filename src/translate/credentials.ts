@@ -16,7 +16,11 @@ interface HeaderRule {
   merchantToken?: true;
 }
 
-const KEY_FORMS = { pk: /^(sandbox|live)_pk_[A-Za-z0-9_-]+$/, sk: /^(sandbox|live)_sk_[A-Za-z0-9_-]+$/, api: /^(sandbox|live)_api_[A-Za-z0-9_-]+$/ };
+const KEY_FORMS = {
+  pk: /^(sandbox|live)_pk_[A-Za-z0-9_-]+$/,
+  sk: /^(sandbox|live)_sk_[A-Za-z0-9_-]+$/,
+  api: /^(sandbox|live)_api_[A-Za-z0-9_-]+$/,
+};
 const jwt = (kind: JwtKind) => (v: string) => looksLikeJwt(v) && peekJwtKind(v) === kind;
 const opaque = (v: string) => /^[A-Za-z0-9_-]{8,256}$/.test(v) && !/^(sandbox|live)_/.test(v);
 
@@ -26,14 +30,26 @@ const opaque = (v: string) => /^[A-Za-z0-9_-]{8,256}$/.test(v) && !/^(sandbox|li
  * legacy request, measured with `ALLOC=1 node test/bench/profile.mjs legacy`).
  */
 export const LEGACY_CREDENTIAL_HEADERS: readonly (readonly [string, HeaderRule])[] = [
-  ['limepay-publickey', { name: 'Limepay-PublicKey', form: (v: string) => KEY_FORMS.pk.test(v), describe: 'a public key' }],
-  ['limepay-secretkey', { name: 'Limepay-SecretKey', form: (v: string) => KEY_FORMS.sk.test(v), describe: 'a secret key' }],
-  ['limepay-token', { name: 'Limepay-Token', form: (v: string) => KEY_FORMS.api.test(v), describe: 'a platform API key' }],
+  [
+    'limepay-publickey',
+    { name: 'Limepay-PublicKey', form: (v: string) => KEY_FORMS.pk.test(v), describe: 'a public key' },
+  ],
+  [
+    'limepay-secretkey',
+    { name: 'Limepay-SecretKey', form: (v: string) => KEY_FORMS.sk.test(v), describe: 'a secret key' },
+  ],
+  [
+    'limepay-token',
+    { name: 'Limepay-Token', form: (v: string) => KEY_FORMS.api.test(v), describe: 'a platform API key' },
+  ],
   ['limepay-customerjwt', { name: 'Limepay-CustomerJwt', form: jwt('customer'), describe: 'a customer JWT' }],
   ['limepay-merchantjwt', { name: 'Limepay-MerchantJwt', form: jwt('merchant'), describe: 'a merchant JWT' }],
   ['limepay-platformjwt', { name: 'Limepay-PlatformJwt', form: jwt('marketplace'), describe: 'a platform JWT' }],
   ['limepay-checkouttoken', { name: 'Limepay-CheckoutToken', form: opaque, describe: 'a checkout token' }],
-  ['limepay-merchanttoken', { name: 'Limepay-MerchantToken', form: opaque, describe: 'a merchant token', merchantToken: true }],
+  [
+    'limepay-merchanttoken',
+    { name: 'Limepay-MerchantToken', form: opaque, describe: 'a merchant token', merchantToken: true },
+  ],
 ];
 
 /**
@@ -42,7 +58,13 @@ export const LEGACY_CREDENTIAL_HEADERS: readonly (readonly [string, HeaderRule])
  * opaque checkout auth token that is not a key. Anything else is not one credential of a documented form.
  */
 export function isBearerForm(value: string): boolean {
-  return KEY_FORMS.sk.test(value) || KEY_FORMS.pk.test(value) || KEY_FORMS.api.test(value) || (value.startsWith('eyJ') && looksLikeJwt(value)) || opaque(value);
+  return (
+    KEY_FORMS.sk.test(value) ||
+    KEY_FORMS.pk.test(value) ||
+    KEY_FORMS.api.test(value) ||
+    (value.startsWith('eyJ') && looksLikeJwt(value)) ||
+    opaque(value)
+  );
 }
 
 /** The 401 for a legacy credential header whose value is not of its header's form (legacy-api.md section 1). */
@@ -64,7 +86,7 @@ const CONTEXT_HEADERS: readonly (readonly [string, string])[] = [
 export function foreignScheme(headers: Headers): string | undefined {
   const auth = headers.authorization;
   if (auth === undefined) return undefined;
-  const first = Array.isArray(auth) ? auth[0] ?? '' : auth;
+  const first = Array.isArray(auth) ? (auth[0] ?? '') : auth;
   const scheme = /^\s*(\S+)/.exec(first)?.[1] ?? '';
   return scheme.toLowerCase() === 'bearer' ? undefined : scheme || '(empty)';
 }
@@ -87,7 +109,10 @@ export function isLegacyRequest(headers: Headers): boolean {
  * in a record whose shape differs from client to client (each a megamorphic load, three walks a
  * request).
  */
-export function legacyCredentialHeaders(headers: Headers): { count: number; first: { rule: HeaderRule; value: string } | undefined } {
+export function legacyCredentialHeaders(headers: Headers): {
+  count: number;
+  first: { rule: HeaderRule; value: string } | undefined;
+} {
   let count = 0;
   let first: { rule: HeaderRule; value: string } | undefined;
   for (const name in headers) {
@@ -113,12 +138,18 @@ export function tooManyCredentials(headers: Headers, count: number): PaybridgeEr
     const value = headers[header];
     if (value !== undefined && (!Array.isArray(value) || value.length > 0)) names.add(rule.name);
   }
-  return new PaybridgeError('invalid_credentials', `${[...names].sort().join(', ')}: exactly one credential header is allowed, got ${count}`);
+  return new PaybridgeError(
+    'invalid_credentials',
+    `${[...names].sort().join(', ')}: exactly one credential header is allowed, got ${count}`,
+  );
 }
 
 /** The 400 for a legacy credential header sent beside Authorization (one credential per request). */
 export function besideAuthorization(rule: HeaderRule): PaybridgeError {
-  return new PaybridgeError('invalid_credentials', `${rule.name}: a legacy credential header cannot be combined with Authorization`);
+  return new PaybridgeError(
+    'invalid_credentials',
+    `${rule.name}: a legacy credential header cannot be combined with Authorization`,
+  );
 }
 
 export interface LegacyCredential {
@@ -141,7 +172,10 @@ export function legacyCredential(headers: Headers): LegacyCredential {
   if (headers.authorization !== undefined) throw besideAuthorization(rule);
   for (const [context, spelled] of CONTEXT_HEADERS)
     if (headers[context] !== undefined)
-      throw new PaybridgeError('invalid_request', `${spelled}: context headers are not accepted on legacy calls; the path names the context`);
+      throw new PaybridgeError(
+        'invalid_request',
+        `${spelled}: context headers are not accepted on legacy calls; the path names the context`,
+      );
   if (!rule.form(value)) throw wrongForm(rule);
   return { header: rule.name, value, merchantToken: rule.merchantToken === true };
 }

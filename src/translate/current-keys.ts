@@ -24,7 +24,8 @@ function probeValue(tree: KeyTree, found?: Set<string>, path = ''): unknown {
   if (!found) return target;
   return new Proxy(target, {
     get(t, key, receiver) {
-      if (typeof key === 'string' && !Object.hasOwn(t, key) && !(key in Object.prototype)) found.add(path ? `${path}.${key}` : key);
+      if (typeof key === 'string' && !Object.hasOwn(t, key) && !(key in Object.prototype))
+        found.add(path ? `${path}.${key}` : key);
       return Reflect.get(t, key, receiver) as unknown;
     },
   });
@@ -51,7 +52,10 @@ export function probes(probe: Obj, wrap: string | ((body: Obj) => string) | unde
  * the body from the path or moved there (`toBody`). Empty when they all fit.
  */
 export function unknownTargets(
-  shape: CompiledShape, body: Obj, bodyFields: readonly string[], currentBody: z.ZodType,
+  shape: CompiledShape,
+  body: Obj,
+  bodyFields: readonly string[],
+  currentBody: z.ZodType,
 ): string[] {
   let written: Obj = {};
   try {
@@ -76,14 +80,21 @@ export function legacyProbe(tree: KeyTree | undefined): Obj {
  * unknown only when every answer that has an object at `at` lacks it (a map function looks for each
  * kind of answer it may get). Empty when no answer has an object there (nothing to check against).
  */
-export function unknownReads(read: (answer: Obj) => unknown, answers: readonly z.ZodType[], at: string | undefined, lists: 'items' | 'bare' = 'items'): string[] {
+export function unknownReads(
+  read: (answer: Obj) => unknown,
+  answers: readonly z.ZodType[],
+  at: string | undefined,
+  lists: 'items' | 'bare' = 'items',
+): string[] {
   let unknown: Set<string> | undefined;
   for (const answer of answers) {
     let tree = keyTree(answer);
     // a bare list answer is read by a shape as {items: [...]}, as the engine hands it over (a map gets
     // the array, typed from its schema, and is not probed)
-    if (tree !== null && tree.items !== undefined && !at && lists === 'items') tree = { keys: new Map([['items', tree]]) };
-    for (const part of at ? at.split('.') : []) tree = tree && tree.items === undefined ? (tree.keys.get(part) ?? null) : null;
+    if (tree !== null && tree.items !== undefined && !at && lists === 'items')
+      tree = { keys: new Map([['items', tree]]) };
+    for (const part of at ? at.split('.') : [])
+      tree = tree && tree.items === undefined ? (tree.keys.get(part) ?? null) : null;
     if (tree === null || tree.items !== undefined) continue;
     const found = new Set<string>();
     try {
@@ -96,7 +107,14 @@ export function unknownReads(read: (answer: Obj) => unknown, answers: readonly z
   return [...(unknown ?? [])];
 }
 
-type ZodDef = { type: string; catchall?: z.ZodType; element?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType; out?: z.ZodType };
+type ZodDef = {
+  type: string;
+  catchall?: z.ZodType;
+  element?: z.ZodType;
+  options?: z.ZodType[];
+  in?: z.ZodType;
+  out?: z.ZodType;
+};
 const zodDef = (schema: z.ZodType) => (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
 
 /**
@@ -117,9 +135,16 @@ export function unknownReadKeys(read: z.ZodType, answers: readonly z.ZodType[]):
   const out: string[] = [];
   const walk = (tree: KeyTree, at: KeyTree[], path: string) => {
     if (tree === null) return;
-    if (tree.items !== undefined) return walk(tree.items, at.flatMap((t) => (t && t.items !== undefined && t.items !== null ? [t.items] : [])), `${path}[]`);
+    if (tree.items !== undefined)
+      return walk(
+        tree.items,
+        at.flatMap((t) => (t && t.items !== undefined && t.items !== null ? [t.items] : [])),
+        `${path}[]`,
+      );
     for (const [key, child] of tree.keys) {
-      const known = at.filter((t) => t !== null && t.items === undefined && t.keys.has(key)).map((t) => t!.keys.get(key) ?? null);
+      const known = at
+        .filter((t) => t !== null && t.items === undefined && t.keys.has(key))
+        .map((t) => t!.keys.get(key) ?? null);
       const named = path ? `${path}.${key}` : key;
       // an answer that holds anything there (a record, a union) takes any key below it
       if (at.some((t) => t === null)) continue;

@@ -11,7 +11,11 @@ export type ParamTarget =
   /** Into the current body, inside the action wrapper (`{SetMerchantPrimaryBankAccount: {bankAccountId}}`). */
   | { readonly to: 'body'; readonly name: string; readonly kind: IdKind };
 
-export const toHeader = (name: 'Marketplace-Id' | 'Merchant-Id' | 'Customer-Id', kind: IdKind): ParamTarget => ({ to: 'header', name, kind });
+export const toHeader = (name: 'Marketplace-Id' | 'Merchant-Id' | 'Customer-Id', kind: IdKind): ParamTarget => ({
+  to: 'header',
+  name,
+  kind,
+});
 export const toPath = (name: string, kind: IdKind): ParamTarget => ({ to: 'path', name, kind });
 export const toQuery = (name: string, kind: IdKind): ParamTarget => ({ to: 'query', name, kind });
 export const toBody = (name: string, kind: IdKind): ParamTarget => ({ to: 'body', name, kind });
@@ -138,7 +142,8 @@ export function stringAt(value: unknown, path: string): string | undefined {
 /** The value at a dotted path of an object, or undefined. */
 export function valueAt(value: unknown, path: string): unknown {
   let at = value;
-  for (const part of path.split('.')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[part] : undefined;
+  for (const part of path.split('.'))
+    at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[part] : undefined;
   return at;
 }
 
@@ -177,7 +182,6 @@ export interface FieldContext<S> {
  * or undefined when the call leaves nothing to judge (the field unset, its absence meaning nothing).
  */
 export type FieldRule<S = never> = (ctx: FieldContext<S>) => [asked: unknown, found: unknown] | string | undefined;
-
 
 /**
  * What the state a write left must hold, derived from the translated request: every field the call
@@ -257,13 +261,16 @@ const NO_STATE = Object.freeze({}) as z.ZodType;
 /** A value as JSON with object keys in order: two values alike whatever order their keys came in. */
 const canonical = (value: unknown): string =>
   JSON.stringify(value ?? null, (_key, v: unknown) =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 
 /** The fields whose asked value the state does not hold (absent and null alike), each named by `field`. */
 export function unlike(pairs: Record<string, [asked: unknown, found: unknown]>): EffectMismatch[] {
   const out: EffectMismatch[] = [];
-  for (const [field, [asked, found]] of Object.entries(pairs)) if (canonical(asked) !== canonical(found)) out.push({ field, asked, found });
+  for (const [field, [asked, found]] of Object.entries(pairs))
+    if (canonical(asked) !== canonical(found)) out.push({ field, asked, found });
   return out;
 }
 

@@ -13,7 +13,13 @@ import { isObj, type Obj } from './shape.js';
 import { unknownFields } from './unknown-fields.js';
 import { errorResponse, legacyError } from './answers.js';
 import { lowerCaseName } from './headers.js';
-import type { CurrentResponse, LegacyRequest, LegacyResponse, TranslatedRequest, TranslationContext } from './messages.js';
+import type {
+  CurrentResponse,
+  LegacyRequest,
+  LegacyResponse,
+  TranslatedRequest,
+  TranslationContext,
+} from './messages.js';
 import { traceContext } from './trace-context.js';
 import { toCurrentKey } from './vocabulary.js';
 
@@ -23,7 +29,6 @@ export interface EngineOptions {
   onDroppedFields?: (routeId: string, fields: readonly string[]) => void;
   newRequestId: () => string;
 }
-
 
 function parseBody(body: unknown): unknown {
   if (typeof body === 'string') return parseJsonBody(body);
@@ -76,7 +81,13 @@ function decodeSegment(name: string, raw: string): string {
 function withinDeadline<T>(pending: Promise<T>, deadline: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new PaybridgeError('upstream_timeout', 'Limepay-MerchantToken: Get Merchant did not answer within the request deadline')),
+      () =>
+        reject(
+          new PaybridgeError(
+            'upstream_timeout',
+            'Limepay-MerchantToken: Get Merchant did not answer within the request deadline',
+          ),
+        ),
       Math.max(0, deadline - Date.now()),
     );
     pending.then(resolve, reject).finally(() => clearTimeout(timer));
@@ -93,15 +104,26 @@ export function createEngine(options: EngineOptions) {
    */
   function translate(input: LegacyRequest, matched?: RouteMatch): TranslatedRequest | Promise<TranslatedRequest> {
     // a literal, not `{ ...input, headers }`: on Node 20 a key after a spread is defined at run time (README)
-    const request = { method: input.method, path: input.path, headers: lowerCaseNames(input.headers), body: input.body, requestId: input.requestId };
+    const request = {
+      method: input.method,
+      path: input.path,
+      headers: lowerCaseNames(input.headers),
+      body: input.body,
+      requestId: input.requestId,
+    };
     const requestId = request.requestId ?? options.newRequestId();
     const q = request.path.indexOf('?');
     const pathname = q < 0 ? request.path : request.path.slice(0, q);
     const match = matched ?? router.match(request.method, pathname);
-    if (!match) throw new PaybridgeError('route_not_mapped', `${request.method.toUpperCase()} ${pathname} is not a legacy route`);
+    if (!match)
+      throw new PaybridgeError('route_not_mapped', `${request.method.toUpperCase()} ${pathname} is not a legacy route`);
     const alternate = match.compiled.alternate;
     const compiled =
-      alternate && hasIdForm(alternate.kind, decodeSegment(match.compiled.params[alternate.index]!.name, match.values[alternate.index]!))
+      alternate &&
+      hasIdForm(
+        alternate.kind,
+        decodeSegment(match.compiled.params[alternate.index]!.name, match.values[alternate.index]!),
+      )
         ? alternate.compiled
         : match.compiled;
     const { mapping } = compiled;
@@ -179,14 +201,33 @@ export function createEngine(options: EngineOptions) {
       };
       // literals of one shape for every request (no spread: on Node 20 a spread in a literal defines
       // the keys after it at run time); absent optional members are undefined
-      const context: TranslationContext = { routeId: mapping.route, compiled, legacyBody, requestId, droppedFields: dropped, preflight, preflightAnswer: undefined, bodyFields: fields, pathValues };
-      return { method: compiled.currentMethod, path: appendQuery(fill(compiled.currentPath, pathValues), query), headers, body, context };
+      const context: TranslationContext = {
+        routeId: mapping.route,
+        compiled,
+        legacyBody,
+        requestId,
+        droppedFields: dropped,
+        preflight,
+        preflightAnswer: undefined,
+        bodyFields: fields,
+        pathValues,
+      };
+      return {
+        method: compiled.currentMethod,
+        path: appendQuery(fill(compiled.currentPath, pathValues), query),
+        headers,
+        body,
+        context,
+      };
     }
   }
 
   async function merchantKey(token: string, deadline: number | undefined): Promise<string> {
     if (!options.merchantKeys)
-      throw new PaybridgeError('unauthenticated', 'Limepay-MerchantToken: merchant tokens are not configured (merchant token table and service key)');
+      throw new PaybridgeError(
+        'unauthenticated',
+        'Limepay-MerchantToken: merchant tokens are not configured (merchant token table and service key)',
+      );
     const key = options.merchantKeys.publicKey(token);
     return deadline === undefined ? key : withinDeadline(key, deadline);
   }
@@ -195,12 +236,19 @@ export function createEngine(options: EngineOptions) {
   function checkPreflight(response: CurrentResponse, context: TranslationContext): LegacyResponse | null {
     if (response.status >= 300) return legacyError(response, context.requestId);
     if (!isObj(response.body))
-      return errorResponse(new PaybridgeError('upstream_error', `the current answer to the ${context.routeId} preflight read is not a JSON object`), context.requestId);
+      return errorResponse(
+        new PaybridgeError(
+          'upstream_error',
+          `the current answer to the ${context.routeId} preflight read is not a JSON object`,
+        ),
+        context.requestId,
+      );
     try {
       // the check's argument types come from the schemas it declares reading (readFirst)
       const completion = context.compiled.mapping.preflight!.check(response.body as never, context.legacyBody as never);
       if (completion) {
-        if (!context.bodyFields) throw new Error(`the ${context.routeId} preflight completes a body the call does not have`);
+        if (!context.bodyFields)
+          throw new Error(`the ${context.routeId} preflight completes a body the call does not have`);
         Object.assign(context.bodyFields, completion);
       }
       context.preflightAnswer = response.body;
@@ -218,7 +266,8 @@ export function createEngine(options: EngineOptions) {
       // a 204 without a body is an empty answer (a delete the mapping answers from its preflight read)
       const raw = response.status === 204 && response.body === undefined ? {} : response.body;
       if ('map' in spec) {
-        if (!isObj(raw) && !Array.isArray(raw)) throw new AnswerIncomplete(`JSON object or list (the ${response.status} answer is neither)`);
+        if (!isObj(raw) && !Array.isArray(raw))
+          throw new AnswerIncomplete(`JSON object or list (the ${response.status} answer is neither)`);
         // the answer read once, at the edge, by the schema of what the map reads (design.md: a tolerant
         // reader): unknown keys kept and ignored, what may be absent optional; a map gets a value that fits
         let value: unknown = raw;
@@ -230,7 +279,9 @@ export function createEngine(options: EngineOptions) {
         // the map's argument types come from the schemas it declares reading (readAnswer); a list as the bare array it is
         const result = spec.map(value as never, context.legacyBody as never, context.preflightAnswer as never);
         if (response.status === 204 && !(result instanceof LegacyAnswer)) return { status: 200, body: result };
-        return result instanceof LegacyAnswer ? { status: result.status, body: result.body } : { status: response.status, body: result };
+        return result instanceof LegacyAnswer
+          ? { status: result.status, body: result.body }
+          : { status: response.status, body: result };
       }
       // a shape reads a list (a bare array, the reference) as {items} (an {items} answer reads the same)
       const body = Array.isArray(raw) ? { items: raw } : raw;
@@ -245,17 +296,38 @@ export function createEngine(options: EngineOptions) {
       // a 2xx to a money write: the money has moved, never a 5xx a client would retry; the translator
       // completes the answer with a read of the resource, and this 202 stands only if that fails too
       if (err instanceof AnswerIncomplete && context.compiled.mapping.completion)
-        return { status: 202, body: legacyErrorBody('answer_incomplete', `${context.routeId}: the answer has no ${err.missing}`, context.requestId), incomplete: err.missing };
+        return {
+          status: 202,
+          body: legacyErrorBody(
+            'answer_incomplete',
+            `${context.routeId}: the answer has no ${err.missing}`,
+            context.requestId,
+          ),
+          incomplete: err.missing,
+        };
       // any other write the service took (an account added, a customer created): a 202 too, never a 5xx
       // a client would repeat; the detail says what could not be read
       if (isWriteRoute(context.compiled.mapping)) {
-        const missing = err instanceof AnswerIncomplete ? `has no ${err.missing}` : `could not be mapped (${(err as Error).message})`;
-        return { status: 202, body: legacyErrorBody('answer_incomplete', `${context.routeId}: the answer ${missing}`, context.requestId) };
+        const missing =
+          err instanceof AnswerIncomplete ? `has no ${err.missing}` : `could not be mapped (${(err as Error).message})`;
+        return {
+          status: 202,
+          body: legacyErrorBody('answer_incomplete', `${context.routeId}: the answer ${missing}`, context.requestId),
+        };
       }
       if (err instanceof AnswerIncomplete)
-        return errorResponse(new PaybridgeError('upstream_error', `the current answer to ${context.routeId} could not be read: ${err.missing}`), context.requestId);
+        return errorResponse(
+          new PaybridgeError(
+            'upstream_error',
+            `the current answer to ${context.routeId} could not be read: ${err.missing}`,
+          ),
+          context.requestId,
+        );
       return errorResponse(
-        new PaybridgeError('upstream_error', `the current answer to ${context.routeId} could not be mapped: ${(err as Error).message}`),
+        new PaybridgeError(
+          'upstream_error',
+          `the current answer to ${context.routeId} could not be mapped: ${(err as Error).message}`,
+        ),
         context.requestId,
       );
     }
@@ -277,7 +349,10 @@ function lowerCaseNames(headers: Headers): Headers {
     if (value === undefined) continue;
     const key = lowerCaseName(name);
     const prev = out[key];
-    out[key] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), ...(Array.isArray(value) ? value : [value])];
+    out[key] =
+      prev === undefined
+        ? value
+        : [...(Array.isArray(prev) ? prev : [prev]), ...(Array.isArray(value) ? value : [value])];
   }
   return out;
 }

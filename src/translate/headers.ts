@@ -33,7 +33,8 @@ export function headerRecord(list: readonly string[]): Record<string, string | s
     const c = name.charCodeAt(0);
     if (c >= 48 && c <= 57 && NUMERIC_NAME.test(name)) continue;
     // the one name a plain object cannot hold as its own key; Object.prototype's other names (constructor) it can
-    if (name === '__proto__') throw new PaybridgeError('invalid_request', 'header __proto__: not an acceptable header name');
+    if (name === '__proto__')
+      throw new PaybridgeError('invalid_request', 'header __proto__: not an acceptable header name');
     const value = list[i + 1]!;
     const prev = Object.hasOwn(out, name) ? out[name] : undefined;
     out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];

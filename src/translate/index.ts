@@ -8,7 +8,14 @@ import { PaybridgeError } from '../errors.js';
 import { MerchantKeyResolver } from './credentials.js';
 import type { Mapping } from './define.js';
 import { createEngine } from './engine.js';
-import type { CurrentRequest, CurrentResponse, LegacyRequest, LegacyResponse, TranslatedRequest, TranslationContext } from './messages.js';
+import type {
+  CurrentRequest,
+  CurrentResponse,
+  LegacyRequest,
+  LegacyResponse,
+  TranslatedRequest,
+  TranslationContext,
+} from './messages.js';
 import { errorResponse } from './answers.js';
 import { merchantKeyLookup } from './merchant-lookup.js';
 import { createServiceScope } from './service-key.js';
@@ -50,9 +57,16 @@ export interface Translator {
    * current call; every failure becomes a legacy error answer. `matched`: the route the caller already
    * matched for this request's method and path (routes.match), so it is not matched twice.
    */
-  execute(request: LegacyRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>, matched?: RouteMatch): Promise<LegacyResponse>;
+  execute(
+    request: LegacyRequest,
+    send: (current: CurrentRequest) => Promise<CurrentResponse>,
+    matched?: RouteMatch,
+  ): Promise<LegacyResponse>;
   /** The rest of execute for a request toCurrent already translated: preflight, send, translate back. */
-  complete(translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse>;
+  complete(
+    translated: TranslatedRequest,
+    send: (current: CurrentRequest) => Promise<CurrentResponse>,
+  ): Promise<LegacyResponse>;
   readonly routes: ReturnType<typeof compileRouter>;
   /**
    * Dropped (unknown) legacy fields seen so far: route id -> field path -> count. At most
@@ -64,7 +78,9 @@ export interface Translator {
    * A send that makes each call the current API refuses to a merchant key (Query Customers, Get Payment
    * Source) with the operator's marketplace key, scoped to the caller's own merchant (service-key.ts).
    */
-  sendScoped(send: (current: CurrentRequest) => Promise<CurrentResponse>): (current: CurrentRequest) => Promise<CurrentResponse>;
+  sendScoped(
+    send: (current: CurrentRequest) => Promise<CurrentResponse>,
+  ): (current: CurrentRequest) => Promise<CurrentResponse>;
 }
 
 /** Distinct dropped-field paths counted per route (droppedFields). */
@@ -82,7 +98,11 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
   const lookup =
     options.lookupMerchantKey ??
     (options.currentUrl && options.serviceKey
-      ? merchantKeyLookup({ currentUrl: options.currentUrl, serviceKey: options.serviceKey, ...(options.merchantLookupTimeoutMs ? { timeoutMs: options.merchantLookupTimeoutMs } : {}) })
+      ? merchantKeyLookup({
+          currentUrl: options.currentUrl,
+          serviceKey: options.serviceKey,
+          ...(options.merchantLookupTimeoutMs ? { timeoutMs: options.merchantLookupTimeoutMs } : {}),
+        })
       : undefined);
   const merchantKeys =
     options.merchantTokens && lookup
@@ -108,7 +128,12 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
   });
 
   // the current call without its context, as a literal (a rest pattern copies through the runtime)
-  const stripContext = (t: TranslatedRequest): CurrentRequest => ({ method: t.method, path: t.path, headers: t.headers, body: t.body });
+  const stripContext = (t: TranslatedRequest): CurrentRequest => ({
+    method: t.method,
+    path: t.path,
+    headers: t.headers,
+    body: t.body,
+  });
 
   // exclusive preflights: the tail of the chain of calls per resource path
   const exclusive = new Map<string, Promise<unknown>>();
@@ -142,7 +167,12 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
    * A money write's answer that lacked what the legacy answer needs, completed by a read of the
    * resource (a read, never the write again); the 202 fallback stands when the read cannot complete it.
    */
-  async function completed(first: LegacyResponse, answer: CurrentResponse, translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse> {
+  async function completed(
+    first: LegacyResponse,
+    answer: CurrentResponse,
+    translated: TranslatedRequest,
+    send: (current: CurrentRequest) => Promise<CurrentResponse>,
+  ): Promise<LegacyResponse> {
     const { context } = translated;
     const completion = context.compiled.mapping.completion!;
     const path = completion.path(answer.body, context.pathValues);
@@ -154,21 +184,34 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
       const legacy = engine.toLegacy({ status: answer.status, body }, context);
       return legacy.incomplete === undefined ? legacy : first;
     } catch (err) {
-      options.logger?.warn({ err, requestId: context.requestId, route: context.routeId }, 'the read completing a money write failed');
+      options.logger?.warn(
+        { err, requestId: context.requestId, route: context.routeId },
+        'the read completing a money write failed',
+      );
       return first;
     }
   }
 
-  function answeredOrCompleted(answer: CurrentResponse, translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): LegacyResponse | Promise<LegacyResponse> {
+  function answeredOrCompleted(
+    answer: CurrentResponse,
+    translated: TranslatedRequest,
+    send: (current: CurrentRequest) => Promise<CurrentResponse>,
+  ): LegacyResponse | Promise<LegacyResponse> {
     const legacy = answered(answer, translated.context);
     if (legacy.incomplete === undefined) return legacy;
-    options.logger?.warn({ requestId: translated.context.requestId, route: translated.context.routeId, missing: legacy.incomplete }, 'a money write answered 2xx without what the legacy answer needs: reading the resource');
+    options.logger?.warn(
+      { requestId: translated.context.requestId, route: translated.context.routeId, missing: legacy.incomplete },
+      'a money write answered 2xx without what the legacy answer needs: reading the resource',
+    );
     return completed(legacy, answer, translated, send);
   }
 
   // Without a preflight (every read, most writes) one promise chain, not a chain of async functions:
   // each await costs a promise and a microtask per request on the gateway's hot path.
-  function complete(translated: TranslatedRequest, sendAsCalled: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse> {
+  function complete(
+    translated: TranslatedRequest,
+    sendAsCalled: (current: CurrentRequest) => Promise<CurrentResponse>,
+  ): Promise<LegacyResponse> {
     const { context } = translated;
     const send = service.sendScoped(sendAsCalled);
     if (context.preflight) return completeWithPreflight(translated, send);
@@ -179,10 +222,16 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
     } catch (err) {
       return Promise.resolve(failed(err, context.requestId));
     }
-    return sent.then((answer) => answeredOrCompleted(answer, translated, send), (err: unknown) => failed(err, context.requestId));
+    return sent.then(
+      (answer) => answeredOrCompleted(answer, translated, send),
+      (err: unknown) => failed(err, context.requestId),
+    );
   }
 
-  async function completeWithPreflight(translated: TranslatedRequest, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<LegacyResponse> {
+  async function completeWithPreflight(
+    translated: TranslatedRequest,
+    send: (current: CurrentRequest) => Promise<CurrentResponse>,
+  ): Promise<LegacyResponse> {
     const { context } = translated;
     try {
       const preflight = context.preflight!;
@@ -205,19 +254,24 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
     routes,
     merchantKeys,
     sendScoped: service.sendScoped,
-    droppedFields: () =>
-      Object.fromEntries([...dropped].map(([route, counts]) => [route, Object.fromEntries(counts)])),
+    droppedFields: () => Object.fromEntries([...dropped].map(([route, counts]) => [route, Object.fromEntries(counts)])),
     execute(request, send, matched) {
       const requestId = request.requestId ?? newRequestId();
       let pending: TranslatedRequest | Promise<TranslatedRequest>;
       try {
         // synchronous unless a merchant token is looked up
-        pending = engine.translate(request.requestId === undefined ? Object.assign({}, request, { requestId }) : request, matched);
+        pending = engine.translate(
+          request.requestId === undefined ? Object.assign({}, request, { requestId }) : request,
+          matched,
+        );
       } catch (err) {
         return Promise.resolve(failed(err, requestId));
       }
       return pending instanceof Promise
-        ? pending.then((translated) => complete(translated, send), (err: unknown) => failed(err, requestId))
+        ? pending.then(
+            (translated) => complete(translated, send),
+            (err: unknown) => failed(err, requestId),
+          )
         : complete(pending, send);
     },
     complete,
@@ -241,7 +295,8 @@ function pageOf(path: string, page: number): string {
 /** The value at a dotted path of an item. */
 function valueAt(item: unknown, path: string): unknown {
   let at = item;
-  for (const part of path.split('.')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[part] : undefined;
+  for (const part of path.split('.'))
+    at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[part] : undefined;
   return at;
 }
 
@@ -250,15 +305,24 @@ function valueAt(item: unknown, path: string): unknown {
  * before (a service that ignores `page`); then, filter by filter, only the items that carry the
  * filter's value (a service that ignores a filter answers everything). One bare array, as one answer.
  */
-async function readEveryPage(request: CurrentRequest, filters: Readonly<Record<string, string>>, send: (current: CurrentRequest) => Promise<CurrentResponse>): Promise<CurrentResponse> {
+async function readEveryPage(
+  request: CurrentRequest,
+  filters: Readonly<Record<string, string>>,
+  send: (current: CurrentRequest) => Promise<CurrentResponse>,
+): Promise<CurrentResponse> {
   const items: unknown[] = [];
   let previous: string | undefined;
   for (let page = 1; ; page++) {
-    if (page > MAX_PAGES) throw new PaybridgeError('upstream_error', `the list has more than ${MAX_PAGES * PAGE_LIMIT} items`);
+    if (page > MAX_PAGES)
+      throw new PaybridgeError('upstream_error', `the list has more than ${MAX_PAGES * PAGE_LIMIT} items`);
     const answer = await send({ ...request, path: pageOf(request.path, page) });
     if (answer.status >= 300) return answer;
     const body = answer.body as { items?: unknown } | undefined;
-    const list: unknown[] | undefined = Array.isArray(answer.body) ? (answer.body as unknown[]) : Array.isArray(body?.items) ? (body.items as unknown[]) : undefined;
+    const list: unknown[] | undefined = Array.isArray(answer.body)
+      ? (answer.body as unknown[])
+      : Array.isArray(body?.items)
+        ? (body.items as unknown[])
+        : undefined;
     if (!list) return answer;
     const first = list.length > 0 ? JSON.stringify(list[0]) : undefined;
     if (page > 1 && first !== undefined && first === previous) break;

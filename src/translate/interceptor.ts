@@ -38,7 +38,10 @@ async function bodyText(body: unknown): Promise<string | undefined> {
   if (typeof body === 'string') return body;
   if (body instanceof Uint8Array) return Buffer.from(body).toString('utf8');
   const chunks: Buffer[] = [];
-  if (typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function' || typeof (body as Iterable<unknown>)[Symbol.iterator] === 'function') {
+  if (
+    typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function' ||
+    typeof (body as Iterable<unknown>)[Symbol.iterator] === 'function'
+  ) {
     for await (const chunk of body as AsyncIterable<string | Uint8Array>) chunks.push(Buffer.from(chunk));
     return Buffer.concat(chunks).toString('utf8');
   }
@@ -58,7 +61,11 @@ class BufferingHandler implements Dispatcher.DispatchHandler {
 
   onRequestStart(): void {}
 
-  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _c: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     this.status = statusCode;
     this.type = String(headers['content-type'] ?? '');
   }
@@ -105,14 +112,23 @@ function controller() {
   };
 }
 
-function deliver(handler: Dispatcher.DispatchHandler, ctl: ReturnType<typeof controller>, answer: LegacyResponse): void {
+function deliver(
+  handler: Dispatcher.DispatchHandler,
+  ctl: ReturnType<typeof controller>,
+  answer: LegacyResponse,
+): void {
   if (ctl.aborted) {
     handler.onResponseError?.(ctl, ctl.reason!);
     return;
   }
   const payload = answer.body === undefined ? undefined : Buffer.from(stringifyJson(answer.body));
-  const headers: Record<string, string> = payload ? { 'content-type': 'application/json; charset=utf-8', 'content-length': String(payload.length) } : {};
-  ctl.rawHeaders = Object.entries(headers).flatMap(([name, value]) => [Buffer.from(name, 'latin1'), Buffer.from(value, 'latin1')]);
+  const headers: Record<string, string> = payload
+    ? { 'content-type': 'application/json; charset=utf-8', 'content-length': String(payload.length) }
+    : {};
+  ctl.rawHeaders = Object.entries(headers).flatMap(([name, value]) => [
+    Buffer.from(name, 'latin1'),
+    Buffer.from(value, 'latin1'),
+  ]);
   handler.onResponseStart?.(ctl, answer.status, headers, '');
   if (payload) handler.onResponseData?.(ctl, payload);
   handler.onResponseEnd?.(ctl, {});
@@ -143,7 +159,12 @@ export function bridgeInterceptor(options: BridgeOptions): Dispatcher.Dispatcher
         body: current.body === undefined ? null : stringifyJson(current.body),
       });
     bodyText(opts.body)
-      .then((body) => translator.execute({ method: opts.method, path: opts.path, headers, ...(body !== undefined ? { body } : {}) }, send))
+      .then((body) =>
+        translator.execute(
+          { method: opts.method, path: opts.path, headers, ...(body !== undefined ? { body } : {}) },
+          send,
+        ),
+      )
       .catch((err: unknown) => errorResponse(err, randomUUID()))
       .then(
         (answer) => deliver(handler, ctl, answer),

@@ -30,11 +30,15 @@ export const splitCall = (call: string): [string, string] => {
 export function checkCurrentCall(mapping: Mapping, call: string, wraps: string[]): CurrentRoute {
   const [method, path] = splitCall(call);
   const operation = CURRENT_ROUTES.find((r) => r.method === method && r.path === path);
-  if (!operation) throw new MappingError(mapping, `${call} is not an operation of the current API (src/contract/current-routes.ts)`);
+  if (!operation)
+    throw new MappingError(mapping, `${call} is not an operation of the current API (src/contract/current-routes.ts)`);
   const actions = operation.body ? ACTION_VARIANTS.get(operation.body) : undefined;
   for (const action of wraps)
     if (!actions || !Object.hasOwn(actions, action))
-      throw new MappingError(mapping, `${call} takes no action ${action}${actions ? ` (it takes ${Object.keys(actions).join(', ')})` : ''}`);
+      throw new MappingError(
+        mapping,
+        `${call} takes no action ${action}${actions ? ` (it takes ${Object.keys(actions).join(', ')})` : ''}`,
+      );
   return operation;
 }
 
@@ -44,9 +48,17 @@ export function checkCurrentCall(mapping: Mapping, call: string, wraps: string[]
  * again at any time; translated into a DELETE or a PATCH, each would act (`GET /orders/{id}/notes`
  * cancelling the order). A mapping that must do otherwise declares why (`unsafeGet`, docs/translator.md).
  */
-export function checkReadStaysRead(mapping: Mapping, legacyMethod: string, operation: CurrentRoute, preflight: CurrentRoute | undefined): void {
+export function checkReadStaysRead(
+  mapping: Mapping,
+  legacyMethod: string,
+  operation: CurrentRoute,
+  preflight: CurrentRoute | undefined,
+): void {
   if (preflight && preflight.method !== 'GET')
-    throw new MappingError(mapping, `its preflight ${preflight.method} ${preflight.path} is not a read: a read made before the call must be a GET`);
+    throw new MappingError(
+      mapping,
+      `its preflight ${preflight.method} ${preflight.path} is not a read: a read made before the call must be a GET`,
+    );
   if (legacyMethod !== 'GET' || operation.method === 'GET') return;
   if (typeof mapping.unsafeGet === 'string' && mapping.unsafeGet.trim() !== '') return;
   throw new MappingError(
@@ -61,7 +73,12 @@ export function checkReadStaysRead(mapping: Mapping, legacyMethod: string, opera
  * API drops or refuses.
  */
 export function checkCurrentKeys(
-  mapping: Mapping, operation: CurrentRoute, requestShapes: Map<string, CompiledShape>, params: { target: ParamTarget }[], probe: Obj, queryTree: KeyTree | undefined,
+  mapping: Mapping,
+  operation: CurrentRoute,
+  requestShapes: Map<string, CompiledShape>,
+  params: { target: ParamTarget }[],
+  probe: Obj,
+  queryTree: KeyTree | undefined,
 ): void {
   const targets = [...params.map((p) => p.target), ...Object.values(mapping.request?.move ?? {})];
   const named = (to: ParamTarget['to']) => targets.filter((t) => t.to === to).map((t) => t.name);
@@ -76,31 +93,50 @@ export function checkCurrentKeys(
     }
     const unknown = unknownTargets(shape, body, named('body'), schema);
     if (unknown.length > 0)
-      throw new MappingError(mapping, `${wrap ? `${wrap} in ` : ''}${mapping.current} has no field ${unknown.join(', ')} (src/contract/current-requests.ts)`);
+      throw new MappingError(
+        mapping,
+        `${wrap ? `${wrap} in ` : ''}${mapping.current} has no field ${unknown.join(', ')} (src/contract/current-requests.ts)`,
+      );
   }
   // query parameters: path ids put there, and the legacy query's keys as renamed (the shape, else the vocabulary)
   const renames = mapping.query?.shape ?? {};
   const legacyKeys = [...(queryTree?.keys.keys() ?? [])];
-  const query = [...named('query'), ...legacyKeys.map((key) => (typeof renames[key] === 'string' ? (renames[key]) : toCurrentKey(key)))];
+  const query = [
+    ...named('query'),
+    ...legacyKeys.map((key) => (typeof renames[key] === 'string' ? renames[key] : toCurrentKey(key))),
+  ];
   // no query schema: the operation takes none; a null tree: it takes anything
   const known = operation.query ? keyTree(operation.query) : undefined;
   const unknownQuery = known === null ? [] : query.filter((name) => !known?.keys.has(name));
-  if (unknownQuery.length > 0) throw new MappingError(mapping, `${mapping.current} has no query parameter ${unknownQuery.join(', ')}`);
+  if (unknownQuery.length > 0)
+    throw new MappingError(mapping, `${mapping.current} has no query parameter ${unknownQuery.join(', ')}`);
 }
 
 /**
  * Every key a mapping's answer translation (its response shape, or its map function) reads must be one
  * the operation's answers have: a misspelt key would leave a legacy field missing from every answer.
  */
-export function checkCurrentReads(mapping: Mapping, operation: CurrentRoute, responseShape: CompiledShape | undefined, probe: Obj): void {
+export function checkCurrentReads(
+  mapping: Mapping,
+  operation: CurrentRoute,
+  responseShape: CompiledShape | undefined,
+  probe: Obj,
+): void {
   const response = mapping.response;
   if ('map' in response)
     for (const form of response.reads) {
       // a read schema (tolerant) names only keys some answer of the operation has; a contract schema is one of them
       const unknown = isReadSchema(form) ? unknownReadKeys(form, operation.answers ?? []) : undefined;
-      if (unknown?.length) throw new MappingError(mapping, `its read schema names ${unknown.join(', ')}, which no answer of ${mapping.current} has (src/contract/current-responses.ts)`);
+      if (unknown?.length)
+        throw new MappingError(
+          mapping,
+          `its read schema names ${unknown.join(', ')}, which no answer of ${mapping.current} has (src/contract/current-responses.ts)`,
+        );
       if (!unknown && !(operation.answers ?? []).includes(form))
-        throw new MappingError(mapping, `its map reads a form ${mapping.current} does not answer with (src/contract/current-routes.ts)`);
+        throw new MappingError(
+          mapping,
+          `its map reads a form ${mapping.current} does not answer with (src/contract/current-routes.ts)`,
+        );
     }
   const read = responseShape
     ? (answer: Obj) => responseShape.backward(answer)
@@ -109,7 +145,14 @@ export function checkCurrentReads(mapping: Mapping, operation: CurrentRoute, res
       : undefined;
   const at = 'shape' in response ? response.at : undefined;
   // a map is probed with the forms it reads, lists as the bare arrays it gets; a shape with every form
-  const unread = read ? ('map' in response ? unknownReads(read, response.reads, undefined, 'bare') : unknownReads(read, operation.answers ?? [], at)) : [];
+  const unread = read
+    ? 'map' in response
+      ? unknownReads(read, response.reads, undefined, 'bare')
+      : unknownReads(read, operation.answers ?? [], at)
+    : [];
   if (unread.length > 0)
-    throw new MappingError(mapping, `the answer of ${mapping.current}${at ? ` at ${at}` : ''} has no field ${unread.join(', ')} (src/contract/current-responses.ts)`);
+    throw new MappingError(
+      mapping,
+      `the answer of ${mapping.current}${at ? ` at ${at}` : ''} has no field ${unread.join(', ')} (src/contract/current-responses.ts)`,
+    );
 }

@@ -27,7 +27,10 @@ export function merchantKeyLookup(options: MerchantLookupOptions): (merchantId: 
   const timeoutMs = options.timeoutMs ?? 5_000;
   return async (merchantId) => {
     if (!hasIdForm('merchant', merchantId))
-      throw new PaybridgeError('unauthenticated', 'Limepay-MerchantToken: the merchant token table names an invalid merchant id');
+      throw new PaybridgeError(
+        'unauthenticated',
+        'Limepay-MerchantToken: the merchant token table names an invalid merchant id',
+      );
     let res: Dispatcher.ResponseData;
     try {
       res = await request(`${base}/merchants/${encodeURIComponent(merchantId)}`, {
@@ -41,14 +44,20 @@ export function merchantKeyLookup(options: MerchantLookupOptions): (merchantId: 
     } catch (err) {
       // out of time (its own timeouts, which the gateway sets to the request's) is a 504, as any upstream call's
       const timedOut = TIMEOUTS.has((err as { code?: string }).code ?? '') || (err as Error).name === 'TimeoutError';
-      throw new PaybridgeError(timedOut ? 'upstream_timeout' : 'upstream_error', `Get Merchant for a merchant token ${timedOut ? 'timed out' : 'failed'}: ${(err as Error).message}`);
+      throw new PaybridgeError(
+        timedOut ? 'upstream_timeout' : 'upstream_error',
+        `Get Merchant for a merchant token ${timedOut ? 'timed out' : 'failed'}: ${(err as Error).message}`,
+      );
     }
     // the merchant inside its kind wrapper (reference: ServiceProviderMerchant)
     const body = (await res.body.json().catch(() => undefined)) as Partial<CurrentMerchant> | undefined;
     const publicKey = body?.ServiceProviderMerchant?.publicKey;
     if (res.statusCode === 200 && typeof publicKey === 'string') return publicKey;
     if (res.statusCode === 401 || res.statusCode === 403 || res.statusCode === 404)
-      throw new PaybridgeError('unauthenticated', 'Limepay-MerchantToken: the merchant of this token cannot be read with the service key');
+      throw new PaybridgeError(
+        'unauthenticated',
+        'Limepay-MerchantToken: the merchant of this token cannot be read with the service key',
+      );
     throw new PaybridgeError('upstream_error', `Get Merchant for a merchant token answered ${res.statusCode}`);
   };
 }

@@ -10,9 +10,15 @@ import type { Mapping, ParamTarget } from './define.js';
 import { ROUTE_ID, type HttpMethod } from './legacy-routes.js';
 import { compileShape, moved, type CompiledShape, type ShapeSpec } from './shape.js';
 import { isReadSchema, legacyProbe } from './current-keys.js';
-import { checkCurrentCall, checkCurrentKeys, checkCurrentReads, checkReadStaysRead, MappingError, splitCall } from './mapping-checks.js';
+import {
+  checkCurrentCall,
+  checkCurrentKeys,
+  checkCurrentReads,
+  checkReadStaysRead,
+  MappingError,
+  splitCall,
+} from './mapping-checks.js';
 import { keyTree, type KeyTree } from './unknown-fields.js';
-
 
 interface Segment {
   literal?: string;
@@ -60,20 +66,28 @@ function placeholders(path: string): string[] {
 function compile(mapping: Mapping): CompiledMapping {
   if (typeof mapping.description !== 'string' || mapping.description.trim() === '')
     throw new MappingError(mapping, 'a description is required');
-  if (!ROUTE_ID.test(mapping.route)) throw new MappingError(mapping, `route ${mapping.route}: expected a route id such as L7`);
+  if (!ROUTE_ID.test(mapping.route))
+    throw new MappingError(mapping, `route ${mapping.route}: expected a route id such as L7`);
   const [method, path] = splitCall(mapping.legacy);
   if (!LEGACY_METHODS.has(method) || !path.startsWith('/'))
-    throw new MappingError(mapping, `legacy ${mapping.legacy}: expected METHOD /path (GET, POST, PUT, PATCH or DELETE)`);
+    throw new MappingError(
+      mapping,
+      `legacy ${mapping.legacy}: expected METHOD /path (GET, POST, PUT, PATCH or DELETE)`,
+    );
   const segments = segmentsOf(path);
   const declared = mapping.params ?? {};
-  const params = segments.flatMap((s) => (s.param ? [s.param] : [])).map((name) => {
-    const target = declared[name];
-    if (!target) throw new MappingError(mapping, `path parameter ${name} has no target`);
-    return { name, target };
-  });
+  const params = segments
+    .flatMap((s) => (s.param ? [s.param] : []))
+    .map((name) => {
+      const target = declared[name];
+      if (!target) throw new MappingError(mapping, `path parameter ${name} has no target`);
+      return { name, target };
+    });
   const [currentMethod, currentPath] = splitCall(mapping.current);
   const provided = new Set(
-    [...params.map((p) => p.target), ...Object.values(mapping.request?.move ?? {})].filter((t) => t.to === 'path').map((t) => t.name),
+    [...params.map((p) => p.target), ...Object.values(mapping.request?.move ?? {})]
+      .filter((t) => t.to === 'path')
+      .map((t) => t.name),
   );
   for (const name of placeholders(currentPath))
     if (!provided.has(name)) throw new MappingError(mapping, `current path parameter ${name} is never filled`);
@@ -84,10 +98,14 @@ function compile(mapping: Mapping): CompiledMapping {
     for (const [wrap, spec] of Object.entries((shape ?? {}) as Record<string, ShapeSpec>))
       requestShapes.set(wrap, compileShape({ ...spec, ...movedSpec }));
   } else {
-    requestShapes.set(mapping.request?.wrap ?? '', compileShape({ ...((shape ?? {})), ...movedSpec }));
+    requestShapes.set(mapping.request?.wrap ?? '', compileShape({ ...(shape ?? {}), ...movedSpec }));
   }
   // the actions its body is wrapped in: the request shapes' keys ('' is an unwrapped body)
-  const operation = checkCurrentCall(mapping, mapping.current, [...requestShapes.keys()].filter((wrap) => wrap !== ''));
+  const operation = checkCurrentCall(
+    mapping,
+    mapping.current,
+    [...requestShapes.keys()].filter((wrap) => wrap !== ''),
+  );
   // the legacy schemas' key trees, computed once: the translation's unknown-field reports and the checks
   const bodyTree = mapping.body ? keyTree(mapping.body) : undefined;
   const queryTree = mapping.query ? keyTree(mapping.query.schema) : undefined;
@@ -95,7 +113,10 @@ function compile(mapping: Mapping): CompiledMapping {
   checkCurrentKeys(mapping, operation, requestShapes, params, probe, queryTree);
   const preflightOperation = mapping.preflight ? checkCurrentCall(mapping, mapping.preflight.current, []) : undefined;
   if (mapping.preflight && !(preflightOperation!.answers ?? []).includes(mapping.preflight.reads))
-    throw new MappingError(mapping, `its preflight reads a form ${mapping.preflight.current} does not answer with (src/contract/current-routes.ts)`);
+    throw new MappingError(
+      mapping,
+      `its preflight reads a form ${mapping.preflight.current} does not answer with (src/contract/current-routes.ts)`,
+    );
   checkReadStaysRead(mapping, method, operation, preflightOperation);
   const response = mapping.response;
   const responseShape = 'shape' in response ? compileShape(response.shape) : undefined;
@@ -108,7 +129,8 @@ function compile(mapping: Mapping): CompiledMapping {
   let alternate: CompiledMapping['alternate'];
   if (mapping.byIdKind) {
     const index = params.findIndex((p) => p.name === mapping.byIdKind!.param);
-    if (index < 0) throw new MappingError(mapping, `byIdKind names ${mapping.byIdKind.param}, which is not a path parameter`);
+    if (index < 0)
+      throw new MappingError(mapping, `byIdKind names ${mapping.byIdKind.param}, which is not a path parameter`);
     const other = mapping.byIdKind.mapping as Mapping;
     if (other.route !== mapping.route || other.legacy !== mapping.legacy)
       throw new MappingError(mapping, 'byIdKind must translate the same legacy route');
@@ -128,9 +150,14 @@ function compile(mapping: Mapping): CompiledMapping {
     queryTree,
     requestShapes,
     responseShape,
-    readParser: 'map' in response && response.reads.length > 0 && response.reads.every(isReadSchema)
-      ? z.compile(response.reads.length === 1 ? response.reads[0]! : z.union(response.reads as [z.ZodType, z.ZodType, ...z.ZodType[]]))
-      : undefined,
+    readParser:
+      'map' in response && response.reads.length > 0 && response.reads.every(isReadSchema)
+        ? z.compile(
+            response.reads.length === 1
+              ? response.reads[0]!
+              : z.union(response.reads as [z.ZodType, z.ZodType, ...z.ZodType[]]),
+          )
+        : undefined,
     responseAt: 'at' in response && response.at ? response.at.split('.') : [],
     preflight,
   };
@@ -152,13 +179,14 @@ export function compileRouter(mappings: readonly Mapping[]): Router {
   const byRoute = new Map<string, Mapping>();
   for (const mapping of mappings) {
     const previous = byRoute.get(mapping.route);
-    if (previous)
-      throw new MappingError(mapping, `route ${mapping.route} is already mapped in ${previous.source}`);
+    if (previous) throw new MappingError(mapping, `route ${mapping.route} is already mapped in ${previous.source}`);
     byRoute.set(mapping.route, mapping);
   }
   const compiled = mappings.map(compile);
   // a mapping's other legacy forms are compiled as themselves, with that form as their legacy call
-  const alsoAt = mappings.flatMap((mapping) => (mapping.alsoAt ?? []).map((legacy) => compile(Object.freeze({ ...mapping, legacy, alsoAt: [] }))));
+  const alsoAt = mappings.flatMap((mapping) =>
+    (mapping.alsoAt ?? []).map((legacy) => compile(Object.freeze({ ...mapping, legacy, alsoAt: [] }))),
+  );
   // method -> segment count -> candidates: found without building a key string or splitting the path
   const buckets = new Map<string, CompiledMapping[][]>();
   for (const c of [...compiled, ...alsoAt]) {

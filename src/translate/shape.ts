@@ -45,7 +45,8 @@ export interface CompiledShape {
 const isRule = (v: unknown): v is Rule => typeof v === 'object' && v !== null && RULE in v;
 /** A plain JSON object (not an array, not null). */
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isShape = (v: unknown): v is Shape => isObj(v) && isObj(v.spec) && typeof v.closed === 'boolean' && Object.keys(v).length === 2;
+const isShape = (v: unknown): v is Shape =>
+  isObj(v) && isObj(v.spec) && typeof v.closed === 'boolean' && Object.keys(v).length === 2;
 
 /** A value, each element of an array, or null, passed through f. */
 function eachValue(value: unknown, f: (v: Obj) => unknown): unknown {
@@ -118,7 +119,8 @@ export function flatMoney(to?: string, currencyKey = 'currency'): Rule {
       forward: (v, out, legacy) => {
         out[target] = { minorCurrencyUnits: v, currency: legacy[currencyKey] };
       },
-      backward: (current) => (current[target] as { minorCurrencyUnits?: number } | null | undefined)?.minorCurrencyUnits,
+      backward: (current) =>
+        (current[target] as { minorCurrencyUnits?: number } | null | undefined)?.minorCurrencyUnits,
     };
   });
 }
@@ -207,7 +209,7 @@ export function into(path: string): Rule {
     currentKeys: [parts[0]!],
     forward: (v, out) => {
       let at = out;
-      for (const p of parts.slice(0, -1)) at = (isObj(at[p]) ? at[p] : (at[p] = {}));
+      for (const p of parts.slice(0, -1)) at = isObj(at[p]) ? at[p] : (at[p] = {});
       at[last] = v;
     },
     backward: (current) => {
@@ -278,7 +280,8 @@ export function compileShape(input: ShapeSpec | Shape): CompiledShape {
   const consumed = new Set<string>();
   const covered = new Set<string>();
   for (const [key, value] of Object.entries(shape.spec)) {
-    const bound = key === VERBATIM_KEY && !isRule(value) && typeof value !== 'string' ? verbatim().bind(key) : bindRule(key, value);
+    const bound =
+      key === VERBATIM_KEY && !isRule(value) && typeof value !== 'string' ? verbatim().bind(key) : bindRule(key, value);
     rules.set(key, bound);
     for (const c of bound.consumes ?? []) consumed.add(c);
     for (const c of bound.currentKeys) covered.add(c);

@@ -16,11 +16,19 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, paidTransaction, pinnedLoad as load, shadowDrained, spawnNode, spawnSandbox, withCpu } from './lib.mjs';
+import {
+  median,
+  paidTransaction,
+  pinnedLoad as load,
+  shadowDrained,
+  spawnNode,
+  spawnSandbox,
+  withCpu,
+} from './lib.mjs';
 import { ORDER_LEGACY } from './orders.mjs';
 
 const dashes = process.argv.indexOf('--');
-const dists = (dashes < 0 ? process.argv.slice(2) : process.argv.slice(2, dashes));
+const dists = dashes < 0 ? process.argv.slice(2) : process.argv.slice(2, dashes);
 const gatewayArgs = dashes < 0 ? [] : process.argv.slice(dashes + 1);
 if (dists.length < 1 || dists.length > 2) {
   console.error('usage: node test/bench/ab.mjs OLD_DIST [NEW_DIST] [-- gateway args]');
@@ -40,7 +48,20 @@ try {
   writeFileSync(config, JSON.stringify({ client: { maxRequestsPerSocket: 0 } }));
   const gateway = async (label, dist) => {
     const flags = (process.env[`${label.toUpperCase()}_NODE_FLAGS`] ?? '').split(' ').filter(Boolean);
-    const args = [...flags, join(dist, 'src/cli.js'), 'serve', '--config', config, '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, ...gatewayArgs];
+    const args = [
+      ...flags,
+      join(dist, 'src/cli.js'),
+      'serve',
+      '--config',
+      config,
+      '--port',
+      '0',
+      '--current-url',
+      sandbox.currentUrl,
+      '--legacy-url',
+      sandbox.legacyUrl,
+      ...gatewayArgs,
+    ];
     const proc = await spawnNode(args, /listening on (http:\/\/\S+)/, { cpu: 1 });
     started.push(proc);
     return { label, pid: proc.pid, url: proc.match[1] };
@@ -51,7 +72,12 @@ try {
   const calls = {
     l6: { path: `/transactions/${tx}`, headers: legacy },
     current: { path: `/transactions/${tx}`, headers: bearer },
-    l1: { path: '/orders', method: 'POST', headers: { ...legacy, 'content-type': 'application/json' }, body: JSON.stringify(ORDER_LEGACY) },
+    l1: {
+      path: '/orders',
+      method: 'POST',
+      headers: { ...legacy, 'content-type': 'application/json' },
+      body: JSON.stringify(ORDER_LEGACY),
+    },
   };
   const call = calls[process.env.CALL ?? 'l6'];
   if (!call) throw new Error(`CALL: one of ${Object.keys(calls).join(', ')}`);
@@ -72,9 +98,13 @@ try {
       figures[b.label] = { rps: r.rps, cpuUs: r.cpuUs };
     }
     ratios.push(figures.new.cpuUs / figures.old.cpuUs);
-    console.log(`  round ${round + 1}: ${builds.map((b) => `${b.label} ${Math.round(figures[b.label].rps)} req/s ${figures[b.label].cpuUs.toFixed(1)} us`).join(', ')}; new/old CPU ${ratios.at(-1).toFixed(3)}`);
+    console.log(
+      `  round ${round + 1}: ${builds.map((b) => `${b.label} ${Math.round(figures[b.label].rps)} req/s ${figures[b.label].cpuUs.toFixed(1)} us`).join(', ')}; new/old CPU ${ratios.at(-1).toFixed(3)}`,
+    );
   }
-  console.log(`new/old CPU per request, median of ${ROUNDS} rounds: ${median(ratios).toFixed(3)} (${process.env.CALL ?? 'l6'}${gatewayArgs.length ? ` ${gatewayArgs.join(' ')}` : ''})`);
+  console.log(
+    `new/old CPU per request, median of ${ROUNDS} rounds: ${median(ratios).toFixed(3)} (${process.env.CALL ?? 'l6'}${gatewayArgs.length ? ` ${gatewayArgs.join(' ')}` : ''})`,
+  );
 } finally {
   for (const proc of started.reverse()) await proc.stop();
 }

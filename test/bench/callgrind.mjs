@@ -77,10 +77,14 @@ function namer(mapFile, tiers = false) {
 export function selfCosts(dumpFile, mapFile) {
   const name = namer(mapFile);
   const byName = new Map();
-  walk(dumpFile, (fn, cost) => {
-    const label = name(fn);
-    byName.set(label, (byName.get(label) ?? 0) + cost);
-  }, () => {});
+  walk(
+    dumpFile,
+    (fn, cost) => {
+      const label = name(fn);
+      byName.set(label, (byName.get(label) ?? 0) + cost);
+    },
+    () => {},
+  );
   return [...byName].sort((a, b) => b[1] - a[1]);
 }
 
@@ -91,12 +95,16 @@ export function selfCosts(dumpFile, mapFile) {
 export function callsInto(dumpFile, mapFile, pattern) {
   const name = namer(mapFile, true);
   const pairs = new Map();
-  walk(dumpFile, () => {}, (fn, callee, cost) => {
-    const to = name(callee);
-    if (!pattern.test(to)) return;
-    const key = `${name(fn)} -> ${to}`;
-    pairs.set(key, (pairs.get(key) ?? 0) + cost);
-  });
+  walk(
+    dumpFile,
+    () => {},
+    (fn, callee, cost) => {
+      const to = name(callee);
+      if (!pattern.test(to)) return;
+      const key = `${name(fn)} -> ${to}`;
+      pairs.set(key, (pairs.get(key) ?? 0) + cost);
+    },
+  );
   return [...pairs].sort((a, b) => b[1] - a[1]);
 }
 
@@ -111,11 +119,15 @@ export function callsInto(dumpFile, mapFile, pattern) {
  */
 export function runtimeCosts(dumpFile) {
   const costs = new Map();
-  walk(dumpFile, () => {}, (fn, callee, cost) => {
-    if (/^Builtins_CEntry/.test(fn ?? '') && /^v8::internal::Runtime_/.test(callee ?? '')) {
-      const label = callee.replace(/^v8::internal::(Runtime_\w+).*$/, '$1');
-      costs.set(label, (costs.get(label) ?? 0) + cost);
-    }
-  });
+  walk(
+    dumpFile,
+    () => {},
+    (fn, callee, cost) => {
+      if (/^Builtins_CEntry/.test(fn ?? '') && /^v8::internal::Runtime_/.test(callee ?? '')) {
+        const label = callee.replace(/^v8::internal::(Runtime_\w+).*$/, '$1');
+        costs.set(label, (costs.get(label) ?? 0) + cost);
+      }
+    },
+  );
   return [...costs].sort((a, b) => b[1] - a[1]);
 }

@@ -20,7 +20,10 @@ import { createTranslator } from '../../dist/src/translate/index.js';
 import { median, paidTransaction, spawnSandbox, TASKSET } from './lib.mjs';
 
 if (TASKSET && process.env.BENCH_COMPARISON_PINNED !== '1') {
-  const run = spawnSync('taskset', ['-c', '1', process.execPath, fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, BENCH_COMPARISON_PINNED: '1' } });
+  const run = spawnSync('taskset', ['-c', '1', process.execPath, fileURLToPath(import.meta.url)], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_COMPARISON_PINNED: '1' },
+  });
   process.exit(run.status ?? 1);
 }
 
@@ -35,7 +38,12 @@ const tx = await paidTransaction(sandbox.currentUrl, bearer);
 const path = `/transactions/${tx}`;
 const fetchText = async (url, headers) => (await fetch(url, { headers })).text();
 const currentText = await fetchText(`${sandbox.currentUrl}${path}`, bearer);
-const legacyHeaders = { 'limepay-secretkey': sandbox.secretKey, host: 'shop.example', 'user-agent': 'WordPress/6.4; https://shop.example', accept: '*/*' };
+const legacyHeaders = {
+  'limepay-secretkey': sandbox.secretKey,
+  host: 'shop.example',
+  'user-agent': 'WordPress/6.4; https://shop.example',
+  accept: '*/*',
+};
 const legacyText = await fetchText(`${sandbox.legacyUrl}${path}`, legacyHeaders);
 
 const config = loadConfig({
@@ -51,14 +59,29 @@ const failed = (obj, msg) => {
 const log = { warn: failed, error: failed, info() {} };
 const call = (current, requestId) => upstream.call(sandbox.currentUrl, current, requestId);
 const answeredAtOnce = () => Promise.resolve({ status: 200, body: answerBody(currentText, JSON_TYPE) });
-const engine = (callCurrent) => createShadow({ config, translator, metrics: createMetrics(), callCurrent, callLegacy: () => Promise.reject(new Error('not called')), log });
+const engine = (callCurrent) =>
+  createShadow({
+    config,
+    translator,
+    metrics: createMetrics(),
+    callCurrent,
+    callLegacy: () => Promise.reject(new Error('not called')),
+    log,
+  });
 
 const match = translator.routes.match('GET', path);
 const params = paramsOf(match);
 let next = 0;
 const exchange = () => ({
-  bytes: legacyText.length, mode: 'shadow', route: 'L6', requestId: `bench-${next++}`, compiled: match.compiled, params,
-  request: { method: 'GET', path, headers: legacyHeaders }, primary: { status: 200, text: legacyText, contentType: JSON_TYPE, latencyMs: 1 }, client: 'wordpress',
+  bytes: legacyText.length,
+  mode: 'shadow',
+  route: 'L6',
+  requestId: `bench-${next++}`,
+  compiled: match.compiled,
+  params,
+  request: { method: 'GET', path, headers: legacyHeaders },
+  primary: { status: 200, text: legacyText, contentType: JSON_TYPE, latencyMs: 1 },
+  client: 'wordpress',
 });
 
 /** Runs `count` comparisons through a shadow engine, a hundred queued at a time (a shallow queue, as in a gateway). */
@@ -73,7 +96,8 @@ async function compare(shadow, count) {
 async function callAlone(count) {
   const current = await translator.toCurrent({ method: 'GET', path, headers: legacyHeaders, requestId: 'bench' });
   const request = { method: current.method, path: current.path, headers: current.headers };
-  for (let done = 0; done < count; done += WIDTH) await Promise.all(Array.from({ length: WIDTH }, () => call(request, `bench-${next++}`)));
+  for (let done = 0; done < count; done += WIDTH)
+    await Promise.all(Array.from({ length: WIDTH }, () => call(request, `bench-${next++}`)));
 }
 
 /** CPU microseconds per unit of `work(count)`, user and kernel, median over the rounds after a warm-up. */
@@ -98,10 +122,16 @@ const figures = [
 ];
 for (const shadow of [atOnce, withCall]) {
   const l6 = shadow.ledger.report().routes.find((r) => r.route === 'L6');
-  if (!l6 || l6.matched !== l6.compared) failed({ l6 }, 'a comparison did not match: the figures measure something else');
+  if (!l6 || l6.matched !== l6.compared)
+    failed({ l6 }, 'a comparison did not match: the figures measure something else');
 }
 
-console.log(`\ncomparison benchmark: L6, ${WIDTH} at a time, ${ROUNDS} rounds of ${COUNT}, ${TASKSET ? 'pinned' : 'not pinned (no taskset)'}; CPU a comparison (a call)`);
-for (const [name, f] of figures) console.log(`  ${name.padEnd(40)} ${(f.user + f.system).toFixed(1).padStart(6)} us  (user ${f.user.toFixed(1)}, kernel ${f.system.toFixed(1)})`);
+console.log(
+  `\ncomparison benchmark: L6, ${WIDTH} at a time, ${ROUNDS} rounds of ${COUNT}, ${TASKSET ? 'pinned' : 'not pinned (no taskset)'}; CPU a comparison (a call)`,
+);
+for (const [name, f] of figures)
+  console.log(
+    `  ${name.padEnd(40)} ${(f.user + f.system).toFixed(1).padStart(6)} us  (user ${f.user.toFixed(1)}, kernel ${f.system.toFixed(1)})`,
+  );
 await upstream.close();
 await sandbox.stop();

@@ -49,16 +49,40 @@ if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status !== 0) {
 const sandbox = await spawnSandbox();
 const dir = mkdtempSync(join(tmpdir(), 'paybridge-instr-'));
 writeFileSync(join(dir, 'config.json'), JSON.stringify({ client: { maxRequestsPerSocket: 0 } }));
-const modes = { legacy: ['--mode', '*=legacy'], shadow: ['--mode', '*=shadow', '--shadow-sample', '1', '--shadow-log', '/dev/null'] };
+const modes = {
+  legacy: ['--mode', '*=legacy'],
+  shadow: ['--mode', '*=shadow', '--shadow-sample', '1', '--shadow-log', '/dev/null'],
+};
 const PROFILE = Number(process.env.PROFILE ?? 0);
 // the minimal proxy, and L6's floor (servers/l6-floor.mjs: what L6 cannot skip, nothing else), are baselines
 const baseline = { minimal: 'minimal-proxy', floor: 'l6-floor' }[which];
 const serverArgs = baseline
   ? [fileURLToPath(new URL(`./servers/${baseline}.mjs`, import.meta.url)), sandbox.currentUrl]
-  : [join(dist, 'src/cli.js'), 'serve', '--config', join(dir, 'config.json'), '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, ...(modes[which] ?? [])];
+  : [
+      join(dist, 'src/cli.js'),
+      'serve',
+      '--config',
+      join(dir, 'config.json'),
+      '--port',
+      '0',
+      '--current-url',
+      sandbox.currentUrl,
+      '--legacy-url',
+      sandbox.legacyUrl,
+      ...(modes[which] ?? []),
+    ];
 const server = spawn(
   'valgrind',
-  ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${dir}/cg.%p`, process.execPath, '--no-concurrent-recompilation', ...(PROFILE ? ['--perf-basic-prof'] : []), ...(process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean), ...serverArgs],
+  [
+    '--tool=callgrind',
+    '--smc-check=all-non-file',
+    `--callgrind-out-file=${dir}/cg.%p`,
+    process.execPath,
+    '--no-concurrent-recompilation',
+    ...(PROFILE ? ['--perf-basic-prof'] : []),
+    ...(process.env.NODE_EXTRA ?? '').split(' ').filter(Boolean),
+    ...serverArgs,
+  ],
   { stdio: ['ignore', 'pipe', 'pipe'] },
 );
 let out = '';
@@ -88,20 +112,27 @@ const request = {
   l6: { path: `/transactions/${tx}`, method: 'GET', headers: legacy },
   legacy: { path: `/transactions/${tx}`, method: 'GET', headers: legacy },
   shadow: { path: `/transactions/${tx}`, method: 'GET', headers: legacy },
-  l1: { path: '/orders', method: 'POST', headers: { ...legacy, 'content-type': 'application/json' }, body: JSON.stringify(ORDER_LEGACY) },
+  l1: {
+    path: '/orders',
+    method: 'POST',
+    headers: { ...legacy, 'content-type': 'application/json' },
+    body: JSON.stringify(ORDER_LEGACY),
+  },
 }[which];
 if (!request) throw new Error(`unknown server ${which}: l6, l1, current, legacy, shadow, minimal or floor`);
 
 const client = new Pool(url, { connections: 8 });
 async function batch(count) {
   let sent = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (sent++ < count) {
-      const res = await client.request(request);
-      await res.body.dump();
-      if (res.statusCode >= 300) throw new Error(`${which}: answered ${res.statusCode}`);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (sent++ < count) {
+        const res = await client.request(request);
+        await res.body.dump();
+        if (res.statusCode >= 300) throw new Error(`${which}: answered ${res.statusCode}`);
+      }
+    }),
+  );
 }
 const dump = () => execFileSync('callgrind_control', ['--dump', String(server.pid)], { stdio: 'ignore' });
 
@@ -112,22 +143,33 @@ for (let k = 0; k < K; k++) {
   dump();
 }
 // dumps are numbered in order: the first holds start-up and warm-up
-const dumps = readdirSync(dir).filter((f) => /^cg\.\d+\.\d+$/.test(f)).sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop()));
+const dumps = readdirSync(dir)
+  .filter((f) => /^cg\.\d+\.\d+$/.test(f))
+  .sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop()));
 const counts = dumps.map((f) => Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dir, f), 'utf8'))[1]));
 const perRequest = counts.slice(1).map((c) => c / N / 1000);
 const median = [...perRequest].sort((a, b) => a - b)[Math.floor(perRequest.length / 2)];
-console.log(`${which}${process.env.DIST ? ` (${dist})` : ''}: instructions per request, by batch of ${N}: ${perRequest.map((p) => `${p.toFixed(1)}k`).join(' ')}; median ${median.toFixed(1)}k`);
+console.log(
+  `${which}${process.env.DIST ? ` (${dist})` : ''}: instructions per request, by batch of ${N}: ${perRequest.map((p) => `${p.toFixed(1)}k`).join(' ')}; median ${median.toFixed(1)}k`,
+);
 // V8's runtime calls of the median batch: a large one here and not in another run of the same build
 // is how V8 happened to compile that run (callgrind.mjs, runtimeCosts), so compare runs without it
 const at = perRequest.indexOf(median);
 const runtime = runtimeCosts(join(dir, dumps[at + 1]));
 const runtimeTotal = runtime.reduce((sum, [, cost]) => sum + cost, 0);
-console.log(`  of the median batch, in V8's runtime calls: ${(runtimeTotal / N / 1000).toFixed(1)}k a request (${runtime.slice(0, 3).map(([name, cost]) => `${name} ${(cost / N / 1000).toFixed(1)}k`).join(', ')})`);
+console.log(
+  `  of the median batch, in V8's runtime calls: ${(runtimeTotal / N / 1000).toFixed(1)}k a request (${runtime
+    .slice(0, 3)
+    .map(([name, cost]) => `${name} ${(cost / N / 1000).toFixed(1)}k`)
+    .join(', ')})`,
+);
 if (which === 'shadow') {
   // the comparisons still queued run first: compared + dropped then add up to the requests sent
   await shadowDrained(url, 120_000);
   const total = (3 + K) * N;
-  console.log(`shadow: ${await metricSum(url, 'paybridge_shadow_comparisons_total')} of ${total} requests compared, ${await metricSum(url, 'paybridge_shadow_dropped_total')} dropped`);
+  console.log(
+    `shadow: ${await metricSum(url, 'paybridge_shadow_comparisons_total')} of ${total} requests compared, ${await metricSum(url, 'paybridge_shadow_dropped_total')} dropped`,
+  );
 }
 if (PROFILE) {
   console.log(`self instructions per request, batch ${at + 1} (the median):`);
@@ -135,7 +177,11 @@ if (PROFILE) {
     console.log(`${(cost / N).toFixed(0).padStart(9)}  ${name.slice(0, 150)}`);
   if (process.env.CALLS) {
     console.log(`calls into /${process.env.CALLS}/ per request, batch ${at + 1}, the callee's inclusive instructions:`);
-    for (const [pair, cost] of callsInto(join(dir, dumps[at + 1]), `/tmp/perf-${server.pid}.map`, new RegExp(process.env.CALLS)).slice(0, PROFILE))
+    for (const [pair, cost] of callsInto(
+      join(dir, dumps[at + 1]),
+      `/tmp/perf-${server.pid}.map`,
+      new RegExp(process.env.CALLS),
+    ).slice(0, PROFILE))
       console.log(`${(cost / N).toFixed(0).padStart(9)}  ${pair.slice(0, 200)}`);
   }
 }

@@ -9,7 +9,11 @@ interface Interval {
 }
 interface BenchLib {
   medianInterval: (list: number[], confidence?: number) => Interval;
-  lineVerdict: (list: number[], target: number, confidence?: number) => Interval & { verdict: 'meets' | 'misses' | 'cannot tell' };
+  lineVerdict: (
+    list: number[],
+    target: number,
+    confidence?: number,
+  ) => Interval & { verdict: 'meets' | 'misses' | 'cannot tell' };
 }
 const libUrl = new URL('./lib.mjs', import.meta.url).href;
 const { medianInterval, lineVerdict } = (await import(libUrl)) as BenchLib;

@@ -13,7 +13,9 @@ export const TASKSET = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).
 
 /** [command, args] running `node <args>`, pinned to `cpu` with taskset when it exists and cpu is given. */
 export function pinned(cpu, args) {
-  return TASKSET && cpu !== undefined ? ['taskset', ['-c', String(cpu), process.execPath, ...args]] : [process.execPath, args];
+  return TASKSET && cpu !== undefined
+    ? ['taskset', ['-c', String(cpu), process.execPath, ...args]]
+    : [process.execPath, args];
 }
 
 /** Starts `node <script args>` in its own process (pinned to `cpu`) and resolves once stdout or stderr matches `ready`. */
@@ -29,12 +31,24 @@ export function spawnNode(args, ready, { env = {}, cpu } = {}) {
       const m = out.match(ready);
       if (m) {
         resolved = true;
-        resolve({ child, pid: child.pid, match: m, output: () => out, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) });
+        resolve({
+          child,
+          pid: child.pid,
+          match: m,
+          output: () => out,
+          stop: () =>
+            new Promise((r) => {
+              child.once('exit', r);
+              child.kill('SIGTERM');
+            }),
+        });
       }
     };
     child.stdout.setEncoding('utf8').on('data', onData);
     child.stderr.setEncoding('utf8').on('data', onData);
-    child.once('exit', (code) => { if (!resolved) reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)); });
+    child.once('exit', (code) => {
+      if (!resolved) reject(new Error(`${args.join(' ')} exited ${code}: ${out}`));
+    });
   });
 }
 
@@ -48,7 +62,11 @@ export function spawnBin(args, ready, options = {}) {
  * merchant (mcht_solo) every benchmark calls as.
  */
 export async function spawnSandbox(cpu) {
-  const proc = await spawnBin(['sandbox', '--port', '0', '--legacy-port', '0', '--agreement-delay-ms', '0', '--json'], /^\{.*\}\n/, { cpu });
+  const proc = await spawnBin(
+    ['sandbox', '--port', '0', '--legacy-port', '0', '--agreement-delay-ms', '0', '--json'],
+    /^\{.*\}\n/,
+    { cpu },
+  );
   const seeded = JSON.parse(proc.match[0]);
   const secretKey = seeded.credentials.merchants.find((m) => m.merchantId === 'mcht_solo').secretKey;
   return { ...seeded, secretKey, stop: proc.stop, pid: proc.pid };
@@ -69,12 +87,14 @@ export async function json(url, { method = 'GET', headers = {}, body } = {}) {
 export async function pool(count, width, job) {
   const results = new Array(count);
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < count) {
-      const i = next++;
-      results[i] = await job(i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) {
+        const i = next++;
+        results[i] = await job(i);
+      }
+    }),
+  );
   return results;
 }
 
@@ -83,16 +103,22 @@ export async function pool(count, width, job) {
  * upstream); resolves with its figures, rejects over failed requests.
  */
 export function pinnedLoad(options, cpu = 0) {
-  const [command, argv] = pinned(cpu, [fileURLToPath(new URL('./servers/load.mjs', import.meta.url)), JSON.stringify({ connections: CONNECTIONS, duration: DURATION, ...options })]);
+  const [command, argv] = pinned(cpu, [
+    fileURLToPath(new URL('./servers/load.mjs', import.meta.url)),
+    JSON.stringify({ connections: CONNECTIONS, duration: DURATION, ...options }),
+  ]);
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+    });
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`load generator exited ${code}`));
       const r = JSON.parse(out.trim().split('\n').pop());
       const failed = r.errors + r.timeouts + r.non2xx;
-      if (failed > 0) return reject(new Error(`${options.url}: ${failed} failed requests ${JSON.stringify(r.statusCodeStats)}`));
+      if (failed > 0)
+        return reject(new Error(`${options.url}: ${failed} failed requests ${JSON.stringify(r.statusCodeStats)}`));
       resolve(r);
     });
   });
@@ -117,8 +143,16 @@ export async function shadowDrained(url, limitMs = 60_000) {
 /** A paid transaction in the sandbox (ORDER_CURRENT paid by a test card): its id. */
 export async function paidTransaction(currentUrl, bearer) {
   const order = await json(`${currentUrl}/orders`, { method: 'POST', headers: bearer, body: ORDER_CURRENT });
-  const token = await json(`${currentUrl}/sandbox/card-tokens`, { method: 'POST', headers: bearer, body: { cardNumber: '4242424242424242' } });
-  const paid = await json(`${currentUrl}/orders/${order.OnlineOrder.order.orderId}/pay`, { method: 'POST', headers: bearer, body: { PayByCard: { paymentTokenId: token.paymentTokenId } } });
+  const token = await json(`${currentUrl}/sandbox/card-tokens`, {
+    method: 'POST',
+    headers: bearer,
+    body: { cardNumber: '4242424242424242' },
+  });
+  const paid = await json(`${currentUrl}/orders/${order.OnlineOrder.order.orderId}/pay`, {
+    method: 'POST',
+    headers: bearer,
+    body: { PayByCard: { paymentTokenId: token.paymentTokenId } },
+  });
   return paid.transactionId;
 }
 
@@ -166,7 +200,8 @@ export function medianInterval(list, confidence = 0.9) {
 export function lineVerdict(list, target, confidence = 0.9) {
   const interval = medianInterval(list, confidence);
   const decided = interval.coverage >= confidence;
-  const verdict = decided && interval.low >= target ? 'meets' : decided && interval.high < target ? 'misses' : 'cannot tell';
+  const verdict =
+    decided && interval.low >= target ? 'meets' : decided && interval.high < target ? 'misses' : 'cannot tell';
   return { verdict, ...interval };
 }
 

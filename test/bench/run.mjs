@@ -5,7 +5,22 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
-const all = readdirSync(dir).filter((f) => f.endsWith('.mjs') && !['lib.mjs', 'run.mjs', 'orders.mjs', 'profile.mjs', 'instructions.mjs', 'callgrind.mjs', 'ab.mjs', 'work.mjs'].includes(f)).map((f) => f.slice(0, -4));
+const all = readdirSync(dir)
+  .filter(
+    (f) =>
+      f.endsWith('.mjs') &&
+      ![
+        'lib.mjs',
+        'run.mjs',
+        'orders.mjs',
+        'profile.mjs',
+        'instructions.mjs',
+        'callgrind.mjs',
+        'ab.mjs',
+        'work.mjs',
+      ].includes(f),
+  )
+  .map((f) => f.slice(0, -4));
 const chosen = process.argv.length > 2 ? process.argv.slice(2) : all;
 let failed = false;
 for (const name of chosen) {

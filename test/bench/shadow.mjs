@@ -16,7 +16,19 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, lineVerdict, median, metricSum, paidTransaction, pinnedLoad, shadowDrained, spawnNode, spawnSandbox, TASKSET, withCpu } from './lib.mjs';
+import {
+  BIN,
+  lineVerdict,
+  median,
+  metricSum,
+  paidTransaction,
+  pinnedLoad,
+  shadowDrained,
+  spawnNode,
+  spawnSandbox,
+  TASKSET,
+  withCpu,
+} from './lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 24);
 const TARGET = 0.8;
@@ -26,14 +38,34 @@ writeFileSync(join(dir, 'config.json'), JSON.stringify({ client: { maxRequestsPe
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const gateway = (bin, mode) =>
   spawnNode(
-    [...nodeFlags, bin, 'serve', '--config', join(dir, 'config.json'), '--port', '0', '--current-url', sandbox.currentUrl, '--legacy-url', sandbox.legacyUrl, '--log-level', 'warn', '--mode', `*=${mode}`,
-      ...(mode === 'shadow' ? ['--shadow-sample', '0.1', '--shadow-log', '/dev/null'] : [])],
+    [
+      ...nodeFlags,
+      bin,
+      'serve',
+      '--config',
+      join(dir, 'config.json'),
+      '--port',
+      '0',
+      '--current-url',
+      sandbox.currentUrl,
+      '--legacy-url',
+      sandbox.legacyUrl,
+      '--log-level',
+      'warn',
+      '--mode',
+      `*=${mode}`,
+      ...(mode === 'shadow' ? ['--shadow-sample', '0.1', '--shadow-log', '/dev/null'] : []),
+    ],
     /listening on (http:\/\/\S+)/,
     { cpu: 1 },
   );
 const legacy = { name: 'legacy mode', server: await gateway(BIN, 'legacy') };
 const shadows = [{ name: 'shadow 0.1', server: await gateway(BIN, 'shadow') }];
-if (process.env.BENCH_BASE_DIST) shadows.push({ name: `shadow 0.1 (${process.env.BENCH_BASE_DIST})`, server: await gateway(join(process.env.BENCH_BASE_DIST, 'src/cli.js'), 'shadow') });
+if (process.env.BENCH_BASE_DIST)
+  shadows.push({
+    name: `shadow 0.1 (${process.env.BENCH_BASE_DIST})`,
+    server: await gateway(join(process.env.BENCH_BASE_DIST, 'src/cli.js'), 'shadow'),
+  });
 
 const tx = await paidTransaction(sandbox.currentUrl, { authorization: `Bearer ${sandbox.secretKey}` });
 const headers = { 'limepay-secretkey': sandbox.secretKey };
@@ -45,7 +77,11 @@ async function run(target, duration) {
     await shadowDrained(url);
     return figures;
   });
-  return { rps: r.rps, cpuUs: r.cpuUs, share: ((await metricSum(url, 'paybridge_shadow_comparisons_total')) - compared) / r.requests };
+  return {
+    rps: r.rps,
+    cpuUs: r.cpuUs,
+    share: ((await metricSum(url, 'paybridge_shadow_comparisons_total')) - compared) / r.requests,
+  };
 }
 
 // a warm-up run of each, not counted
@@ -57,24 +93,48 @@ for (let round = 0; round < ROUNDS; round++) {
     const pair = round % 2 === 0 ? [legacy, shadow] : [shadow, legacy];
     const got = new Map();
     for (const target of pair) got.set(target, await run(target));
-    results.get(shadow).push({ rps: got.get(shadow).rps / got.get(legacy).rps, cpu: got.get(shadow).cpuUs / got.get(legacy).cpuUs, share: got.get(shadow).share, legacyCpuUs: got.get(legacy).cpuUs });
+    results.get(shadow).push({
+      rps: got.get(shadow).rps / got.get(legacy).rps,
+      cpu: got.get(shadow).cpuUs / got.get(legacy).cpuUs,
+      share: got.get(shadow).share,
+      legacyCpuUs: got.get(legacy).cpuUs,
+    });
   }
   console.log(`  round ${round + 1}/${ROUNDS} done`);
 }
 
-console.log(`\nshadow benchmark: L6 at saturation, 50 connections, ${process.env.BENCH_DURATION ?? 10} s runs, ${ROUNDS} rounds, ${TASKSET ? 'pinned' : 'not pinned (no taskset)'}; each ratio against legacy mode run beside it`);
+console.log(
+  `\nshadow benchmark: L6 at saturation, 50 connections, ${process.env.BENCH_DURATION ?? 10} s runs, ${ROUNDS} rounds, ${TASKSET ? 'pinned' : 'not pinned (no taskset)'}; each ratio against legacy mode run beside it`,
+);
 let missed = false;
 for (const [shadow, rounds] of results) {
   const ratio = median(rounds.map((r) => r.rps));
-  const line = lineVerdict(rounds.map((r) => r.rps), TARGET);
+  const line = lineVerdict(
+    rounds.map((r) => r.rps),
+    TARGET,
+  );
   if (line.verdict !== 'meets' && shadow === shadows[0]) missed = true;
   const interval = `the median's ${Math.floor(line.coverage * 100)}% interval ${line.low.toFixed(2)}-${line.high.toFixed(2)}x`;
-  const judged = line.verdict === 'meets' ? `meets: ${interval}, above ${TARGET}x` : line.verdict === 'misses' ? `MISSES: ${interval}, below ${TARGET}x` : `cannot tell: ${interval} holds ${TARGET}x (more rounds narrow it)`;
-  console.log(`  ${shadow.name}: ${ratio.toFixed(2)}x legacy mode's req/s, ${median(rounds.map((r) => r.cpu)).toFixed(2)}x its CPU a request; ${(median(rounds.map((r) => r.share)) * 100).toFixed(1)}% of requests compared`);
+  const judged =
+    line.verdict === 'meets'
+      ? `meets: ${interval}, above ${TARGET}x`
+      : line.verdict === 'misses'
+        ? `MISSES: ${interval}, below ${TARGET}x`
+        : `cannot tell: ${interval} holds ${TARGET}x (more rounds narrow it)`;
+  console.log(
+    `  ${shadow.name}: ${ratio.toFixed(2)}x legacy mode's req/s, ${median(rounds.map((r) => r.cpu)).toFixed(2)}x its CPU a request; ${(median(rounds.map((r) => r.share)) * 100).toFixed(1)}% of requests compared`,
+  );
   console.log(`    ${judged}`);
-  console.log(`    per round, req/s x: ${rounds.map((r) => r.rps.toFixed(2)).join(' ')}; CPU x: ${rounds.map((r) => r.cpu.toFixed(2)).join(' ')}`);
+  console.log(
+    `    per round, req/s x: ${rounds.map((r) => r.rps.toFixed(2)).join(' ')}; CPU x: ${rounds.map((r) => r.cpu.toFixed(2)).join(' ')}`,
+  );
 }
-console.log(`  legacy mode's CPU a request per round (the machine's drift): ${results.get(shadows[0]).map((r) => r.legacyCpuUs.toFixed(0)).join(' ')} us`);
+console.log(
+  `  legacy mode's CPU a request per round (the machine's drift): ${results
+    .get(shadows[0])
+    .map((r) => r.legacyCpuUs.toFixed(0))
+    .join(' ')} us`,
+);
 for (const target of [legacy, ...shadows]) await target.server.stop();
 await sandbox.stop();
 process.exit(missed ? 1 : 0);

@@ -45,13 +45,37 @@ try {
 }
 
 const none = figures.get(0);
-console.log(`\nminimal proxy with added work: ${DURATION} s runs, ${ROUNDS} rounds rotated, ${TASKSET ? 'pinned' : 'not pinned (no taskset)'}; medians`);
-console.log('  work us'.padEnd(10) + 'req/s'.padStart(9) + 'req/s x'.padStart(9) + 'user us'.padStart(10) + 'kernel us'.padStart(11) + 'CPU us'.padStart(9) + 'CPU x'.padStart(8) + '   CPU x per round');
+console.log(
+  `\nminimal proxy with added work: ${DURATION} s runs, ${ROUNDS} rounds rotated, ${TASKSET ? 'pinned' : 'not pinned (no taskset)'}; medians`,
+);
+console.log(
+  '  work us'.padEnd(10) +
+    'req/s'.padStart(9) +
+    'req/s x'.padStart(9) +
+    'user us'.padStart(10) +
+    'kernel us'.padStart(11) +
+    'CPU us'.padStart(9) +
+    'CPU x'.padStart(8) +
+    '   CPU x per round',
+);
 for (const [amount, rows] of figures) {
   const ratios = rows.map((r, i) => r.cpuUs / none[i].cpuUs);
   console.log(
-    `  ${amount}`.padEnd(10) + String(Math.round(median(rows.map((r) => r.rps)))).padStart(9) + median(rows.map((r, i) => r.rps / none[i].rps)).toFixed(2).padStart(9) +
-      median(rows.map((r) => r.userUs)).toFixed(1).padStart(10) + median(rows.map((r) => r.systemUs)).toFixed(1).padStart(11) +
-      median(rows.map((r) => r.cpuUs)).toFixed(1).padStart(9) + median(ratios).toFixed(2).padStart(8) + `   ${ratios.map((x) => x.toFixed(2)).join(' ')}`,
+    `  ${amount}`.padEnd(10) +
+      String(Math.round(median(rows.map((r) => r.rps)))).padStart(9) +
+      median(rows.map((r, i) => r.rps / none[i].rps))
+        .toFixed(2)
+        .padStart(9) +
+      median(rows.map((r) => r.userUs))
+        .toFixed(1)
+        .padStart(10) +
+      median(rows.map((r) => r.systemUs))
+        .toFixed(1)
+        .padStart(11) +
+      median(rows.map((r) => r.cpuUs))
+        .toFixed(1)
+        .padStart(9) +
+      median(ratios).toFixed(2).padStart(8) +
+      `   ${ratios.map((x) => x.toFixed(2)).join(' ')}`,
   );
 }

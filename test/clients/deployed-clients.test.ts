@@ -40,7 +40,8 @@ afterAll(async () => {
   await gateway?.stop();
 });
 
-const comparable = (exchanges: Exchange[]) => exchanges.map(({ step, status, body }) => ({ step, status, body: normalize(body) }));
+const comparable = (exchanges: Exchange[]) =>
+  exchanges.map(({ step, status, body }) => ({ step, status, body: normalize(body) }));
 
 describe('deployed clients through the gateway (current mode, embedded sandbox)', () => {
   for (const [name, replay] of CLIENTS)
@@ -99,7 +100,9 @@ describe('the same replays in shadow mode', () => {
       await replay({ base: shadow.url });
     }
     await shadow.gateway.shadow.idle();
-    const res = await client(shadow.url, { authorization: `Bearer ${OPERATOR_TOKENS.clients}` }).get('/_paybridge/report');
+    const res = await client(shadow.url, { authorization: `Bearer ${OPERATOR_TOKENS.clients}` }).get(
+      '/_paybridge/report',
+    );
     const report = res.body as ShadowReport;
     const routes = report.routes.map((r) => r.route).sort();
     expect(routes).toEqual(['L1', 'L10', 'L12', 'L19', 'L28', 'L29', 'L3', 'L30', 'L31', 'L4', 'L6', 'L7', 'L9']);

@@ -60,7 +60,14 @@ export async function browserSavedCard(target: Target, customerId: string, cardN
  */
 export async function unblockCards(currentBase: string): Promise<void> {
   const headers = { authorization: `Bearer ${KEYS.soloSk}`, 'content-type': 'application/json' };
-  const list = (await (await fetch(`${currentBase}/sources/blockedcards`, { headers })).json()) as { cardBlockId: string; status?: string }[];
+  const list = (await (await fetch(`${currentBase}/sources/blockedcards`, { headers })).json()) as {
+    cardBlockId: string;
+    status?: string;
+  }[];
   for (const block of list)
-    await fetch(`${currentBase}/sources/blockedcards/${block.cardBlockId}`, { method: 'PATCH', headers, body: JSON.stringify({ UnblockCard: {} }) });
+    await fetch(`${currentBase}/sources/blockedcards/${block.cardBlockId}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ UnblockCard: {} }),
+    });
 }

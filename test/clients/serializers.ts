@@ -31,7 +31,8 @@ function encodeString(s: string, style: Style): string {
     else if (ch === '\t') out += '\\t';
     else if (code < 0x20) out += `\\u${code.toString(16).padStart(4, '0')}`;
     else if (code > 0x7e && style.escapeUnicode) {
-      for (const unit of ch.length === 2 ? [ch.charCodeAt(0), ch.charCodeAt(1)] : [code]) out += `\\u${unit.toString(16).padStart(4, '0')}`;
+      for (const unit of ch.length === 2 ? [ch.charCodeAt(0), ch.charCodeAt(1)] : [code])
+        out += `\\u${unit.toString(16).padStart(4, '0')}`;
     } else out += ch;
   }
   return `${out}"`;

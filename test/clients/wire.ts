@@ -25,12 +25,18 @@ export interface WireAnswer {
 /** Sends one request on a fresh connection and reads the whole answer. */
 export function send(base: string, request: WireRequest): Promise<WireAnswer> {
   const url = new URL(base);
-  const lines = [`${request.method} ${request.path} HTTP/1.1`, ...request.headers.map(([n, v]) => `${n}: ${v}`), '', ''];
+  const lines = [
+    `${request.method} ${request.path} HTTP/1.1`,
+    ...request.headers.map(([n, v]) => `${n}: ${v}`),
+    '',
+    '',
+  ];
   const head = Buffer.from(lines.join('\r\n'), 'latin1');
   const payload = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body, 'utf8');
   // libcurl before 7.69 with `Expect: 100-continue`: the head alone, then the body on `100 Continue`,
   // or after a second without an answer (curl's expect timeout)
-  const expectContinue = request.headers.some(([n, v]) => n.toLowerCase() === 'expect' && /100-continue/i.test(v)) && payload.length > 0;
+  const expectContinue =
+    request.headers.some(([n, v]) => n.toLowerCase() === 'expect' && /100-continue/i.test(v)) && payload.length > 0;
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
     let chunks: Buffer[] = [];

@@ -18,21 +18,44 @@ export const LEGACY_HOSTS = ['api.sandbox.limepay.com.au', 'www.sandbox.limepay.
 export function makeCertificate(dir) {
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-keyout', key, '-out', cert,
-    '-subj', `/CN=${LEGACY_HOSTS[0]}`, '-addext', `subjectAltName=${[...LEGACY_HOSTS.map((h) => `DNS:${h}`), 'IP:127.0.0.1'].join(',')}`], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-subj',
+      `/CN=${LEGACY_HOSTS[0]}`,
+      '-addext',
+      `subjectAltName=${[...LEGACY_HOSTS.map((h) => `DNS:${h}`), 'IP:127.0.0.1'].join(',')}`,
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert, key };
 }
 
-const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+const listen = (server) =>
+  new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
 
 /** Forwards one request to the gateway, as a TLS-terminating proxy does. */
 function forward(gateway, req, res) {
   const headers = { ...req.headers, 'x-forwarded-proto': 'https', 'x-forwarded-host': req.headers.host ?? '' };
   const url = new URL(req.url, 'http://placeholder');
-  const out = request({ host: gateway.hostname, port: gateway.port, method: req.method, path: url.pathname + url.search, headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
+  const out = request(
+    { host: gateway.hostname, port: gateway.port, method: req.method, path: url.pathname + url.search, headers },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
   out.on('error', (err) => {
     res.writeHead(502, { 'content-type': 'text/plain' });
     res.end(`front: ${err.message}`);
@@ -46,7 +69,10 @@ function forward(gateway, req, res) {
  */
 export async function startFront(gatewayUrl, certificate) {
   const gateway = new URL(gatewayUrl);
-  const tls = createHttpsServer({ cert: readFileSync(certificate.cert), key: readFileSync(certificate.key) }, (req, res) => forward(gateway, req, res));
+  const tls = createHttpsServer(
+    { cert: readFileSync(certificate.cert), key: readFileSync(certificate.key) },
+    (req, res) => forward(gateway, req, res),
+  );
   const tlsPort = await listen(tls);
   // tunnels only: every client here either CONNECTs or is sent to the terminator itself
   const proxy = createHttpServer((req, res) => res.writeHead(405, { allow: 'CONNECT' }).end());

@@ -32,17 +32,34 @@ const wordpress = process.env.WORDPRESS_DIR ?? '/usr/share/wordpress';
 const has = (command, args = ['--version']) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 
 const CLIENTS = {
-  woocommerce: { source: 'FIELD_WOOCOMMERCE', repository: 'common-repository/limepay-woocommerce-gateway', marker: 'includes/limepay-api.php' },
+  woocommerce: {
+    source: 'FIELD_WOOCOMMERCE',
+    repository: 'common-repository/limepay-woocommerce-gateway',
+    marker: 'includes/limepay-api.php',
+  },
   magento: { source: 'FIELD_MAGENTO', repository: 'khoazero123/limepay-lpcheckout', marker: 'Helper/Api.php' },
-  dotnet: { source: 'FIELD_DOTNET', repository: 'SelectSystemsInternational/LimepayApiSDK', marker: 'LimepayApi.Net/LimepayApi.cs' },
-  april: { source: 'FIELD_APRIL', repository: 'common-repository/april-payment-gateway-for-woocommerce', marker: 'includes/april-api.php' },
+  dotnet: {
+    source: 'FIELD_DOTNET',
+    repository: 'SelectSystemsInternational/LimepayApiSDK',
+    marker: 'LimepayApi.Net/LimepayApi.cs',
+  },
+  april: {
+    source: 'FIELD_APRIL',
+    repository: 'common-repository/april-payment-gateway-for-woocommerce',
+    marker: 'includes/april-api.php',
+  },
 };
 
 /** What the client needs on this machine beyond its sources, or null when all is there. */
 function missingTools(name) {
-  if (name === 'dotnet') return has('mcs') && has('mono') ? null : 'Mono (Debian: mono-mcs mono-runtime libmono-system-net-http4.0-cil libmono-system-runtime-serialization4.0-cil libmono-system-componentmodel-dataannotations4.0-cil)';
-  if (!has('php') || !execFileSync('php', ['-m']).toString().split('\n').includes('curl')) return 'PHP with cURL (Debian: php-cli php-curl)';
-  if ((name === 'woocommerce' || name === 'april') && !existsSync(join(wordpress, 'wp-includes/class-wp-http.php'))) return `WordPress at ${wordpress} (Debian: wordpress, or WORDPRESS_DIR)`;
+  if (name === 'dotnet')
+    return has('mcs') && has('mono')
+      ? null
+      : 'Mono (Debian: mono-mcs mono-runtime libmono-system-net-http4.0-cil libmono-system-runtime-serialization4.0-cil libmono-system-componentmodel-dataannotations4.0-cil)';
+  if (!has('php') || !execFileSync('php', ['-m']).toString().split('\n').includes('curl'))
+    return 'PHP with cURL (Debian: php-cli php-curl)';
+  if ((name === 'woocommerce' || name === 'april') && !existsSync(join(wordpress, 'wp-includes/class-wp-http.php')))
+    return `WordPress at ${wordpress} (Debian: wordpress, or WORDPRESS_DIR)`;
   return null;
 }
 
@@ -55,9 +72,13 @@ function sources(name, work) {
   const out = join(work, name);
   mkdirSync(out, { recursive: true });
   try {
-    execFileSync('sh', ['-c', 'git -C "$0" archive HEAD | tar -x -C "$1"', dir, out], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('sh', ['-c', 'git -C "$0" archive HEAD | tar -x -C "$1"', dir, out], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
   } catch (err) {
-    return { skip: `${source}=${dir} holds neither ${marker} nor a git repository: ${String(err.stderr ?? err.message).trim()}` };
+    return {
+      skip: `${source}=${dir} holds neither ${marker} nor a git repository: ${String(err.stderr ?? err.message).trim()}`,
+    };
   }
   return existsSync(join(out, marker)) ? { dir: out } : { skip: `${source}=${dir}: no ${marker} in its HEAD` };
 }
@@ -67,7 +88,10 @@ function run(label, command, args, env) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     for (const stream of [child.stdout, child.stderr])
-      createInterface({ input: stream }).on('line', (line) => line.trim() && console.log(`${label.padEnd(22)} ${line}`));
+      createInterface({ input: stream }).on(
+        'line',
+        (line) => line.trim() && console.log(`${label.padEnd(22)} ${line}`),
+      );
     child.on('close', (code) => resolve(code ?? 1));
   });
 }
@@ -75,7 +99,10 @@ function run(label, command, args, env) {
 /** `paybridge serve` on a free port with the embedded sandbox; its URL and the sandbox's current face. */
 async function startGateway(args) {
   // the TLS terminator (front.mjs) runs on this machine: its X-Forwarded-Host/-Proto are believed
-  const proc = await spawnBin(['serve', '--port', '0', '--log-level', 'warn', '--trusted-proxies', '127.0.0.1,::1', ...args], /listening on (\S+)[\s\S]*?sandbox: current (\S+)/);
+  const proc = await spawnBin(
+    ['serve', '--port', '0', '--log-level', 'warn', '--trusted-proxies', '127.0.0.1,::1', ...args],
+    /listening on (\S+)[\s\S]*?sandbox: current (\S+)/,
+  );
   return { url: proc.match[1], current: proc.match[2], stop: proc.stop };
 }
 
@@ -84,7 +111,11 @@ async function unblockCards(current) {
   const headers = { authorization: 'Bearer sandbox_sk_solo_secret_key', 'content-type': 'application/json' };
   const list = await (await fetch(`${current}/sources/blockedcards`, { headers })).json();
   for (const block of Array.isArray(list) ? list : (list.items ?? []))
-    await fetch(`${current}/sources/blockedcards/${block.cardBlockId}`, { method: 'PATCH', headers, body: JSON.stringify({ UnblockCard: {} }) });
+    await fetch(`${current}/sources/blockedcards/${block.cardBlockId}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ UnblockCard: {} }),
+    });
 }
 
 function usage(message) {
@@ -104,7 +135,9 @@ const operatorToken = randomBytes(18).toString('base64url');
 /** Once the comparison queue is empty: per route, the comparisons and whether all matched. */
 async function shadowVerdicts(url) {
   await shadowDrained(url);
-  const report = await (await fetch(`${url}/_paybridge/report`, { headers: { authorization: `Bearer ${operatorToken}` } })).json();
+  const report = await (
+    await fetch(`${url}/_paybridge/report`, { headers: { authorization: `Bearer ${operatorToken}` } })
+  ).json();
   return report.routes.map((r) => [
     `compared ${r.route}`,
     r.unexplained === 0 ? 'passed' : 'FAILED',
@@ -118,7 +151,10 @@ if (!existsSync(BIN)) usage('build first: npm run build');
 if (!has('openssl', ['version'])) usage('openssl is needed for the TLS terminator');
 
 const work = mkdtempSync(join(tmpdir(), 'paybridge-field-'));
-const gateway = await startGateway([...modes.flatMap((m) => ['--mode', m]), ...(compares ? ['--operator-token', operatorToken] : [])]);
+const gateway = await startGateway([
+  ...modes.flatMap((m) => ['--mode', m]),
+  ...(compares ? ['--operator-token', operatorToken] : []),
+]);
 const certificate = makeCertificate(work);
 const front = await startFront(gateway.url, certificate);
 // the current API's host name, as the official April plugin hard-codes it, routed to the embedded sandbox's current face
@@ -132,35 +168,76 @@ try {
       results.push([name, 'skipped', src.skip]);
       continue;
     }
-    const env = { FIELD_GATEWAY: gateway.url, FIELD_PLUGIN: src.dir, FIELD_CERT: join(work, 'cert.pem'), FIELD_TLS: front.tls, WORDPRESS_DIR: wordpress };
+    const env = {
+      FIELD_GATEWAY: gateway.url,
+      FIELD_PLUGIN: src.dir,
+      FIELD_CERT: join(work, 'cert.pem'),
+      FIELD_TLS: front.tls,
+      WORDPRESS_DIR: wordpress,
+    };
     const php = ['-d', 'error_reporting=E_ALL & ~E_DEPRECATED', '-d', 'display_errors=stderr'];
     if (name === 'woocommerce')
       for (const transport of ['curl', 'fsockopen']) {
         await unblockCards(gateway.current);
-        const code = await run(`woocommerce/${transport}`, 'php', [...php, join(here, 'php/woocommerce.php')], { ...env, FIELD_WP_TRANSPORT: transport });
+        const code = await run(`woocommerce/${transport}`, 'php', [...php, join(here, 'php/woocommerce.php')], {
+          ...env,
+          FIELD_WP_TRANSPORT: transport,
+        });
         results.push([`woocommerce (${transport})`, code === 0 ? 'passed' : 'FAILED']);
       }
     if (name === 'april')
       for (const transport of ['curl', 'fsockopen']) {
         await unblockCards(gateway.current);
-        const code = await run(`april/${transport}`, 'php', [...php, join(here, 'php/april.php')], { ...env, FIELD_TLS: currentFront.tls, FIELD_CURRENT: gateway.current, FIELD_WP_TRANSPORT: transport });
+        const code = await run(`april/${transport}`, 'php', [...php, join(here, 'php/april.php')], {
+          ...env,
+          FIELD_TLS: currentFront.tls,
+          FIELD_CURRENT: gateway.current,
+          FIELD_WP_TRANSPORT: transport,
+        });
         results.push([`april (${transport})`, code === 0 ? 'passed' : 'FAILED']);
       }
     if (name === 'magento') {
       await unblockCards(gateway.current);
       // PHP's cURL takes the legacy host name through the proxy (libcurl reads https_proxy), trusting the terminator
-      const code = await run('magento', 'php', [...php, '-d', `curl.cainfo=${env.FIELD_CERT}`, join(here, 'php/magento.php')], { ...env, https_proxy: front.proxy });
+      const code = await run(
+        'magento',
+        'php',
+        [...php, '-d', `curl.cainfo=${env.FIELD_CERT}`, join(here, 'php/magento.php')],
+        { ...env, https_proxy: front.proxy },
+      );
       results.push(['magento', code === 0 ? 'passed' : 'FAILED']);
     }
     if (name === 'dotnet') {
       await unblockCards(gateway.current);
-      const refs = ['-r:System.Net.Http', '-r:System.Runtime.Serialization', '-r:System.ComponentModel.DataAnnotations'];
-      const sdkFiles = execFileSync('find', [join(src.dir, 'LimepayApi.Net'), '-name', '*.cs', '-not', '-path', '*/Wrappers/*']).toString().trim().split('\n');
+      const refs = [
+        '-r:System.Net.Http',
+        '-r:System.Runtime.Serialization',
+        '-r:System.ComponentModel.DataAnnotations',
+      ];
+      const sdkFiles = execFileSync('find', [
+        join(src.dir, 'LimepayApi.Net'),
+        '-name',
+        '*.cs',
+        '-not',
+        '-path',
+        '*/Wrappers/*',
+      ])
+        .toString()
+        .trim()
+        .split('\n');
       const sdk = join(work, 'LimepayApi.Net.dll');
       const flow = join(work, 'flow.exe');
       // the SDK as its csproj builds it (Wrappers excluded), plus what it takes from Newtonsoft.Json and .NET Core 3
-      let code = await run('dotnet (build)', 'mcs', ['-nowarn:108,114,168,219,414,618,649', '-target:library', `-out:${sdk}`, ...refs, join(here, 'dotnet/Shims.cs'), ...sdkFiles]);
-      if (code === 0) code = await run('dotnet (build)', 'mcs', [`-out:${flow}`, `-r:${sdk}`, ...refs, join(here, 'dotnet/Flow.cs')]);
+      let code = await run('dotnet (build)', 'mcs', [
+        '-nowarn:108,114,168,219,414,618,649',
+        '-target:library',
+        `-out:${sdk}`,
+        ...refs,
+        join(here, 'dotnet/Shims.cs'),
+        ...sdkFiles,
+      ]);
+      if (code === 0)
+        code = await run('dotnet (build)', 'mcs', [`-out:${flow}`, `-r:${sdk}`, ...refs, join(here, 'dotnet/Flow.cs')]);
       if (code === 0) code = await run('dotnet', 'mono', [flow, gateway.url], { MONO_PATH: work });
       results.push(['dotnet', code === 0 ? 'passed' : 'FAILED']);
     }
@@ -175,4 +252,6 @@ try {
 console.log('');
 for (const [name, verdict, why] of results) console.log(`${name.padEnd(24)} ${verdict}${why ? `: ${why}` : ''}`);
 // a client named on the command line and skipped is a failure; with none named, skipping is fine
-process.exitCode = results.some(([, verdict]) => verdict === 'FAILED' || (named.length > 0 && verdict === 'skipped')) ? 1 : 0;
+process.exitCode = results.some(([, verdict]) => verdict === 'FAILED' || (named.length > 0 && verdict === 'skipped'))
+  ? 1
+  : 0;

@@ -18,14 +18,17 @@ import { OPERATOR_TOKENS } from '../helpers/secrets.js';
 const OPERATOR = OPERATOR_TOKENS.migration;
 
 /** Whether `count` of `n` draws at probability `p` is within `sigmas` standard deviations of n*p. */
-const withinNoise = (count: number, n: number, p: number, sigmas = 4.5) => Math.abs(count - n * p) <= sigmas * Math.sqrt(n * p * (1 - p));
+const withinNoise = (count: number, n: number, p: number, sigmas = 4.5) =>
+  Math.abs(count - n * p) <= sigmas * Math.sqrt(n * p * (1 - p));
 
 /** Runs `work(i)` for i < n, `concurrency` at a time. */
 async function pool(n: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < n; i = next++) await work(i);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < n; i = next++) await work(i);
+    }),
+  );
 }
 
 describe('the choice of side', () => {
@@ -76,15 +79,29 @@ describe('canary:10% under load', () => {
     // each read answered (unknown transactions: a 404 from either side), none failed
     expect([...statuses.keys()]).toEqual([404]);
     const metrics = (await client(gw.url).get('/metrics')).text;
-    const served = (side: string) => Number(new RegExp(`^paybridge_canary_requests_total\\{route="L6",served="${side}"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
+    const served = (side: string) =>
+      Number(
+        new RegExp(`^paybridge_canary_requests_total\\{route="L6",served="${side}"\\} (\\d+)$`, 'm').exec(
+          metrics,
+        )?.[1] ?? 0,
+      );
     expect(served('translation') + served('legacy')).toBe(2_000);
     expect(withinNoise(served('translation'), 2_000, 0.1), `${served('translation')} of 2000`).toBe(true);
     // another merchant's L6 is legacy for it alone: not a canary request at all
-    expect((await client(gw.url, { 'Limepay-SecretKey': KEYS.otherSk }).get('/transactions/tran_other1')).status).toBe(404);
+    expect((await client(gw.url, { 'Limepay-SecretKey': KEYS.otherSk }).get('/transactions/tran_other1')).status).toBe(
+      404,
+    );
     const after = (await client(gw.url).get('/metrics')).text;
-    expect(after).toMatch(new RegExp(`^paybridge_canary_requests_total\\{route="L6",served="legacy"\\} ${served('legacy')}$`, 'm'));
+    expect(after).toMatch(
+      new RegExp(`^paybridge_canary_requests_total\\{route="L6",served="legacy"\\} ${served('legacy')}$`, 'm'),
+    );
     const report = (await client(gw.url, { authorization: `Bearer ${OPERATOR}` }).get('/_paybridge/report')).body;
-    expect(report.routes.find((r: { route: string }) => r.route === 'L6').canary).toEqual({ percent: 10, translation: served('translation'), legacy: served('legacy'), served: served('translation') / 2_000 });
+    expect(report.routes.find((r: { route: string }) => r.route === 'L6').canary).toEqual({
+      percent: 10,
+      translation: served('translation'),
+      legacy: served('legacy'),
+      served: served('translation') / 2_000,
+    });
   }, 120_000);
 
   it('creates and pays 200 orders through canary:10% routes: each created and paid once, one order one side, compared on both', async () => {
@@ -148,7 +165,12 @@ describe('a percentage canary for one merchant', () => {
         if (i % 4 === 0) expect((await other.get(`/orders/ordr_other${i.toString(36)}`)).status).toBe(404);
       });
       const metrics = (await client(gw.url).get('/metrics')).text;
-      const served = (side: string) => Number(new RegExp(`^paybridge_canary_requests_total\\{route="L3",served="${side}"\\} (\\d+)$`, 'm').exec(metrics)?.[1]);
+      const served = (side: string) =>
+        Number(
+          new RegExp(`^paybridge_canary_requests_total\\{route="L3",served="${side}"\\} (\\d+)$`, 'm').exec(
+            metrics,
+          )?.[1],
+        );
       // the other merchant's 100 reads went straight to the legacy upstream: no canary request
       expect(served('translation') + served('legacy')).toBe(400);
       expect(withinNoise(served('translation'), 400, 0.5), `${served('translation')} of 400`).toBe(true);

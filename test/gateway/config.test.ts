@@ -16,8 +16,17 @@ const OPERATOR = OPERATOR_TOKENS.config;
 describe('configuration', () => {
   it('takes the file, then PAYBRIDGE_* variables, then flags, later winning', () => {
     const config = loadConfig({
-      file: { listen: { port: 9000, host: '0.0.0.0' }, routes: { '*': 'current', L7: 'legacy' }, timeouts: { headersMs: 1000 } },
-      env: { PAYBRIDGE_PORT: '9100', PAYBRIDGE_CURRENT_URL: 'http://current.example/', PAYBRIDGE_MODE: 'L6=legacy', HOME: '/root' },
+      file: {
+        listen: { port: 9000, host: '0.0.0.0' },
+        routes: { '*': 'current', L7: 'legacy' },
+        timeouts: { headersMs: 1000 },
+      },
+      env: {
+        PAYBRIDGE_PORT: '9100',
+        PAYBRIDGE_CURRENT_URL: 'http://current.example/',
+        PAYBRIDGE_MODE: 'L6=legacy',
+        HOME: '/root',
+      },
       flags: { port: '9200', mode: ['L3=legacy', 'L6=current'] },
     });
     expect(config.listen).toEqual({ port: 9200, host: '0.0.0.0' });
@@ -34,17 +43,26 @@ describe('configuration', () => {
     };
     fails({ file: { timeouts: { headersMs: -1 } } }, /timeouts\.headersMs: /);
     fails({ file: { listen: { prot: 1 } } }, /listen\.prot: unknown field/);
-    fails({ file: { routes: { L99: 'current' } } }, new RegExp(`routes\\.L99: expected \\* or a route id of the route table \\(L1-${LEGACY_ROUTES.at(-1)!.id}\\)`));
+    fails(
+      { file: { routes: { L99: 'current' } } },
+      new RegExp(`routes\\.L99: expected \\* or a route id of the route table \\(L1-${LEGACY_ROUTES.at(-1)!.id}\\)`),
+    );
     expect(loadConfig({ file: { routes: { L32: 'current' } } }).routes).toMatchObject({ L32: 'current' });
     // the routes of the deployed clients take modes like the others
-    expect(loadConfig({ flags: { mode: ['L28=legacy', 'L31=shadow'] } }).routes).toMatchObject({ L28: 'legacy', L31: 'shadow' });
+    expect(loadConfig({ flags: { mode: ['L28=legacy', 'L31=shadow'] } }).routes).toMatchObject({
+      L28: 'legacy',
+      L31: 'shadow',
+    });
     fails({ file: { routes: { L1: 'mirror' } } }, /routes\.L1: /);
     fails({ env: { PAYBRIDGE_PROT: '1' } }, /PAYBRIDGE_PROT: unknown setting/);
     fails({ env: { PAYBRIDGE_PORT: 'eighty' } }, /PAYBRIDGE_PORT: expected a non-negative integer/);
     fails({ flags: { 'current-url': 'not a url' } }, /upstreams\.sandbox\.current: /);
     fails({ flags: { 'service-key': 'sandbox_sk_x' } }, /serviceKey: expected a marketplace API key/);
     fails({ flags: { mode: ['L7'] } }, /--mode: expected ROUTE=MODE/);
-    fails({ flags: { 'merchant-tokens': '/nonexistent/tokens.json' } }, /--merchant-tokens: \/nonexistent\/tokens\.json: no such file$/);
+    fails(
+      { flags: { 'merchant-tokens': '/nonexistent/tokens.json' } },
+      /--merchant-tokens: \/nonexistent\/tokens\.json: no such file$/,
+    );
     // the route table of a gateway with a configuration file is the file's: a flag or variable would win over it at every reload
     const beside: [Parameters<typeof loadConfig>[0], string][] = [
       [{ flags: { mode: ['L1=legacy'] } }, '--mode'],
@@ -52,21 +70,30 @@ describe('configuration', () => {
       [{ flags: { 'shadow-sample': '0.5' } }, '--shadow-sample'],
     ];
     for (const [sources, name] of beside)
-      fails({ file: { routes: { L1: 'shadow' } }, fileName: 'paybridge.json', ...sources }, new RegExp(`^invalid configuration: ${name}: the route table .* is set in that file \\(paybridge\\.json\\)`));
+      fails(
+        { file: { routes: { L1: 'shadow' } }, fileName: 'paybridge.json', ...sources },
+        new RegExp(`^invalid configuration: ${name}: the route table .* is set in that file \\(paybridge\\.json\\)`),
+      );
     // without a file, flags set it
     expect(loadConfig({ flags: { mode: ['L1=canary:12.5%'] } }).routes).toMatchObject({ L1: 'canary:12.5%' });
-    for (const mode of ['canary:101%', 'canary:10', 'canary:-1%', 'canary:1.234%']) fails({ file: { routes: { L1: mode } } }, /routes\.L1: expected current, legacy, shadow, canary or canary:N%/);
+    for (const mode of ['canary:101%', 'canary:10', 'canary:-1%', 'canary:1.234%'])
+      fails({ file: { routes: { L1: mode } } }, /routes\.L1: expected current, legacy, shadow, canary or canary:N%/);
   });
 
   it('a configuration file that is not there: one line naming it; declared optional, the gateway starts without it, reads it once it appears, and refuses it gone', async () => {
     const missing = join(mkdtempSync(join(tmpdir(), 'paybridge-')), 'paybridge.json');
     const refused = spawnBin(['serve', '--port', '0', '--config', missing]);
     expect(await refused.exited).toBe(1);
-    expect(refused.stderr()).toBe(`paybridge: invalid configuration: --config: ${missing}: no such file (to start without it and read it once it appears, add --config-optional)\n`);
+    expect(refused.stderr()).toBe(
+      `paybridge: invalid configuration: --config: ${missing}: no such file (to start without it and read it once it appears, add --config-optional)\n`,
+    );
 
     const gw = await spawnGateway(['--config', missing, '--config-optional'], { PAYBRIDGE_OPERATOR_TOKEN: OPERATOR });
     const operator = client(gw.url, { authorization: `Bearer ${OPERATOR}` });
-    const modeOf = async (route: string) => ((await operator.get('/_paybridge/routes')).body as { routes: { route: string; mode: string }[] }).routes.find((r) => r.route === route)!.mode;
+    const modeOf = async (route: string) =>
+      ((await operator.get('/_paybridge/routes')).body as { routes: { route: string; mode: string }[] }).routes.find(
+        (r) => r.route === route,
+      )!.mode;
     try {
       await vi.waitFor(() => expect(gw.stdout()).toContain('configuration file not there yet (--config-optional)'));
       expect(await modeOf('L1')).toBe('current');
@@ -75,7 +102,10 @@ describe('configuration', () => {
       await vi.waitFor(async () => expect(await modeOf('L1')).toBe('legacy'), { timeout: 8_000, interval: 200 });
       // the ConfigMap deleted: the running configuration stays, and the refusal is in the log and the metrics
       rmSync(missing);
-      await vi.waitFor(() => expect(gw.stdout()).toContain('configuration reload refused'), { timeout: 8_000, interval: 200 });
+      await vi.waitFor(() => expect(gw.stdout()).toContain('configuration reload refused'), {
+        timeout: 8_000,
+        interval: 200,
+      });
       expect(await modeOf('L1')).toBe('legacy');
       expect((await client(gw.url).get('/metrics')).text).toMatch(/^paybridge_config_last_reload_successful 0$/m);
       expect(gw.child.exitCode).toBeNull();
@@ -85,7 +115,13 @@ describe('configuration', () => {
   }, 30_000);
 
   it('the bin refuses to start on an invalid config file, naming the key', async () => {
-    const proc = spawnBin(['serve', '--port', '0', '--config', tempJson('config.json', { upstreams: { sandbox: { current: 'http://x.example', extra: 1 } } })]);
+    const proc = spawnBin([
+      'serve',
+      '--port',
+      '0',
+      '--config',
+      tempJson('config.json', { upstreams: { sandbox: { current: 'http://x.example', extra: 1 } } }),
+    ]);
     expect(await proc.exited).toBe(1);
     expect(proc.stderr()).toMatch(/invalid configuration: upstreams\.sandbox\.extra: unknown field/);
   });
@@ -96,9 +132,14 @@ describe('graceful shutdown', () => {
     const slow = await startSlowUpstream(1_500);
     const gw = await spawnGateway(['--current-url', slow.url, '--legacy-url', slow.url]);
     try {
-      const inFlight = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).post('/orders/ordr_1/pay', { paymentToken: 'ptkn_1' });
+      const inFlight = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).post('/orders/ordr_1/pay', {
+        paymentToken: 'ptkn_1',
+      });
       // in flight: the upstream has the pay, and answers it 1.5 s later
-      await vi.waitFor(() => expect(slow.counts.get('POST /orders/ordr_1/pay')).toBe(1), { timeout: 10_000, interval: 10 });
+      await vi.waitFor(() => expect(slow.counts.get('POST /orders/ordr_1/pay')).toBe(1), {
+        timeout: 10_000,
+        interval: 10,
+      });
       gw.child.kill('SIGTERM');
       const answer = await inFlight;
       expect(answer.status).toBe(200);

@@ -12,7 +12,9 @@ describe('soleCredential', () => {
     expect(soleCredential({ 'limepay-secretkey': '  sandbox_sk_solo  ' })).toBe('sandbox_sk_solo');
     expect(soleCredential({ 'limepay-publickey': 'live_pk_solo' })).toBe('live_pk_solo');
     expect(soleCredential({ authorization: 'Bearer live_sk_solo' })).toBe('live_sk_solo');
-    expect(soleCredential({ authorization: `Basic ${Buffer.from('sandbox_sk_solo:').toString('base64')}` })).toBe('sandbox_sk_solo');
+    expect(soleCredential({ authorization: `Basic ${Buffer.from('sandbox_sk_solo:').toString('base64')}` })).toBe(
+      'sandbox_sk_solo',
+    );
   });
 
   it('refuses two credentials of any kind, naming each header once', () => {
@@ -33,17 +35,43 @@ describe('soleCredential', () => {
     );
   });
 
-  it('refuses a value that is not one token of its header\'s documented form with a 401 naming the header (legacy-api.md section 1)', () => {
-    expect(refusal({ 'limepay-secretkey': 'sandbox_sk_x;live_sk_y' })).toBe('unauthenticated: Limepay-SecretKey: the value is not a secret key');
-    expect(refusal({ 'limepay-publickey': 'sandbox_pk_x|live_pk_y' })).toBe('unauthenticated: Limepay-PublicKey: the value is not a public key');
-    expect(refusal({ 'limepay-token': 'sandbox_api_x&live_api_y' })).toBe('unauthenticated: Limepay-Token: the value is not a platform API key');
-    expect(refusal({ 'limepay-secretkey': 'sandbox_sk_x live_sk_y' })).toMatch(/^invalid_credentials: Limepay-SecretKey: a credential is one token/);
-    for (const bearer of ['sandbox_sk_x.live_sk_y', 'sandbox_sk_x/live_sk_y', 'sandbox_sk_x~y', 'x+y==', 'sandbox_xx_y', 'abc.def.ghi'])
-      expect(refusal({ authorization: `Bearer ${bearer}` }), bearer).toMatch(/^unauthenticated: Authorization: the Bearer value is not/);
-    expect(refusal({ authorization: 'Bearer ' })).toMatch(/^unauthenticated: Authorization: the Bearer value \(empty\)/);
-    expect(refusal({ authorization: `Basic ${Buffer.from('sandbox_sk_x;live_sk_y:').toString('base64')}` })).toMatch(/^unauthenticated: Authorization: the Basic user is not/);
+  it("refuses a value that is not one token of its header's documented form with a 401 naming the header (legacy-api.md section 1)", () => {
+    expect(refusal({ 'limepay-secretkey': 'sandbox_sk_x;live_sk_y' })).toBe(
+      'unauthenticated: Limepay-SecretKey: the value is not a secret key',
+    );
+    expect(refusal({ 'limepay-publickey': 'sandbox_pk_x|live_pk_y' })).toBe(
+      'unauthenticated: Limepay-PublicKey: the value is not a public key',
+    );
+    expect(refusal({ 'limepay-token': 'sandbox_api_x&live_api_y' })).toBe(
+      'unauthenticated: Limepay-Token: the value is not a platform API key',
+    );
+    expect(refusal({ 'limepay-secretkey': 'sandbox_sk_x live_sk_y' })).toMatch(
+      /^invalid_credentials: Limepay-SecretKey: a credential is one token/,
+    );
+    for (const bearer of [
+      'sandbox_sk_x.live_sk_y',
+      'sandbox_sk_x/live_sk_y',
+      'sandbox_sk_x~y',
+      'x+y==',
+      'sandbox_xx_y',
+      'abc.def.ghi',
+    ])
+      expect(refusal({ authorization: `Bearer ${bearer}` }), bearer).toMatch(
+        /^unauthenticated: Authorization: the Bearer value is not/,
+      );
+    expect(refusal({ authorization: 'Bearer ' })).toMatch(
+      /^unauthenticated: Authorization: the Bearer value \(empty\)/,
+    );
+    expect(refusal({ authorization: `Basic ${Buffer.from('sandbox_sk_x;live_sk_y:').toString('base64')}` })).toMatch(
+      /^unauthenticated: Authorization: the Basic user is not/,
+    );
     // the forms themselves: keys, a JWT, an opaque checkout token
-    for (const bearer of ['sandbox_sk_solo', 'live_api_x_y', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', 'chk_0123456789abcdef'])
+    for (const bearer of [
+      'sandbox_sk_solo',
+      'live_api_x_y',
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln',
+      'chk_0123456789abcdef',
+    ])
       expect(refusal({ authorization: `Bearer ${bearer}` }), bearer).toBe('accepted');
   });
 });

@@ -23,12 +23,20 @@ import { client } from '../helpers/http.js';
 
 const DIR = new URL('../../deploy/kubernetes/', import.meta.url).pathname;
 const RULES = new URL('../../deploy/prometheus/paybridge-rules.yml', import.meta.url);
-const docs = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).map((f) => parse(readFileSync(join(DIR, f), 'utf8')));
+const docs = readdirSync(DIR)
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => parse(readFileSync(join(DIR, f), 'utf8')));
 const byKind = (kind: string) => docs.find((d) => d.kind === kind);
 
 /** The model class of each kind shipped: its validate() checks a manifest against the published schema. */
 const MODELS: Record<string, new (data: any) => { validate(): void }> = {
-  ConfigMap, Service, Deployment, HorizontalPodAutoscaler, PodDisruptionBudget, PrometheusRule, ServiceMonitor,
+  ConfigMap,
+  Service,
+  Deployment,
+  HorizontalPodAutoscaler,
+  PodDisruptionBudget,
+  PrometheusRule,
+  ServiceMonitor,
 };
 const validate = (doc: any) => new MODELS[doc.kind]!(doc).validate();
 /** The configuration file the ConfigMap holds. */
@@ -40,8 +48,18 @@ const configFile = () => JSON.parse(byKind('ConfigMap').data['paybridge.json']) 
  */
 function restrictedProblems(pod: any): string[] {
   const problems: string[] = [];
-  const allowedVolumes = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
-  for (const v of pod.volumes ?? []) if (!Object.keys(v).some((k) => allowedVolumes.includes(k))) problems.push(`volume ${v.name}: type not allowed`);
+  const allowedVolumes = [
+    'configMap',
+    'csi',
+    'downwardAPI',
+    'emptyDir',
+    'ephemeral',
+    'persistentVolumeClaim',
+    'projected',
+    'secret',
+  ];
+  for (const v of pod.volumes ?? [])
+    if (!Object.keys(v).some((k) => allowedVolumes.includes(k))) problems.push(`volume ${v.name}: type not allowed`);
   if (pod.hostNetwork || pod.hostPID || pod.hostIPC) problems.push('host namespaces');
   const podSeccomp = pod.securityContext?.seccompProfile?.type;
   for (const c of [...(pod.initContainers ?? []), ...pod.containers]) {
@@ -49,11 +67,14 @@ function restrictedProblems(pod: any): string[] {
     if (sc.privileged) problems.push(`${c.name}: privileged`);
     if (sc.allowPrivilegeEscalation !== false) problems.push(`${c.name}: allowPrivilegeEscalation must be false`);
     if (!(sc.capabilities?.drop ?? []).includes('ALL')) problems.push(`${c.name}: capabilities.drop must include ALL`);
-    if ((sc.capabilities?.add ?? []).some((cap: string) => cap !== 'NET_BIND_SERVICE')) problems.push(`${c.name}: capabilities.add`);
-    if ((sc.runAsNonRoot ?? pod.securityContext?.runAsNonRoot) !== true) problems.push(`${c.name}: runAsNonRoot must be true`);
+    if ((sc.capabilities?.add ?? []).some((cap: string) => cap !== 'NET_BIND_SERVICE'))
+      problems.push(`${c.name}: capabilities.add`);
+    if ((sc.runAsNonRoot ?? pod.securityContext?.runAsNonRoot) !== true)
+      problems.push(`${c.name}: runAsNonRoot must be true`);
     if ((sc.runAsUser ?? pod.securityContext?.runAsUser) === 0) problems.push(`${c.name}: runAsUser 0`);
     const seccomp = sc.seccompProfile?.type ?? podSeccomp;
-    if (seccomp !== 'RuntimeDefault' && seccomp !== 'Localhost') problems.push(`${c.name}: seccompProfile must be RuntimeDefault or Localhost`);
+    if (seccomp !== 'RuntimeDefault' && seccomp !== 'Localhost')
+      problems.push(`${c.name}: seccompProfile must be RuntimeDefault or Localhost`);
     for (const p of c.ports ?? []) if (p.hostPort) problems.push(`${c.name}: hostPort`);
   }
   return problems;
@@ -67,7 +88,15 @@ afterAll(() => gw.close());
 
 describe('Kubernetes manifests', () => {
   it('validate against the Kubernetes and Prometheus Operator schemas, and a manifest with a planted fault does not', () => {
-    expect(docs.map((d) => d.kind).sort()).toEqual(['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'PrometheusRule', 'Service', 'ServiceMonitor']);
+    expect(docs.map((d) => d.kind).sort()).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'HorizontalPodAutoscaler',
+      'PodDisruptionBudget',
+      'PrometheusRule',
+      'Service',
+      'ServiceMonitor',
+    ]);
     for (const doc of docs) expect(() => validate(doc), doc.kind).not.toThrow();
     // the check bites: a port that is not a number, a Deployment without a selector
     const badPort = structuredClone(byKind('Deployment'));
@@ -81,9 +110,12 @@ describe('Kubernetes manifests', () => {
   it('have a Deployment, Service, PodDisruptionBudget, HorizontalPodAutoscaler and ServiceMonitor that select one another', () => {
     const labels = byKind('Deployment').spec.template.metadata.labels;
     for (const kind of ['Service']) expect(byKind(kind).spec.selector).toEqual(labels);
-    for (const kind of ['PodDisruptionBudget', 'ServiceMonitor']) expect(byKind(kind).spec.selector.matchLabels).toEqual(labels);
+    for (const kind of ['PodDisruptionBudget', 'ServiceMonitor'])
+      expect(byKind(kind).spec.selector.matchLabels).toEqual(labels);
     expect(byKind('HorizontalPodAutoscaler').spec.scaleTargetRef.name).toBe(byKind('Deployment').metadata.name);
-    expect(byKind('PodDisruptionBudget').spec.minAvailable).toBeLessThan(byKind('HorizontalPodAutoscaler').spec.minReplicas);
+    expect(byKind('PodDisruptionBudget').spec.minAvailable).toBeLessThan(
+      byKind('HorizontalPodAutoscaler').spec.minReplicas,
+    );
   });
 
   it('meet the restricted Pod Security Standard (and the check finds a pod that does not)', () => {
@@ -103,7 +135,8 @@ describe('Kubernetes manifests', () => {
     const pod = byKind('Deployment').spec.template.spec;
     const container = pod.containers[0];
     expect(container.image).not.toMatch(/:latest$|^[^:]+$/);
-    for (const source of container.envFrom) expect(Object.values(source)[0], JSON.stringify(source)).toMatchObject({ optional: true });
+    for (const source of container.envFrom)
+      expect(Object.values(source)[0], JSON.stringify(source)).toMatchObject({ optional: true });
     const volume = pod.volumes.find((v: any) => v.configMap);
     expect(volume.configMap).toMatchObject({ name: byKind('ConfigMap').metadata.name, optional: true });
     const mount = container.volumeMounts.find((m: any) => m.name === volume.name);
@@ -115,8 +148,12 @@ describe('Kubernetes manifests', () => {
     expect(container.args).toContain('--config-optional');
     // the data volume (the working directory, where the corpus's relative path lands) holds what the
     // rotation of the shadow records and of the corpus keeps: (keep + 1) x maxBytes each
-    const shadow = loadConfig({ file: configFile(), flags: { 'shadow-log': container.args[container.args.indexOf('--shadow-log') + 1] } }).shadow;
-    const mountOf = (file: string) => container.volumeMounts.find((m: any) => `${container.workingDir}/${file}`.startsWith(`${m.mountPath}/`));
+    const shadow = loadConfig({
+      file: configFile(),
+      flags: { 'shadow-log': container.args[container.args.indexOf('--shadow-log') + 1] },
+    }).shadow;
+    const mountOf = (file: string) =>
+      container.volumeMounts.find((m: any) => `${container.workingDir}/${file}`.startsWith(`${m.mountPath}/`));
     expect(mountOf(shadow.log!.file).name).toBe(mountOf(shadow.corpus!.file).name);
     const data = pod.volumes.find((v: any) => v.name === mountOf(shadow.log!.file).name);
     const bound = [shadow.log!, shadow.corpus!].reduce((sum, f) => sum + (f.keep + 1) * f.maxBytes, 0);
@@ -128,7 +165,11 @@ describe('Kubernetes manifests', () => {
   it('probe and scrape paths the gateway answers, and give a shutdown longer than the preStop delay and the gateway budget together', async () => {
     const pod = byKind('Deployment').spec.template.spec;
     const container = pod.containers[0];
-    for (const path of [container.readinessProbe.httpGet.path, container.livenessProbe.httpGet.path, byKind('ServiceMonitor').spec.endpoints[0].path])
+    for (const path of [
+      container.readinessProbe.httpGet.path,
+      container.livenessProbe.httpGet.path,
+      byKind('ServiceMonitor').spec.endpoints[0].path,
+    ])
       expect((await client(gw.url).get(path)).status, path).toBe(200);
     const preStopMs = container.lifecycle.preStop.sleep.seconds * 1000;
     expect(preStopMs).toBeGreaterThan(0);
@@ -147,11 +188,19 @@ describe('Kubernetes manifests', () => {
 describe('the pod environment', () => {
   /** What Kubernetes adds to every pod of a namespace for a Service named `paybridge` (and one named `paybridge-gateway`). */
   const SERVICE_LINKS = {
-    PAYBRIDGE_SERVICE_HOST: '10.96.0.10', PAYBRIDGE_SERVICE_PORT: '80', PAYBRIDGE_SERVICE_PORT_HTTP: '80',
-    PAYBRIDGE_PORT: 'tcp://10.96.0.10:80', PAYBRIDGE_PORT_80_TCP: 'tcp://10.96.0.10:80', PAYBRIDGE_PORT_80_TCP_PROTO: 'tcp',
-    PAYBRIDGE_PORT_80_TCP_PORT: '80', PAYBRIDGE_PORT_80_TCP_ADDR: '10.96.0.10',
-    PAYBRIDGE_GATEWAY_SERVICE_HOST: '10.96.0.11', PAYBRIDGE_GATEWAY_SERVICE_PORT: '80', PAYBRIDGE_GATEWAY_PORT: 'tcp://10.96.0.11:80',
-    PAYBRIDGE_GATEWAY_PORT_80_TCP: 'tcp://10.96.0.11:80', PAYBRIDGE_GATEWAY_PORT_80_TCP_ADDR: '10.96.0.11',
+    PAYBRIDGE_SERVICE_HOST: '10.96.0.10',
+    PAYBRIDGE_SERVICE_PORT: '80',
+    PAYBRIDGE_SERVICE_PORT_HTTP: '80',
+    PAYBRIDGE_PORT: 'tcp://10.96.0.10:80',
+    PAYBRIDGE_PORT_80_TCP: 'tcp://10.96.0.10:80',
+    PAYBRIDGE_PORT_80_TCP_PROTO: 'tcp',
+    PAYBRIDGE_PORT_80_TCP_PORT: '80',
+    PAYBRIDGE_PORT_80_TCP_ADDR: '10.96.0.10',
+    PAYBRIDGE_GATEWAY_SERVICE_HOST: '10.96.0.11',
+    PAYBRIDGE_GATEWAY_SERVICE_PORT: '80',
+    PAYBRIDGE_GATEWAY_PORT: 'tcp://10.96.0.11:80',
+    PAYBRIDGE_GATEWAY_PORT_80_TCP: 'tcp://10.96.0.11:80',
+    PAYBRIDGE_GATEWAY_PORT_80_TCP_ADDR: '10.96.0.11',
   };
 
   it('service-link variables are not settings: ignored, while an unknown PAYBRIDGE_ variable still stops start-up', () => {
@@ -169,7 +218,9 @@ describe('the pod environment', () => {
     const file = tempJson('paybridge.json', configFile());
     const args = container.args.slice(1).map((a: string) => a.replace('/app/config/paybridge.json', file));
     // the pod's working directory, the data volume: a temporary folder here
-    const proc = await spawnGateway([...args, '--host', '127.0.0.1'], env, { cwd: mkdtempSync(join(tmpdir(), 'paybridge-pod-')) });
+    const proc = await spawnGateway([...args, '--host', '127.0.0.1'], env, {
+      cwd: mkdtempSync(join(tmpdir(), 'paybridge-pod-')),
+    });
     try {
       expect((await client(proc.url).get('/readyz')).status).toBe(200);
     } finally {

@@ -14,8 +14,16 @@ beforeAll(async () => {
   sb = await startSandbox();
   const tokens = tempJson('tokens.json', { mtok_alpha_merchant_token: 'mcht_alpha' });
   gw = await spawnGateway([
-    '--current-url', sb.currentUrl, '--legacy-url', sb.legacyUrl, '--merchant-tokens', tokens,
-    '--service-key', KEYS.marketplace, '--mode', 'L22=legacy',
+    '--current-url',
+    sb.currentUrl,
+    '--legacy-url',
+    sb.legacyUrl,
+    '--merchant-tokens',
+    tokens,
+    '--service-key',
+    KEYS.marketplace,
+    '--mode',
+    'L22=legacy',
   ]);
   solo = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk });
   platform = client(gw.url, { 'Limepay-Token': KEYS.marketplace });
@@ -26,7 +34,8 @@ afterAll(async () => {
 });
 
 const token = async (key: string, card: string = CARDS.ok) =>
-  (await client(sb.currentUrl, { authorization: `Bearer ${key}` }).post('/sandbox/card-tokens', { cardNumber: card })).body.paymentTokenId as string;
+  (await client(sb.currentUrl, { authorization: `Bearer ${key}` }).post('/sandbox/card-tokens', { cardNumber: card }))
+    .body.paymentTokenId as string;
 
 describe('gateway in front of an unchanged legacy integration', () => {
   it('runs the card flow with the 3DS loop, then a partial and a full refund', async () => {
@@ -36,11 +45,20 @@ describe('gateway in front of an unchanged legacy integration', () => {
     const paymentToken = await token(KEYS.soloSk, CARDS.threeDS);
     const challenge = await solo.post(`/orders/${order.body.merchantOrderId}/pay`, { paymentToken, request3DS: true });
     expect(challenge.status).toBe(403);
-    const paid = await solo.post(`/orders/${order.body.merchantOrderId}/pay`, { paymentToken, paymentActionRequired: challenge.body.paymentActionRequired });
+    const paid = await solo.post(`/orders/${order.body.merchantOrderId}/pay`, {
+      paymentToken,
+      paymentActionRequired: challenge.body.paymentActionRequired,
+    });
     expect(paid.body).toMatchObject({ transactionStatus: 'paid', type: 'paycard', amount: 10_000 });
     const tx = paid.body.transactionId;
-    expect((await solo.post('/refunds', { transactionId: tx, refundAmount: { amount: 2_500, currency: 'AUD' } })).body.refundId).toMatch(/^rfnd_/);
-    expect((await solo.get(`/transactions/${tx}`)).body).toMatchObject({ status: 'partially_refunded', refundedAmount: 2_500 });
+    expect(
+      (await solo.post('/refunds', { transactionId: tx, refundAmount: { amount: 2_500, currency: 'AUD' } })).body
+        .refundId,
+    ).toMatch(/^rfnd_/);
+    expect((await solo.get(`/transactions/${tx}`)).body).toMatchObject({
+      status: 'partially_refunded',
+      refundedAmount: 2_500,
+    });
     await solo.post('/refunds', { transactionId: tx, refundAmount: { amount: 7_500, currency: 'AUD' } });
     const done = await solo.get(`/transactions/${tx}`);
     expect(done.body).toMatchObject({ status: 'refunded', refundedAmount: 10_000 });
@@ -50,11 +68,18 @@ describe('gateway in front of an unchanged legacy integration', () => {
   it('captures part of an authorisation, and cancels another', async () => {
     const authorise = async () => {
       const order = await solo.post('/orders', legacyOrder());
-      return (await solo.post(`/orders/${order.body.merchantOrderId}/pay`, { paymentToken: await token(KEYS.soloSk), authoriseOnly: true })).body;
+      return (
+        await solo.post(`/orders/${order.body.merchantOrderId}/pay`, {
+          paymentToken: await token(KEYS.soloSk),
+          authoriseOnly: true,
+        })
+      ).body;
     };
     const first = await authorise();
     expect(first.transactionStatus).toBe('not_captured');
-    const captured = await solo.post(`/transactions/${first.transactionId}/authorisation:capture`, { captureAmount: { amount: 8_000, currency: 'AUD' } });
+    const captured = await solo.post(`/transactions/${first.transactionId}/authorisation:capture`, {
+      captureAmount: { amount: 8_000, currency: 'AUD' },
+    });
     expect(captured.body).toMatchObject({ status: 'paid', amount: 8_000 });
     const second = await authorise();
     const cancelled = await solo.delete(`/transactions/${second.transactionId}/authorisation`);
@@ -64,9 +89,15 @@ describe('gateway in front of an unchanged legacy integration', () => {
   it('lets a marketplace create, pay and refund for a sub-merchant through the platform paths', async () => {
     const order = await platform.post('/platforms/mktp_demo/merchants/mcht_alpha/orders', legacyOrder());
     expect(order.body).toMatchObject({ merchantId: 'mcht_alpha', platformId: 'mktp_demo' });
-    const paid = await platform.post(`/platforms/mktp_demo/merchants/mcht_alpha/orders/${order.body.merchantOrderId}/pay`, { paymentToken: await token(KEYS.alphaPk) });
+    const paid = await platform.post(
+      `/platforms/mktp_demo/merchants/mcht_alpha/orders/${order.body.merchantOrderId}/pay`,
+      { paymentToken: await token(KEYS.alphaPk) },
+    );
     expect(paid.status).toBe(200);
-    const refund = await platform.post('/platforms/mktp_demo/refunds', { transactionId: paid.body.transactionId, refundAmount: { amount: 10_000, currency: 'AUD' } });
+    const refund = await platform.post('/platforms/mktp_demo/refunds', {
+      transactionId: paid.body.transactionId,
+      refundAmount: { amount: 10_000, currency: 'AUD' },
+    });
     expect(refund.body.refundId).toMatch(/^rfnd_/);
     expect((await platform.post('/platforms/mktp_demo/merchants/mcht_solo/orders', legacyOrder())).status).toBe(403);
   });
@@ -96,7 +127,11 @@ describe('gateway in front of an unchanged legacy integration', () => {
   it('refuses a live_ key when no live upstream is configured, with a legacy 401', async () => {
     const res = await client(gw.url, { 'Limepay-SecretKey': 'live_sk_solo_secret_key' }).get('/orders/ordr_1');
     expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ statusCode: 401, errorCode: 'unauthenticated', tracer: res.headers.get('x-request-id') });
+    expect(res.body).toMatchObject({
+      statusCode: 401,
+      errorCode: 'unauthenticated',
+      tracer: res.headers.get('x-request-id'),
+    });
   });
 
   it('answers health and readiness', async () => {
@@ -107,11 +142,15 @@ describe('gateway in front of an unchanged legacy integration', () => {
   it('keeps every credential and card number out of its logs', async () => {
     await solo.post('/orders', { ...legacyOrder(), cardNumber: CARDS.ok });
     // the log lines of that request, once flushed (every second)
-    await vi.waitFor(() => expect(gw.stdout()).toMatch(/"droppedFields":\["cardNumber"\]/), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(() => expect(gw.stdout()).toMatch(/"droppedFields":\["cardNumber"\]/), {
+      timeout: 10_000,
+      interval: 50,
+    });
     await vi.waitFor(() => expect(gw.stdout()).toContain('"route":"L1"'), { timeout: 10_000, interval: 50 });
     const logs = gw.stdout();
     expect(logs).toContain('"route":"L1"');
-    for (const secret of [KEYS.soloSk, KEYS.marketplace, KEYS.alphaPk, 'mtok_alpha_merchant_token', CARDS.ok]) expect(logs).not.toContain(secret);
+    for (const secret of [KEYS.soloSk, KEYS.marketplace, KEYS.alphaPk, 'mtok_alpha_merchant_token', CARDS.ok])
+      expect(logs).not.toContain(secret);
     // the unknown field was dropped, logged by path and counted
     expect(logs).toMatch(/"droppedFields":\["cardNumber"\]/);
     expect((await client(gw.url).get('/metrics')).text).toMatch(/^paybridge_dropped_fields_total\{route="L1"\} 1$/m);

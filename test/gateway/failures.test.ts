@@ -15,7 +15,10 @@ const PAY = 'POST /orders/ordr_1/pay';
 beforeAll(async () => {
   fake = await startFakeUpstream();
   gw = await startGateway(
-    { upstreams: { sandbox: { current: fake.url, legacy: fake.url } }, timeouts: { connectMs: 300, headersMs: 400, bodyMs: 400, requestMs: 1_000 } },
+    {
+      upstreams: { sandbox: { current: fake.url, legacy: fake.url } },
+      timeouts: { connectMs: 300, headersMs: 400, bodyMs: 400, requestMs: 1_000 },
+    },
     logs.stream,
   );
 });
@@ -35,7 +38,11 @@ describe('upstream failures', () => {
   it('a refused connection is 502 upstream_error', async () => {
     const down = await startGateway({ upstreams: { sandbox: { current: 'http://127.0.0.1:1' } } });
     try {
-      await expectError(await client(down.url, { 'Limepay-SecretKey': KEYS.soloSk }).get('/orders/ordr_1'), 502, 'upstream_error');
+      await expectError(
+        await client(down.url, { 'Limepay-SecretKey': KEYS.soloSk }).get('/orders/ordr_1'),
+        502,
+        'upstream_error',
+      );
     } finally {
       await down.close();
     }
@@ -82,7 +89,12 @@ describe('upstream failures', () => {
 
   it('counts upstream errors per route in /metrics and logs them without credentials', async () => {
     // its own failures, so that it holds alone (as a mutation run runs it) as after the tests above
-    const count = async (series: string) => Number(new RegExp(`^paybridge_upstream_errors_total\\{${series}\\} (\\d+)$`, 'm').exec((await client(gw.url).get('/metrics')).text)?.[1] ?? 0);
+    const count = async (series: string) =>
+      Number(
+        new RegExp(`^paybridge_upstream_errors_total\\{${series}\\} (\\d+)$`, 'm').exec(
+          (await client(gw.url).get('/metrics')).text,
+        )?.[1] ?? 0,
+      );
     const timeouts = await count('route="L4",code="upstream_timeout",status="504"');
     const errors = await count('route="L3",code="upstream_error",status="502"');
     fake.set('hang');
@@ -103,15 +115,43 @@ describe('hardening', () => {
     const cases: [string, string, object, number, string, RegExp][] = [
       ['POST', '/orders', { raw: '{"internalOrderId": ' }, 400, 'invalid_request', /^body: malformed JSON/],
       // a body is JSON whatever its declared type; a body that is not JSON is refused naming the body
-      ['POST', '/orders', { raw: 'internalOrderId=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 400, 'invalid_request', /^body: malformed JSON/],
-      ['POST', '/orders', { raw: JSON.stringify({ description: 'x'.repeat(1_100_000) }) }, 413, 'payload_too_large', /^body/],
+      [
+        'POST',
+        '/orders',
+        { raw: 'internalOrderId=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+        400,
+        'invalid_request',
+        /^body: malformed JSON/,
+      ],
+      [
+        'POST',
+        '/orders',
+        { raw: JSON.stringify({ description: 'x'.repeat(1_100_000) }) },
+        413,
+        'payload_too_large',
+        /^body/,
+      ],
       ['GET', '/orders/ordr_1', { headers: { 'Merchant-Id': 'mcht_other' } }, 400, 'invalid_request', /^Merchant-Id/],
       ['GET', '/orders/ORDER-1', {}, 400, 'invalid_request', /^merchantOrderId: expected an id with prefix ordr_/],
       ['GET', '/orders/ordr_1%2F..%2Fx', {}, 400, 'invalid_request', /^merchantOrderId/],
-      ['POST', '/refunds', { body: { transactionId: 'tran_1', refundAmount: { amount: -5, currency: 'AUD' } } }, 400, 'invalid_request', /^refundAmount\.amount/],
+      [
+        'POST',
+        '/refunds',
+        { body: { transactionId: 'tran_1', refundAmount: { amount: -5, currency: 'AUD' } } },
+        400,
+        'invalid_request',
+        /^refundAmount\.amount/,
+      ],
       ['GET', '/no/such/route', {}, 404, 'route_not_mapped', /^GET \/no\/such\/route is not a legacy route/],
       // a body twice the limit is read to its end, so the client reads the 413 rather than a broken pipe
-      ['POST', '/refunds', { raw: JSON.stringify({ transactionId: 'tran_1', pad: 'x'.repeat(2 * 1024 * 1024) }) }, 413, 'payload_too_large', /^body: exceeds/],
+      [
+        'POST',
+        '/refunds',
+        { raw: JSON.stringify({ transactionId: 'tran_1', pad: 'x'.repeat(2 * 1024 * 1024) }) },
+        413,
+        'payload_too_large',
+        /^body: exceeds/,
+      ],
       ['GET', '/orders/ordr_%E0%A4%A', {}, 400, 'invalid_request', /^path: malformed percent-encoding/],
     ];
     for (const [method, path, options, status, code, detail] of cases) {
@@ -125,7 +165,11 @@ describe('hardening', () => {
   });
 
   it("counts no traffic for the gateway's own paths (favicon, health, metrics)", async () => {
-    const counted = async () => (await client(gw.url).get('/metrics')).text.split('\n').filter((l) => l.startsWith('paybridge_requests_total')).join('\n');
+    const counted = async () =>
+      (await client(gw.url).get('/metrics')).text
+        .split('\n')
+        .filter((l) => l.startsWith('paybridge_requests_total'))
+        .join('\n');
     const before = await counted();
     for (const path of ['/favicon.ico', '/healthz', '/readyz', '/metrics']) await client(gw.url).get(path);
     expect(await counted()).toBe(before);

@@ -15,12 +15,19 @@ async function recorder() {
   const server: Server = createServer((req, res) => {
     req.resume();
     const lines: string[][] = [];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push([req.rawHeaders[i]!.toLowerCase(), req.rawHeaders[i + 1]!]);
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      lines.push([req.rawHeaders[i]!.toLowerCase(), req.rawHeaders[i + 1]!]);
     seen.set(req.url!, lines);
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: 404, errorCode: 'not_found', message: 'x', detail: 'x', tracer: 't' }));
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ statusCode: 404, errorCode: 'not_found', message: 'x', detail: 'x', tracer: 't' }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 /** A GET written byte for byte (HTTP clients refuse some of these headers), the connection closed after it; resolves with the status. */
@@ -31,12 +38,16 @@ function rawGet(base: string, path: string, headers: string[]): Promise<number> 
   return new Promise((resolve, reject) => {
     let answer = '';
     const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\n`));
-    socket.setEncoding('latin1').on('data', (d: string) => (answer += d)).on('error', reject);
+    socket
+      .setEncoding('latin1')
+      .on('data', (d: string) => (answer += d))
+      .on('error', reject);
     socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
   });
 }
 
-const valuesOf = (lines: string[][] | undefined, name: string) => (lines ?? []).filter(([n]) => n === name).map(([, v]) => v);
+const valuesOf = (lines: string[][] | undefined, name: string) =>
+  (lines ?? []).filter(([n]) => n === name).map(([, v]) => v);
 
 let current: Awaited<ReturnType<typeof recorder>>;
 let legacy: Awaited<ReturnType<typeof recorder>>;
@@ -44,7 +55,10 @@ let gw: Awaited<ReturnType<typeof startGateway>>;
 beforeAll(async () => {
   current = await recorder();
   legacy = await recorder();
-  gw = await startGateway({ upstreams: { sandbox: { current: current.url, legacy: legacy.url } }, routes: { L3: 'legacy', '*': 'current' } });
+  gw = await startGateway({
+    upstreams: { sandbox: { current: current.url, legacy: legacy.url } },
+    routes: { L3: 'legacy', '*': 'current' },
+  });
 });
 afterAll(async () => {
   await gw.close();
@@ -53,20 +67,37 @@ afterAll(async () => {
 });
 
 const CLIENT_HEADERS = [
-  'X-Custom', 'a',
-  'X-Custom', 'b',
-  'X-Forwarded-Proto', 'gopher',
-  'Keep-Alive', 'timeout=5',
-  'Proxy-Authorization', 'Basic c2VjcmV0Og==',
-  'TE', 'trailers',
-  'X-Request-Id', 'client-req-0001',
+  'X-Custom',
+  'a',
+  'X-Custom',
+  'b',
+  'X-Forwarded-Proto',
+  'gopher',
+  'Keep-Alive',
+  'timeout=5',
+  'Proxy-Authorization',
+  'Basic c2VjcmV0Og==',
+  'TE',
+  'trailers',
+  'X-Request-Id',
+  'client-req-0001',
 ];
 
 describe('forwarded headers', () => {
   it('a current-generation passthrough and a legacy-mode route send the client headers line by line, hop-by-hop ones dropped, forwarding and request id set once', async () => {
     const cases = [
-      { path: '/orders/ordr_fw1', credential: ['Authorization', `Bearer ${KEYS.soloSk}`], upstream: () => current, name: 'authorization' },
-      { path: '/orders/ordr_fw2', credential: ['Limepay-SecretKey', KEYS.soloSk], upstream: () => legacy, name: 'limepay-secretkey' },
+      {
+        path: '/orders/ordr_fw1',
+        credential: ['Authorization', `Bearer ${KEYS.soloSk}`],
+        upstream: () => current,
+        name: 'authorization',
+      },
+      {
+        path: '/orders/ordr_fw2',
+        credential: ['Limepay-SecretKey', KEYS.soloSk],
+        upstream: () => legacy,
+        name: 'limepay-secretkey',
+      },
     ];
     for (const c of cases) {
       expect(await rawGet(gw.url, c.path, [...c.credential, ...CLIENT_HEADERS]), c.path).toBe(404);
@@ -77,12 +108,15 @@ describe('forwarded headers', () => {
       expect(valuesOf(lines, 'x-forwarded-host'), c.path).toEqual([gw.url.slice('http://'.length)]);
       expect(valuesOf(lines, 'x-request-id'), c.path).toEqual(['client-req-0001']);
       expect(valuesOf(lines, c.name), c.path).toEqual([c.credential[1]]);
-      for (const hop of ['keep-alive', 'proxy-authorization', 'te']) expect(valuesOf(lines, hop), `${c.path} ${hop}`).toEqual([]);
+      for (const hop of ['keep-alive', 'proxy-authorization', 'te'])
+        expect(valuesOf(lines, hop), `${c.path} ${hop}`).toEqual([]);
     }
   });
 
   it('a translated call sends its own headers, the forwarding ones and one x-request-id, none of the client extras', async () => {
-    expect(await rawGet(gw.url, '/transactions/tran_fw3', ['Limepay-SecretKey', KEYS.soloSk, ...CLIENT_HEADERS])).toBe(404);
+    expect(await rawGet(gw.url, '/transactions/tran_fw3', ['Limepay-SecretKey', KEYS.soloSk, ...CLIENT_HEADERS])).toBe(
+      404,
+    );
     const lines = current.seen.get('/transactions/tran_fw3');
     expect(valuesOf(lines, 'authorization')).toEqual([`Bearer ${KEYS.soloSk}`]);
     expect(valuesOf(lines, 'x-request-id')).toEqual(['client-req-0001']);

@@ -25,15 +25,22 @@ async function origin() {
   const seen: Seen[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-      const lines: [string, string][] = [];
-      for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push([req.rawHeaders[i]!.toLowerCase(), req.rawHeaders[i + 1]!]);
-      seen.push({ method: req.method!, url: req.url!, lines, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(readableAnswer(req.method, req.url));
-    });
+    req
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('end', () => {
+        const lines: [string, string][] = [];
+        for (let i = 0; i < req.rawHeaders.length; i += 2)
+          lines.push([req.rawHeaders[i]!.toLowerCase(), req.rawHeaders[i + 1]!]);
+        seen.push({ method: req.method!, url: req.url!, lines, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(readableAnswer(req.method, req.url));
+      });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 interface Raw {
@@ -47,7 +54,14 @@ interface Raw {
  * 100-continue` the body waits for the interim 100 (or a second, as libcurl does); `cut` sends that
  * many body bytes and then closes the connection.
  */
-function raw(base: string, target: string, method: string, headers: [string, string][], body = '', cut?: number): Promise<Raw> {
+function raw(
+  base: string,
+  target: string,
+  method: string,
+  headers: [string, string][],
+  body = '',
+  cut?: number,
+): Promise<Raw> {
   const { hostname, port } = new URL(base);
   const payload = Buffer.from(body, 'utf8');
   const expectContinue = headers.some(([n, v]) => n.toLowerCase() === 'expect' && v === '100-continue');
@@ -78,7 +92,11 @@ function raw(base: string, target: string, method: string, headers: [string, str
     socket.on('close', () => {
       const final = text.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
       const end = final.indexOf('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(final)?.[1] ?? 0), head: final.slice(0, end), body: final.slice(end + 4) });
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(final)?.[1] ?? 0),
+        head: final.slice(0, end),
+        body: final.slice(end + 4),
+      });
     });
   });
 }
@@ -91,8 +109,18 @@ const bigOrder = JSON.stringify({
   internalOrderId: '000000777',
   paymentAmount: { amount: 21500, currency: 'AUD' },
   description: '5 item(s)',
-  items: Array.from({ length: 5 }, (_, i) => ({ description: `Product ${i} with a long enough name`, sku: `24-MB0${i}`, amount: 4300, currency: 'AUD', quantity: '1.0000', imageUrl: `https://magento.example/media/catalog/product/cache/1/small_image/mb0${i}.jpg` })),
-  billing: { address: { city: 'Melbourne', country: 'AU', line1: '12 Collins St', postalCode: '3000', state: 'Victoria' }, name: 'Sam Citizen' },
+  items: Array.from({ length: 5 }, (_, i) => ({
+    description: `Product ${i} with a long enough name`,
+    sku: `24-MB0${i}`,
+    amount: 4300,
+    currency: 'AUD',
+    quantity: '1.0000',
+    imageUrl: `https://magento.example/media/catalog/product/cache/1/small_image/mb0${i}.jpg`,
+  })),
+  billing: {
+    address: { city: 'Melbourne', country: 'AU', line1: '12 Collins St', postalCode: '3000', state: 'Victoria' },
+    name: 'Sam Citizen',
+  },
 });
 
 let current: Awaited<ReturnType<typeof origin>>;
@@ -108,8 +136,15 @@ beforeAll(async () => {
   legacy = await origin();
   const upstreams = { sandbox: { current: current.url, legacy: legacy.url } };
   gw = await startGateway({ upstreams, routes: { L1: 'legacy', L3: 'legacy', '*': 'current' } }, sink.stream);
-  shadowGw = await startGateway({ upstreams, routes: { '*': 'shadow' }, shadow: { sample: { '*': 1 } } }, shadowSink.stream);
-  trustedGw = await startGateway({ upstreams, routes: { L3: 'legacy', L17: 'shadow', '*': 'current' }, trustedProxies: ['127.0.0.1', '::1'] });
+  shadowGw = await startGateway(
+    { upstreams, routes: { '*': 'shadow' }, shadow: { sample: { '*': 1 } } },
+    shadowSink.stream,
+  );
+  trustedGw = await startGateway({
+    upstreams,
+    routes: { L3: 'legacy', L17: 'shadow', '*': 'current' },
+    trustedProxies: ['127.0.0.1', '::1'],
+  });
 });
 afterAll(async () => {
   await gw.close();
@@ -121,7 +156,10 @@ afterAll(async () => {
 
 const upstreamErrors = async (url: string) => {
   const text = await (await fetch(`${url}/metrics`)).text();
-  return text.split('\n').filter((l) => l.startsWith('paybridge_upstream_errors_total{')).reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('paybridge_upstream_errors_total{'))
+    .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
 };
 
 describe('Expect: 100-continue (libcurl before 7.69, bodies over 1 KiB)', () => {
@@ -129,15 +167,39 @@ describe('Expect: 100-continue (libcurl before 7.69, bodies over 1 KiB)', () => 
     expect(Buffer.byteLength(bigOrder)).toBeGreaterThan(1024);
     const expectLine: [string, string] = ['Expect', '100-continue'];
     const cases = [
-      { name: 'legacy mode', base: () => gw.url, credential: ['Limepay-SecretKey', KEYS.soloSk] as [string, string], upstream: () => legacy },
-      { name: 'shadow primary', base: () => shadowGw.url, credential: ['Limepay-SecretKey', KEYS.soloSk] as [string, string], upstream: () => legacy },
-      { name: 'current passthrough', base: () => gw.url, credential: ['Authorization', `Bearer ${KEYS.soloSk}`] as [string, string], upstream: () => current },
+      {
+        name: 'legacy mode',
+        base: () => gw.url,
+        credential: ['Limepay-SecretKey', KEYS.soloSk] as [string, string],
+        upstream: () => legacy,
+      },
+      {
+        name: 'shadow primary',
+        base: () => shadowGw.url,
+        credential: ['Limepay-SecretKey', KEYS.soloSk] as [string, string],
+        upstream: () => legacy,
+      },
+      {
+        name: 'current passthrough',
+        base: () => gw.url,
+        credential: ['Authorization', `Bearer ${KEYS.soloSk}`] as [string, string],
+        upstream: () => current,
+      },
     ];
     for (const c of cases) {
       const before = c.upstream().seen.length;
-      const answer = await raw(c.base(), '/orders', 'POST', [['Content-Type', 'application/json'], c.credential, expectLine], bigOrder);
+      const answer = await raw(
+        c.base(),
+        '/orders',
+        'POST',
+        [['Content-Type', 'application/json'], c.credential, expectLine],
+        bigOrder,
+      );
       expect(answer.status, `${c.name}: ${answer.body}`).toBe(200);
-      const reached = c.upstream().seen.slice(before).find((s) => s.url === '/orders' && s.method === 'POST');
+      const reached = c
+        .upstream()
+        .seen.slice(before)
+        .find((s) => s.url === '/orders' && s.method === 'POST');
       expect(reached?.body, c.name).toBe(bigOrder);
       expect(valuesOf(reached, 'expect'), c.name).toEqual([]);
     }
@@ -148,17 +210,30 @@ describe('Expect: 100-continue (libcurl before 7.69, bodies over 1 KiB)', () => 
 
 describe('header names and values', () => {
   it('a header named __proto__ is a legacy 400 naming it, on a passthrough and in shadow mode; nothing is forwarded', async () => {
-    for (const [base, credential] of [[gw.url, ['Authorization', `Bearer ${KEYS.soloSk}`]], [shadowGw.url, ['Limepay-SecretKey', KEYS.soloSk]]] as const) {
+    for (const [base, credential] of [
+      [gw.url, ['Authorization', `Bearer ${KEYS.soloSk}`]],
+      [shadowGw.url, ['Limepay-SecretKey', KEYS.soloSk]],
+    ] as const) {
       const before = current.seen.length + legacy.seen.length;
-      const answer = await raw(base, '/orders/ordr_proto1', 'GET', [[credential[0], credential[1]], ['__proto__', 'x']]);
+      const answer = await raw(base, '/orders/ordr_proto1', 'GET', [
+        [credential[0], credential[1]],
+        ['__proto__', 'x'],
+      ]);
       expect(answer.status, answer.body).toBe(400);
-      expect(json(answer)).toMatchObject({ errorCode: 'invalid_request', detail: expect.stringContaining('__proto__') });
+      expect(json(answer)).toMatchObject({
+        errorCode: 'invalid_request',
+        detail: expect.stringContaining('__proto__'),
+      });
       expect(current.seen.length + legacy.seen.length).toBe(before);
     }
   });
 
   it('a header named constructor goes upstream as its value, not as a function', async () => {
-    const answer = await raw(gw.url, '/orders/ordr_ctor1', 'GET', [['Authorization', `Bearer ${KEYS.soloSk}`], ['constructor', 'plain'], ['toString', 'also-plain']]);
+    const answer = await raw(gw.url, '/orders/ordr_ctor1', 'GET', [
+      ['Authorization', `Bearer ${KEYS.soloSk}`],
+      ['constructor', 'plain'],
+      ['toString', 'also-plain'],
+    ]);
     expect(answer.status).toBe(200);
     const reached = current.seen.find((s) => s.url === '/orders/ordr_ctor1');
     expect(valuesOf(reached, 'constructor')).toEqual(['plain']);
@@ -166,7 +241,12 @@ describe('header names and values', () => {
   });
 
   it('a header that Connection names is hop-by-hop and not forwarded', async () => {
-    const answer = await raw(gw.url, '/orders/ordr_conn1', 'GET', [['Authorization', `Bearer ${KEYS.soloSk}`], ['Connection', 'close, X-Internal-Secret'], ['X-Internal-Secret', 'hop'], ['X-Kept', 'end-to-end']]);
+    const answer = await raw(gw.url, '/orders/ordr_conn1', 'GET', [
+      ['Authorization', `Bearer ${KEYS.soloSk}`],
+      ['Connection', 'close, X-Internal-Secret'],
+      ['X-Internal-Secret', 'hop'],
+      ['X-Kept', 'end-to-end'],
+    ]);
     expect(answer.status).toBe(200);
     const reached = current.seen.find((s) => s.url === '/orders/ordr_conn1');
     expect(valuesOf(reached, 'x-internal-secret')).toEqual([]);
@@ -176,7 +256,11 @@ describe('header names and values', () => {
   it('an invalid X-Forwarded-Host never reaches the legacy upstream (it builds the 3DS redirectURL from it), in legacy mode and in shadow', async () => {
     for (const base of [gw.url, shadowGw.url]) {
       const path = `/orders/ordr_xfh${base === gw.url ? 1 : 2}`;
-      const answer = await raw(base, path, 'GET', [['Limepay-SecretKey', KEYS.soloSk], ['X-Forwarded-Host', 'evil.example/phish?x='], ['X-Forwarded-Proto', 'javascript']]);
+      const answer = await raw(base, path, 'GET', [
+        ['Limepay-SecretKey', KEYS.soloSk],
+        ['X-Forwarded-Host', 'evil.example/phish?x='],
+        ['X-Forwarded-Proto', 'javascript'],
+      ]);
       expect(answer.status).toBe(200);
       const reached = legacy.seen.find((s) => s.url === path);
       expect(valuesOf(reached, 'x-forwarded-host'), base).toEqual([new URL(base).host]);
@@ -185,7 +269,7 @@ describe('header names and values', () => {
   });
 });
 
-describe('X-Forwarded-Host and -Proto: a trusted proxy\'s, and only when they parse (issue 56, item 4)', () => {
+describe("X-Forwarded-Host and -Proto: a trusted proxy's, and only when they parse (issue 56, item 4)", () => {
   type Upstream = Awaited<ReturnType<typeof origin>>;
   // legacy mode (L3), a shadow primary (L17) and a translated call (L6): each upstream builds URLs from them
   const paths = [
@@ -195,30 +279,65 @@ describe('X-Forwarded-Host and -Proto: a trusted proxy\'s, and only when they pa
   ] as const;
   let n = 0;
   /** One GET with the forwarded headers given; what reached the upstream (found by the request's own id in its URL). */
-  const reach = async (base: string, path: (n: number) => string, upstream: () => Upstream, forwarded: [string, string][]) => {
+  const reach = async (
+    base: string,
+    path: (n: number) => string,
+    upstream: () => Upstream,
+    forwarded: [string, string][],
+  ) => {
     const id = `tp${++n}`;
     const target = path(n);
     const answer = await raw(base, target, 'GET', [['Limepay-SecretKey', KEYS.soloSk], ...forwarded]);
     expect(answer.status, `${target}: ${answer.body}`).toBeLessThan(500);
     const seen = upstream().seen.find((s) => new RegExp(`_${id}(?![0-9])`).test(s.url));
-    return { host: valuesOf(seen, 'x-forwarded-host'), proto: valuesOf(seen, 'x-forwarded-proto'), reached: seen !== undefined };
+    return {
+      host: valuesOf(seen, 'x-forwarded-host'),
+      proto: valuesOf(seen, 'x-forwarded-proto'),
+      reached: seen !== undefined,
+    };
   };
 
   it('from a trusted proxy, a valid host[:port] and scheme reach the upstream on every path', async () => {
     for (const [label, path, upstream] of paths)
-      for (const host of ['api.sandbox.limepay.example', 'api.sandbox.limepay.example:8443', '203.0.113.7:443', '[2001:db8::1]:8443']) {
-        const seen = await reach(trustedGw.url, path, upstream, [['X-Forwarded-Host', host], ['X-Forwarded-Proto', 'https']]);
+      for (const host of [
+        'api.sandbox.limepay.example',
+        'api.sandbox.limepay.example:8443',
+        '203.0.113.7:443',
+        '[2001:db8::1]:8443',
+      ]) {
+        const seen = await reach(trustedGw.url, path, upstream, [
+          ['X-Forwarded-Host', host],
+          ['X-Forwarded-Proto', 'https'],
+        ]);
         expect(seen.reached, `${label} ${host}`).toBe(true);
         expect([seen.host, seen.proto], `${label} ${host}`).toEqual([[host], ['https']]);
       }
   });
 
-  it('from a trusted proxy, a value that is not a host[:port] with a valid port is ignored: the gateway\'s own host stands', async () => {
+  it("from a trusted proxy, a value that is not a host[:port] with a valid port is ignored: the gateway's own host stands", async () => {
     const own = new URL(trustedGw.url).host;
-    const bad = ['..', '-', '.', 'evil.example:99999', 'evil.example:0', 'evil.example:', 'a..b', '-evil.example', 'evil-.example', 'evil.example/phish', 'user@evil.example', '[::1', '[not-ip]:80', `${'a'.repeat(64)}.example`];
+    const bad = [
+      '..',
+      '-',
+      '.',
+      'evil.example:99999',
+      'evil.example:0',
+      'evil.example:',
+      'a..b',
+      '-evil.example',
+      'evil-.example',
+      'evil.example/phish',
+      'user@evil.example',
+      '[::1',
+      '[not-ip]:80',
+      `${'a'.repeat(64)}.example`,
+    ];
     for (const [label, path, upstream] of paths)
       for (const host of bad) {
-        const seen = await reach(trustedGw.url, path, upstream, [['X-Forwarded-Host', host], ['X-Forwarded-Proto', 'gopher']]);
+        const seen = await reach(trustedGw.url, path, upstream, [
+          ['X-Forwarded-Host', host],
+          ['X-Forwarded-Proto', 'gopher'],
+        ]);
         expect(seen.reached, `${label} ${host}`).toBe(true);
         expect([seen.host, seen.proto], `${label} ${host}`).toEqual([[own], ['http']]);
       }
@@ -231,7 +350,10 @@ describe('X-Forwarded-Host and -Proto: a trusted proxy\'s, and only when they pa
       ['translated', gw.url, paths[2][1], () => current],
     ] as const;
     for (const [label, base, path, upstream] of untrusted) {
-      const seen = await reach(base, path, upstream, [['X-Forwarded-Host', 'api.sandbox.limepay.example'], ['X-Forwarded-Proto', 'https']]);
+      const seen = await reach(base, path, upstream, [
+        ['X-Forwarded-Host', 'api.sandbox.limepay.example'],
+        ['X-Forwarded-Proto', 'https'],
+      ]);
       expect(seen.reached, label).toBe(true);
       expect([seen.host, seen.proto], label).toEqual([[new URL(base).host], ['http']]);
     }
@@ -239,31 +361,68 @@ describe('X-Forwarded-Host and -Proto: a trusted proxy\'s, and only when they pa
 });
 
 describe('a key given twice in one JSON object (docs/decisions.md D-GW-2)', () => {
-  const twice = (amount: string) => `{"internalOrderId":"dup-1","paymentAmount":{"amount":100,"currency":"AUD","amount":${amount}},"description":"","billing":{"name":"Jo"}}`;
+  const twice = (amount: string) =>
+    `{"internalOrderId":"dup-1","paymentAmount":{"amount":100,"currency":"AUD","amount":${amount}},"description":"","billing":{"name":"Jo"}}`;
 
   it('is a legacy 400 naming the key on a translated route, and nothing is sent', async () => {
     const before = current.seen.length;
     const body = '{"transactionId":"tran_dup1","refundAmount":{"amount":100,"currency":"AUD","amount":100000}}';
-    const answer = await raw(gw.url, '/refunds', 'POST', [['Limepay-SecretKey', KEYS.soloSk], ['Content-Type', 'application/json']], body);
+    const answer = await raw(
+      gw.url,
+      '/refunds',
+      'POST',
+      [
+        ['Limepay-SecretKey', KEYS.soloSk],
+        ['Content-Type', 'application/json'],
+      ],
+      body,
+    );
     expect(answer.status).toBe(400);
-    expect(json(answer)).toMatchObject({ errorCode: 'invalid_request', detail: 'body.refundAmount.amount: the key is given twice; send each field once' });
+    expect(json(answer)).toMatchObject({
+      errorCode: 'invalid_request',
+      detail: 'body.refundAmount.amount: the key is given twice; send each field once',
+    });
     expect(current.seen.length).toBe(before);
   });
 
   it('goes to the legacy upstream as the client sent it in legacy mode: the legacy service decides', async () => {
-    const answer = await raw(gw.url, '/orders', 'POST', [['Limepay-SecretKey', KEYS.soloSk], ['Content-Type', 'application/json']], twice('100000'));
+    const answer = await raw(
+      gw.url,
+      '/orders',
+      'POST',
+      [
+        ['Limepay-SecretKey', KEYS.soloSk],
+        ['Content-Type', 'application/json'],
+      ],
+      twice('100000'),
+    );
     expect(answer.status).toBe(200);
     expect(legacy.seen.at(-1)).toMatchObject({ method: 'POST', url: '/orders', body: twice('100000') });
   });
 
   it('in shadow mode: the legacy side answers the client, and the comparison records what each side understood', async () => {
-    const answer = await raw(shadowGw.url, '/orders', 'POST', [['Limepay-SecretKey', KEYS.soloSk], ['Content-Type', 'application/json']], twice('100001'));
+    const answer = await raw(
+      shadowGw.url,
+      '/orders',
+      'POST',
+      [
+        ['Limepay-SecretKey', KEYS.soloSk],
+        ['Content-Type', 'application/json'],
+      ],
+      twice('100001'),
+    );
     expect(answer.status).toBe(200);
     expect(legacy.seen.at(-1)).toMatchObject({ method: 'POST', url: '/orders', body: twice('100001') });
     await shadowGw.gateway.shadow.idle();
-    const [record] = shadowGw.gateway.shadow.ledger.find(/^x-request-id: (.+)$/im.exec(answer.head)![1]!.trim()) as { differences: unknown[] }[];
+    const [record] = shadowGw.gateway.shadow.ledger.find(/^x-request-id: (.+)$/im.exec(answer.head)![1]!.trim()) as {
+      differences: unknown[];
+    }[];
     expect(record?.differences).toEqual([
-      { path: '$translation', primary: 'accepted (200)', candidate: 'refused: invalid_request: body.paymentAmount.amount: the key is given twice; send each field once' },
+      {
+        path: '$translation',
+        primary: 'accepted (200)',
+        candidate: 'refused: invalid_request: body.paymentAmount.amount: the key is given twice; send each field once',
+      },
     ]);
   });
 });
@@ -281,7 +440,8 @@ describe('a body on a route that takes none', () => {
     for (const [route, method, path] of routes)
       for (const body of ['<cancel reason="x"/>', deep, '{"reason":"changed my mind"}']) {
         const before = current.seen.length;
-        const credential: [string, string] = route === 'L25' ? ['Limepay-Token', KEYS.marketplace] : ['Limepay-SecretKey', KEYS.soloSk];
+        const credential: [string, string] =
+          route === 'L25' ? ['Limepay-Token', KEYS.marketplace] : ['Limepay-SecretKey', KEYS.soloSk];
         const answer = await raw(gw.url, path, method, [credential, ['Content-Type', 'application/xml']], body);
         expect(answer.status, `${route} ${body.slice(0, 20)}: ${answer.body}`).toBe(400);
         expect(json(answer).errorCode, route).toBe('invalid_request');
@@ -300,9 +460,17 @@ describe('a body on a route that takes none', () => {
 
 describe('request targets', () => {
   it('an absolute-form target and dot segments are refused, never forwarded', async () => {
-    for (const target of ['http://evil.example/orders/ordr_abs1', '/sandbox/../orders/ordr_dot1', '/sandbox/%2e%2e/orders/ordr_dot2', '/orders/./ordr_dot3']) {
+    for (const target of [
+      'http://evil.example/orders/ordr_abs1',
+      '/sandbox/../orders/ordr_dot1',
+      '/sandbox/%2e%2e/orders/ordr_dot2',
+      '/orders/./ordr_dot3',
+    ]) {
       const before = current.seen.length + legacy.seen.length;
-      for (const credential of [['Authorization', `Bearer ${KEYS.soloSk}`], ['Limepay-SecretKey', KEYS.soloSk]] as const) {
+      for (const credential of [
+        ['Authorization', `Bearer ${KEYS.soloSk}`],
+        ['Limepay-SecretKey', KEYS.soloSk],
+      ] as const) {
         const answer = await raw(gw.url, target, 'GET', [[credential[0], credential[1]]]);
         expect(answer.status, `${target}: ${answer.body}`).toBe(400);
         expect(json(answer)).toMatchObject({ errorCode: 'invalid_request', detail: expect.stringMatching(/^path/) });
@@ -328,12 +496,20 @@ describe('request targets', () => {
       const answer = await raw(gw.url, target, method, [['Limepay-SecretKey', KEYS.soloSk]]);
       expect(answer.status, `${method} ${target}: ${answer.head}`).toBe(status);
       const body = json(answer);
-      expect(body, `${method} ${target}`).toMatchObject({ statusCode: status, errorCode: expect.any(String), message: expect.any(String), detail: expect.stringMatching(detail), tracer: expect.any(String) });
+      expect(body, `${method} ${target}`).toMatchObject({
+        statusCode: status,
+        errorCode: expect.any(String),
+        message: expect.any(String),
+        detail: expect.stringMatching(detail),
+        tracer: expect.any(String),
+      });
     }
     expect(current.seen.length + legacy.seen.length, 'nothing was forwarded, no tunnel opened').toBe(before);
     gw.gateway.flushLogs();
     // each refusal's tracer is in the log, counted as a refusal
-    const connect = sink.records().filter((r) => r.msg === 'request refused by the HTTP parser' && String(r.detail).startsWith('method: CONNECT'));
+    const connect = sink
+      .records()
+      .filter((r) => r.msg === 'request refused by the HTTP parser' && String(r.detail).startsWith('method: CONNECT'));
     expect(connect).toHaveLength(3);
   });
 
@@ -347,8 +523,28 @@ describe('request targets', () => {
 describe('a client that gives up mid-body', () => {
   it('is logged as its own failure, never at error level as the gateway failing', async () => {
     const before = sink.records().length;
-    await raw(gw.url, '/orders', 'POST', [['Limepay-SecretKey', KEYS.soloSk], ['Content-Type', 'application/json']], bigOrder, 100);
-    await raw(gw.url, '/refunds', 'POST', [['Limepay-SecretKey', KEYS.soloSk], ['Content-Type', 'application/json']], bigOrder, 10);
+    await raw(
+      gw.url,
+      '/orders',
+      'POST',
+      [
+        ['Limepay-SecretKey', KEYS.soloSk],
+        ['Content-Type', 'application/json'],
+      ],
+      bigOrder,
+      100,
+    );
+    await raw(
+      gw.url,
+      '/refunds',
+      'POST',
+      [
+        ['Limepay-SecretKey', KEYS.soloSk],
+        ['Content-Type', 'application/json'],
+      ],
+      bigOrder,
+      10,
+    );
     await new Promise((r) => setTimeout(r, 300));
     gw.gateway.flushLogs();
     const lines = sink.records().slice(before);

@@ -12,7 +12,7 @@ const line = (i: number) => `{"n":${i},"msg":"${'x'.repeat(200)}"}\n`;
 const read = (file: string) => readFileSync(file, 'utf8');
 const total = (n: number) => Array.from({ length: n }, (_, i) => line(i).length).reduce((a, b) => a + b, 0);
 const waitFor = async (check: () => boolean, ms: number) => {
-  for (const end = Date.now() + ms; Date.now() < end && !check(); ) await new Promise((r) => setTimeout(r, 20));
+  for (const end = Date.now() + ms; Date.now() < end && !check();) await new Promise((r) => setTimeout(r, 20));
 };
 
 describe('log lines', () => {
@@ -44,18 +44,41 @@ describe('access lines', () => {
   const collect = () => {
     const chunks: string[] = [];
     const stream = new Writable({ write: (chunk, _enc, done) => (chunks.push(String(chunk)), done()) });
-    return { stream, records: () => chunks.join('').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) };
+    return {
+      stream,
+      records: () =>
+        chunks
+          .join('')
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+    };
   };
 
   it('writes the milliseconds to a tenth as JSON would', () => {
     for (let t = 0; t <= 200_000; t += 7) expect(tenths(t / 10)).toBe(String(Math.round(t) / 10));
-    for (const ms of [0, 0.04, 0.05, 0.96, 1, 12.3, 999.95, 30_000]) expect(tenths(Math.round(ms * 10) / 10)).toBe(String(Math.round(ms * 10) / 10));
+    for (const ms of [0, 0.04, 0.05, 0.96, 1, 12.3, 999.95, 30_000])
+      expect(tenths(Math.round(ms * 10) / 10)).toBe(String(Math.round(ms * 10) / 10));
   });
 
   it('writes record times exactly as Date#toISOString does, across seconds and out of order', () => {
     const base = Date.UTC(2026, 10, 23, 23, 59, 58, 0);
     // milliseconds 0-9, 10-99 and 100-999, a second and a day boundary, then back in time
-    const times = [base, base + 7, base + 42, base + 999, base + 1000, base + 1999, base + 2000, base + 2001, base - 1, base + 5, 0, -1, Date.now()];
+    const times = [
+      base,
+      base + 7,
+      base + 42,
+      base + 999,
+      base + 1000,
+      base + 1999,
+      base + 2000,
+      base + 2001,
+      base - 1,
+      base + 5,
+      0,
+      -1,
+      Date.now(),
+    ];
     for (const t of times) expect(isoTime(t)).toBe(new Date(t).toISOString());
     for (let t = base; t < base + 3000; t += 13) expect(isoTime(t)).toBe(new Date(t).toISOString());
     // beyond year 9999 toISOString writes six-digit years: its text is used whole
@@ -68,13 +91,60 @@ describe('access lines', () => {
     const out = collect();
     const logging = gatewayLogging('info', out.stream);
     const id = '0b7c1d2e-1111-4222-8333-444455556666';
-    logging.access({ requestId: id, clientRequestId: false, route: 'L6', mode: 'current', method: 'GET', url: '/transactions/tran_1', status: 200, ms: 1.2 });
-    logging.access({ requestId: 'client-id.1', clientRequestId: true, route: 'current', mode: 'passthrough', method: 'POST', url: '/orders?token=chk_secret"x', status: 502, ms: 30, traceId: 'a'.repeat(32) });
-    logging.access({ requestId: id, clientRequestId: false, route: 'L6', mode: 'shadow', method: 'GET', url: '/transactions/tran_2', status: 404, ms: 0 });
+    logging.access({
+      requestId: id,
+      clientRequestId: false,
+      route: 'L6',
+      mode: 'current',
+      method: 'GET',
+      url: '/transactions/tran_1',
+      status: 200,
+      ms: 1.2,
+    });
+    logging.access({
+      requestId: 'client-id.1',
+      clientRequestId: true,
+      route: 'current',
+      mode: 'passthrough',
+      method: 'POST',
+      url: '/orders?token=chk_secret"x',
+      status: 502,
+      ms: 30,
+      traceId: 'a'.repeat(32),
+    });
+    logging.access({
+      requestId: id,
+      clientRequestId: false,
+      route: 'L6',
+      mode: 'shadow',
+      method: 'GET',
+      url: '/transactions/tran_2',
+      status: 404,
+      ms: 0,
+    });
     const [a, b, c] = out.records();
-    expect(a).toMatchObject({ level: 30, pid: process.pid, requestId: id, route: 'L6', mode: 'current', method: 'GET', url: '/transactions/tran_1', status: 200, ms: 1.2, msg: 'request' });
+    expect(a).toMatchObject({
+      level: 30,
+      pid: process.pid,
+      requestId: id,
+      route: 'L6',
+      mode: 'current',
+      method: 'GET',
+      url: '/transactions/tran_1',
+      status: 200,
+      ms: 1.2,
+      msg: 'request',
+    });
     expect(a!.traceId).toBeUndefined();
-    expect(b).toMatchObject({ requestId: 'client-id.1', route: 'current', mode: 'passthrough', method: 'POST', status: 502, ms: 30, traceId: 'a'.repeat(32) });
+    expect(b).toMatchObject({
+      requestId: 'client-id.1',
+      route: 'current',
+      mode: 'passthrough',
+      method: 'POST',
+      status: 502,
+      ms: 30,
+      traceId: 'a'.repeat(32),
+    });
     // the quote survives, escaped: the line is still one JSON object
     expect(b!.url).toBe('/orders?token=[redacted]"x');
     expect(c).toMatchObject({ route: 'L6', mode: 'shadow', url: '/transactions/tran_2', status: 404, ms: 0 });

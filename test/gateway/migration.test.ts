@@ -38,9 +38,11 @@ const OPERATOR = OPERATOR_TOKENS.migration;
 
 /** Prometheus's server, from Debian's prometheus package (`.ci/run` installs it); required under CI=true. */
 function findPrometheus(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (existsSync(join(dir, 'prometheus'))) return join(dir, 'prometheus');
-  if (process.env.CI === 'true') throw new Error('prometheus not found (CI=true requires it): apt-get install prometheus');
-  process.stderr.write('migration guide: its Kubernetes part skipped: install Debian\'s prometheus package to run it\n');
+  for (const dir of (process.env.PATH ?? '').split(delimiter))
+    if (existsSync(join(dir, 'prometheus'))) return join(dir, 'prometheus');
+  if (process.env.CI === 'true')
+    throw new Error('prometheus not found (CI=true requires it): apt-get install prometheus');
+  process.stderr.write("migration guide: its Kubernetes part skipped: install Debian's prometheus package to run it\n");
   return undefined;
 }
 const PROMETHEUS = findPrometheus();
@@ -57,17 +59,30 @@ interface Step {
 
 /** The guide's sections (## headings), each with its paybridge.json and its commands in order. */
 function guideSteps(): Step[] {
-  return GUIDE.split(/^## /m).slice(1).map((section) => {
-    const title = section.slice(0, section.indexOf('\n'));
-    const json = [...section.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => JSON.parse(m[1]!));
-    expect(json.length, title).toBeLessThanOrEqual(1);
-    const commands = section.split('\n').filter((line) => COMMAND.test(line)).map((line) => line.trim());
-    return { title, ...(json[0] ? { file: json[0] } : {}), commands };
-  });
+  return GUIDE.split(/^## /m)
+    .slice(1)
+    .map((section) => {
+      const title = section.slice(0, section.indexOf('\n'));
+      const json = [...section.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => JSON.parse(m[1]!));
+      expect(json.length, title).toBeLessThanOrEqual(1);
+      const commands = section
+        .split('\n')
+        .filter((line) => COMMAND.test(line))
+        .map((line) => line.trim());
+      return { title, ...(json[0] ? { file: json[0] } : {}), commands };
+    });
 }
 
 /** Traffic of the team's clients per step: order flows on each side (enough for 50 comparisons where a verdict is the go). */
-const FLOWS: Record<string, number> = { 'Step 0': 4, 'Step 1': 56, 'Step 2': 10, 'Step 3': 10, 'Step 4': 10, 'Step 5': 6, 'Rolling back': 6 };
+const FLOWS: Record<string, number> = {
+  'Step 0': 4,
+  'Step 1': 56,
+  'Step 2': 10,
+  'Step 3': 10,
+  'Step 4': 10,
+  'Step 5': 6,
+  'Rolling back': 6,
+};
 
 /** A free TCP port on the loopback. */
 async function freePort(): Promise<number> {
@@ -126,7 +141,10 @@ function cluster(secrets: Record<string, string>) {
 
   function writeTargets(): void {
     if (!prometheus) return;
-    writeFileSync(`${prometheus.targets}.tmp`, JSON.stringify([{ targets: replicas.map((r) => new URL(r.proc.url).host), labels: { job: 'paybridge' } }]));
+    writeFileSync(
+      `${prometheus.targets}.tmp`,
+      JSON.stringify([{ targets: replicas.map((r) => new URL(r.proc.url).host), labels: { job: 'paybridge' } }]),
+    );
     renameSync(`${prometheus.targets}.tmp`, prometheus.targets);
   }
 
@@ -135,21 +153,41 @@ function cluster(secrets: Record<string, string>) {
     const port = await freePort();
     const targets = join(root, 'targets.json');
     const config = join(root, 'prometheus.yml');
-    writeFileSync(config, [
-      'global: { scrape_interval: 1s, evaluation_interval: 1s }',
-      `rule_files: [${JSON.stringify(join(ROOT, 'deploy/prometheus/paybridge-rules.yml'))}]`,
-      'scrape_configs:',
-      '  - job_name: paybridge',
-      `    file_sd_configs: [{ files: [${JSON.stringify(targets)}], refresh_interval: 1s }]`,
-    ].join('\n'));
-    const child = spawn(PROMETHEUS, [`--config.file=${config}`, `--storage.tsdb.path=${join(root, 'tsdb')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: 'ignore' });
+    writeFileSync(
+      config,
+      [
+        'global: { scrape_interval: 1s, evaluation_interval: 1s }',
+        `rule_files: [${JSON.stringify(join(ROOT, 'deploy/prometheus/paybridge-rules.yml'))}]`,
+        'scrape_configs:',
+        '  - job_name: paybridge',
+        `    file_sd_configs: [{ files: [${JSON.stringify(targets)}], refresh_interval: 1s }]`,
+      ].join('\n'),
+    );
+    const child = spawn(
+      PROMETHEUS,
+      [
+        `--config.file=${config}`,
+        `--storage.tsdb.path=${join(root, 'tsdb')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        '--log.level=warn',
+      ],
+      { stdio: 'ignore' },
+    );
     prometheus = { child, url: `http://127.0.0.1:${port}`, targets };
     writeTargets();
-    await waitUntil(async () => (await fetch(`${prometheus!.url}/-/ready`).then((r) => r.status, () => 0)) === 200, 30_000);
+    await waitUntil(
+      async () =>
+        (await fetch(`${prometheus!.url}/-/ready`).then(
+          (r) => r.status,
+          () => 0,
+        )) === 200,
+      30_000,
+    );
   }
 
   const ready = async () => {
-    for (const r of replicas) await waitUntil(async () => (await client(r.proc.url).get('/readyz')).status === 200, 30_000);
+    for (const r of replicas)
+      await waitUntil(async () => (await client(r.proc.url).get('/readyz')).status === 200, 30_000);
   };
 
   /** What kubectl asks of the cluster (and, with no kubectl installed, what it prints for a client-side dry run). */
@@ -158,7 +196,15 @@ function cluster(secrets: Record<string, string>) {
     const dryRun = /^create configmap (\S+) --from-file=(\S+) --dry-run=client -o yaml$/.exec(line);
     if (dryRun) {
       const data = { [basename(dryRun[2]!)]: readFileSync(join(cwd, dryRun[2]!), 'utf8') };
-      return { stdout: stringify({ apiVersion: 'v1', data, kind: 'ConfigMap', metadata: { creationTimestamp: null, name: dryRun[1] } }), code: 0 };
+      return {
+        stdout: stringify({
+          apiVersion: 'v1',
+          data,
+          kind: 'ConfigMap',
+          metadata: { creationTimestamp: null, name: dryRun[1] },
+        }),
+        code: 0,
+      };
     }
     if (line === 'apply -f deploy/kubernetes/') {
       // the ConfigMap first: the pods mount it
@@ -201,13 +247,15 @@ function cluster(secrets: Record<string, string>) {
 
   const control: Server = createHttpServer((req, res) => {
     let body = '';
-    req.on('data', (d) => (body += d)).on('end', () => {
-      const { argv, stdin, cwd } = JSON.parse(body) as { argv: string[]; stdin: string; cwd: string };
-      kubectl(argv, stdin, cwd).then(
-        (answer) => res.end(JSON.stringify(answer)),
-        (err: Error) => res.end(JSON.stringify({ stdout: `kubectl stand-in failed: ${err.message}\n`, code: 1 })),
-      );
-    });
+    req
+      .on('data', (d) => (body += d))
+      .on('end', () => {
+        const { argv, stdin, cwd } = JSON.parse(body) as { argv: string[]; stdin: string; cwd: string };
+        kubectl(argv, stdin, cwd).then(
+          (answer) => res.end(JSON.stringify(answer)),
+          (err: Error) => res.end(JSON.stringify({ stdout: `kubectl stand-in failed: ${err.message}\n`, code: 1 })),
+        );
+      });
   });
   const bin = join(root, 'bin');
   mkdirSync(bin);
@@ -219,7 +267,10 @@ function cluster(secrets: Record<string, string>) {
     prometheusUrl: () => prometheus?.url,
     async listen(): Promise<Record<string, string>> {
       await new Promise<void>((r) => control.listen(0, '127.0.0.1', r));
-      return { PATH: `${bin}${delimiter}${process.env.PATH}`, KUBECTL_STANDIN_URL: `http://127.0.0.1:${(control.address() as AddressInfo).port}` };
+      return {
+        PATH: `${bin}${delimiter}${process.env.PATH}`,
+        KUBECTL_STANDIN_URL: `http://127.0.0.1:${(control.address() as AddressInfo).port}`,
+      };
     },
     async close(): Promise<void> {
       for (const r of replicas) await r.proc.stop();
@@ -239,7 +290,10 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Prom
 }
 
 /** The routes a step's file sets besides `*`, and the percent of a canary:N% route. */
-const canaries = (file: Step['file']) => Object.entries(file?.routes ?? {}).flatMap(([route, mode]) => (/^canary:(\d+)%$/.test(mode) ? [[route, Number(mode.slice(7, -1))] as const] : []));
+const canaries = (file: Step['file']) =>
+  Object.entries(file?.routes ?? {}).flatMap(([route, mode]) =>
+    /^canary:(\d+)%$/.test(mode) ? [[route, Number(mode.slice(7, -1))] as const] : [],
+  );
 const FLOW_ROUTES = ['L1', 'L3', 'L4', 'L6', 'L7'];
 
 describe('docs/migration.md', () => {
@@ -255,7 +309,9 @@ describe('docs/migration.md', () => {
   it('every command, step by step, on one host and on two replicas: each step applied everywhere, its go criteria met, nothing done twice', async () => {
     const steps = guideSteps();
     // every indented line of the guide (outside its JSON files) is a command this test runs
-    const indented = GUIDE.replace(/^```[\s\S]*?^```$/gm, '').split('\n').filter((l) => /^ {4}\S/.test(l));
+    const indented = GUIDE.replace(/^```[\s\S]*?^```$/gm, '')
+      .split('\n')
+      .filter((l) => /^ {4}\S/.test(l));
     expect(indented.filter((l) => !COMMAND.test(l))).toEqual([]);
     // step 0's file is the ConfigMap deploy/kubernetes ships
     const shipped = parse(readFileSync(join(DEPLOY, 'configmap.yaml'), 'utf8')) as { data: Record<string, string> };
@@ -263,7 +319,11 @@ describe('docs/migration.md', () => {
     expect(steps[2]!.file).toEqual(JSON.parse(shipped.data['paybridge.json']!));
 
     sb = await startSandbox();
-    const secrets = { PAYBRIDGE_CURRENT_URL: sb.currentUrl, PAYBRIDGE_LEGACY_URL: sb.legacyUrl, PAYBRIDGE_OPERATOR_TOKEN: OPERATOR };
+    const secrets = {
+      PAYBRIDGE_CURRENT_URL: sb.currentUrl,
+      PAYBRIDGE_LEGACY_URL: sb.legacyUrl,
+      PAYBRIDGE_OPERATOR_TOKEN: OPERATOR,
+    };
     const hostDir = mkdtempSync(join(tmpdir(), 'paybridge-host-'));
     k8s = PROMETHEUS ? cluster(secrets) : undefined;
     const env = { ...process.env, ...(k8s ? await k8s.listen() : {}) };
@@ -292,95 +352,185 @@ describe('docs/migration.md', () => {
     const flows = async (bases: string[], n: number, tag: string) => {
       const card = client(sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` });
       let next = 0;
-      await Promise.all(Array.from({ length: 4 }, async () => {
-        for (let i = next++; i < n; i = next++) {
-          const api = client(bases[i % bases.length]!, { 'Limepay-SecretKey': KEYS.soloSk });
-          const order = await api.post('/orders', legacyOrder({ internalOrderId: `${tag}-${i}` }));
-          expect(order.status, order.text).toBe(200);
-          done.orders++;
-          const id = order.body.merchantOrderId as string;
-          const token = (await card.post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
-          const paid = await api.post(`/orders/${id}/pay`, { paymentToken: token });
-          expect(paid.status, paid.text).toBe(200);
-          done.pays++;
-          expect((await api.post('/refunds', { transactionId: paid.body.transactionId, refundAmount: { amount: 1_000, currency: 'AUD' } })).status).toBe(200);
-          done.refunds++;
-          expect((await api.get(`/orders/${id}`)).status).toBe(200);
-          expect((await api.get(`/transactions/${paid.body.transactionId}`)).status).toBe(200);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          for (let i = next++; i < n; i = next++) {
+            const api = client(bases[i % bases.length]!, { 'Limepay-SecretKey': KEYS.soloSk });
+            const order = await api.post('/orders', legacyOrder({ internalOrderId: `${tag}-${i}` }));
+            expect(order.status, order.text).toBe(200);
+            done.orders++;
+            const id = order.body.merchantOrderId as string;
+            const token = (await card.post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
+            const paid = await api.post(`/orders/${id}/pay`, { paymentToken: token });
+            expect(paid.status, paid.text).toBe(200);
+            done.pays++;
+            expect(
+              (
+                await api.post('/refunds', {
+                  transactionId: paid.body.transactionId,
+                  refundAmount: { amount: 1_000, currency: 'AUD' },
+                })
+              ).status,
+            ).toBe(200);
+            done.refunds++;
+            expect((await api.get(`/orders/${id}`)).status).toBe(200);
+            expect((await api.get(`/transactions/${paid.body.transactionId}`)).status).toBe(200);
+          }
+        }),
+      );
     };
 
     /** What each command must show at this step (a command with no check must exit 0); some wait, as an operator does, for the next scrape. */
-    const expectations = (step: Step): [RegExp, (out: { stdout: string; code: number }) => Promise<void> | void, boolean][] => [
+    const expectations = (
+      step: Step,
+    ): [RegExp, (out: { stdout: string; code: number }) => Promise<void> | void, boolean][] => [
       [/\/readyz$/, (out) => expect(JSON.parse(out.stdout)).toEqual({ status: 'ready' }), false],
-      [/^npx paybridge routes --gateway/, (out) => {
-        for (const [route, mode] of Object.entries(step.file?.routes ?? {}).filter(([r]) => r !== '*'))
-          expect(out.stdout).toMatch(new RegExp(`^${route}\\s.*\\s${mode.replace('%', '%')}\\s+sample`, 'm'));
-        expect(out.stdout).toMatch(new RegExp(`set by the configuration file `));
-      }, false],
-      [/--fail-on not-ready$/, (out) => {
-        expect(out.code, out.stdout).toBe(0);
-        for (const route of FLOW_ROUTES) expect(out.stdout).toMatch(new RegExp(`^${route}\\s+READY\\s`, 'm'));
-      }, true],
-      [/--fail-on mismatch$/, (out) => {
-        expect(out.code, out.stdout).toBe(0);
-        for (const [route, percent] of canaries(step.file)) expect(out.stdout).toMatch(new RegExp(`^${route}\\s[\\s\\S]*?canary ${percent}% configured: [\\d.]+% served by the translation`, 'm'));
-      }, true],
-      [/_paybridge\/report -H/, (out) => {
-        const report = JSON.parse(out.stdout) as { routes: { route: string; canary?: { percent: number; translation: number; legacy: number } }[] };
-        for (const [route, percent] of canaries(step.file)) {
-          const r = report.routes.find((x) => x.route === route)!;
-          expect(r.canary?.percent, route).toBe(percent);
-          expect(r.canary!.translation + r.canary!.legacy, route).toBeGreaterThanOrEqual(FLOWS[step.title.slice(0, 6)] ?? 0);
-        }
-      }, false],
-      [/_paybridge\/config -H/, (out) => {
-        const shown = JSON.parse(out.stdout) as { config: { routes: unknown }; notApplied: string[]; routesSetBy: string };
-        expect(shown.config.routes).toEqual(step.file!.routes);
-        expect(shown.notApplied).toEqual([]);
-        expect(shown.routesSetBy).toBe(`the configuration file paybridge.json`);
-      }, false],
-      [/query=count by \(hash\)/, (out) => {
-        const result = (JSON.parse(out.stdout) as PromQuery).data.result;
-        expect(result.map((r) => r.value[1])).toEqual(['2']);
-      }, true],
-      [/query=paybridge:shadow_route_ready/, (out) => {
-        const result = (JSON.parse(out.stdout) as PromQuery).data.result;
-        for (const route of FLOW_ROUTES) expect(result.find((r) => r.metric.route === route)?.value[1], route).toBe('1');
-      }, true],
-      [/query=paybridge:canary_translation_share/, (out) => {
-        const result = (JSON.parse(out.stdout) as PromQuery).data.result;
-        for (const [route] of canaries(step.file)) expect(Number(result.find((r) => r.metric.route === route)?.value[1]), route).toBeGreaterThanOrEqual(0);
-      }, true],
-      [/^npx paybridge replay corpus\.jsonl$/, (out) => {
-        expect(out.code, out.stdout).toBe(0);
-        expect(out.stdout).toMatch(/^replay: [1-9]\d* exchanges, 0 would change$/m);
-      }, false],
+      [
+        /^npx paybridge routes --gateway/,
+        (out) => {
+          for (const [route, mode] of Object.entries(step.file?.routes ?? {}).filter(([r]) => r !== '*'))
+            expect(out.stdout).toMatch(new RegExp(`^${route}\\s.*\\s${mode.replace('%', '%')}\\s+sample`, 'm'));
+          expect(out.stdout).toMatch(new RegExp(`set by the configuration file `));
+        },
+        false,
+      ],
+      [
+        /--fail-on not-ready$/,
+        (out) => {
+          expect(out.code, out.stdout).toBe(0);
+          for (const route of FLOW_ROUTES) expect(out.stdout).toMatch(new RegExp(`^${route}\\s+READY\\s`, 'm'));
+        },
+        true,
+      ],
+      [
+        /--fail-on mismatch$/,
+        (out) => {
+          expect(out.code, out.stdout).toBe(0);
+          for (const [route, percent] of canaries(step.file))
+            expect(out.stdout).toMatch(
+              new RegExp(
+                `^${route}\\s[\\s\\S]*?canary ${percent}% configured: [\\d.]+% served by the translation`,
+                'm',
+              ),
+            );
+        },
+        true,
+      ],
+      [
+        /_paybridge\/report -H/,
+        (out) => {
+          const report = JSON.parse(out.stdout) as {
+            routes: { route: string; canary?: { percent: number; translation: number; legacy: number } }[];
+          };
+          for (const [route, percent] of canaries(step.file)) {
+            const r = report.routes.find((x) => x.route === route)!;
+            expect(r.canary?.percent, route).toBe(percent);
+            expect(r.canary!.translation + r.canary!.legacy, route).toBeGreaterThanOrEqual(
+              FLOWS[step.title.slice(0, 6)] ?? 0,
+            );
+          }
+        },
+        false,
+      ],
+      [
+        /_paybridge\/config -H/,
+        (out) => {
+          const shown = JSON.parse(out.stdout) as {
+            config: { routes: unknown };
+            notApplied: string[];
+            routesSetBy: string;
+          };
+          expect(shown.config.routes).toEqual(step.file!.routes);
+          expect(shown.notApplied).toEqual([]);
+          expect(shown.routesSetBy).toBe(`the configuration file paybridge.json`);
+        },
+        false,
+      ],
+      [
+        /query=count by \(hash\)/,
+        (out) => {
+          const result = (JSON.parse(out.stdout) as PromQuery).data.result;
+          expect(result.map((r) => r.value[1])).toEqual(['2']);
+        },
+        true,
+      ],
+      [
+        /query=paybridge:shadow_route_ready/,
+        (out) => {
+          const result = (JSON.parse(out.stdout) as PromQuery).data.result;
+          for (const route of FLOW_ROUTES)
+            expect(result.find((r) => r.metric.route === route)?.value[1], route).toBe('1');
+        },
+        true,
+      ],
+      [
+        /query=paybridge:canary_translation_share/,
+        (out) => {
+          const result = (JSON.parse(out.stdout) as PromQuery).data.result;
+          for (const [route] of canaries(step.file))
+            expect(Number(result.find((r) => r.metric.route === route)?.value[1]), route).toBeGreaterThanOrEqual(0);
+        },
+        true,
+      ],
+      [
+        /^npx paybridge replay corpus\.jsonl$/,
+        (out) => {
+          expect(out.code, out.stdout).toBe(0);
+          expect(out.stdout).toMatch(/^replay: [1-9]\d* exchanges, 0 would change$/m);
+        },
+        false,
+      ],
     ];
 
     for (const step of steps.filter((s) => s.file || s.commands.length > 0)) {
       // the step's file: saved on the host (the gateway reads it), the ConfigMap's source for kubectl
       if (step.file) writeFileSync(join(hostDir, 'paybridge.json'), JSON.stringify(step.file, null, 2));
       const routesIn = async (url: string) => (await operator(url).get('/_paybridge/config')).body?.config?.routes;
-      if (host && step.file) await waitUntil(async () => JSON.stringify(await routesIn(host!.url)) === JSON.stringify(step.file!.routes), 15_000);
+      if (host && step.file)
+        await waitUntil(
+          async () => JSON.stringify(await routesIn(host!.url)) === JSON.stringify(step.file!.routes),
+          15_000,
+        );
       // what applies the step first (the gateway started, kubectl), then the clients' traffic, then the checks
       const applying = step.commands.filter((c) => /^(PAYBRIDGE_|kubectl )/.test(c));
       for (const command of applying) {
         if (command.startsWith('PAYBRIDGE_')) {
-          const assignments = command.slice(0, command.indexOf(' npx paybridge serve ')).split(' ').map((a) => a.split('=') as [string, string]);
-          const args = command.slice(command.indexOf(' npx paybridge serve ') + ' npx paybridge serve '.length).split(' ');
-          host = await spawnGateway(args, { ...Object.fromEntries(assignments), PAYBRIDGE_CURRENT_URL: sb.currentUrl, PAYBRIDGE_LEGACY_URL: sb.legacyUrl }, { cwd: hostDir, timeoutMs: 30_000 });
+          const assignments = command
+            .slice(0, command.indexOf(' npx paybridge serve '))
+            .split(' ')
+            .map((a) => a.split('=') as [string, string]);
+          const args = command
+            .slice(command.indexOf(' npx paybridge serve ') + ' npx paybridge serve '.length)
+            .split(' ');
+          host = await spawnGateway(
+            args,
+            {
+              ...Object.fromEntries(assignments),
+              PAYBRIDGE_CURRENT_URL: sb.currentUrl,
+              PAYBRIDGE_LEGACY_URL: sb.legacyUrl,
+            },
+            { cwd: hostDir, timeoutMs: 30_000 },
+          );
           continue;
         }
         if (!k8s) continue;
         const out = await run(command);
         expect(out.code, `${command}: ${out.stdout}`).toBe(0);
       }
-      if (k8s && step.file) for (const r of k8s.replicas) await waitUntil(async () => JSON.stringify(await routesIn(r.proc.url)) === JSON.stringify(step.file!.routes), 15_000);
+      if (k8s && step.file)
+        for (const r of k8s.replicas)
+          await waitUntil(
+            async () => JSON.stringify(await routesIn(r.proc.url)) === JSON.stringify(step.file!.routes),
+            15_000,
+          );
       const n = FLOWS[step.title.slice(0, step.title.startsWith('Step') ? 6 : 12)] ?? 0;
       await flows([host!.url], n, `host-${step.title.slice(0, 6)}`);
-      if (k8s) await flows(k8s.replicas.map((r) => r.proc.url), n, `k8s-${step.title.slice(0, 6)}`);
+      if (k8s)
+        await flows(
+          k8s.replicas.map((r) => r.proc.url),
+          n,
+          `k8s-${step.title.slice(0, 6)}`,
+        );
       for (const command of step.commands.filter((c) => !applying.includes(c))) {
         if (!k8s && command.includes('prometheus:9090')) continue;
         const check = expectations(step).find(([pattern]) => pattern.test(command));

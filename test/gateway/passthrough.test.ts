@@ -30,7 +30,10 @@ afterAll(async () => {
 });
 
 /** A current-generation call (forwarded unchanged): its status, headers and the body bytes as they came. */
-function send(method: string, path: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function send(
+  method: string,
+  path: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${gw.url}${path}`, { method, headers: { authorization: `Bearer ${KEYS.soloSk}` } }, (res) => {
       let body = '';
@@ -44,7 +47,12 @@ function send(method: string, path: string): Promise<{ status: number; headers: 
 describe('a passthrough answer', () => {
   it('is the status, body and end-to-end headers the upstream gave, hop-by-hop ones dropped', async () => {
     const answer = await send('POST', '/orders');
-    expect([answer.status, answer.body, answer.headers['x-origin'], answer.headers['proxy-connection']]).toEqual([201, '{"created":true}', 'kept', undefined]);
+    expect([answer.status, answer.body, answer.headers['x-origin'], answer.headers['proxy-connection']]).toEqual([
+      201,
+      '{"created":true}',
+      'kept',
+      undefined,
+    ]);
   });
 
   it('to HEAD keeps the length announced and has no body', async () => {

@@ -18,15 +18,36 @@ function detail() {
   const refunded = refunds.reduce((sum, r) => sum + r.amount, 0);
   return {
     purchaseDetails: {
-      orderId: 'ordr_c1', merchantId: 'mcht_solo', marketplaceId: null, referenceOrderId: 'r', amount: { minorCurrencyUnits: 100_000, currency: 'AUD' },
-      surchargeAmount: 0, refundedAmount: refunded, merchantName: 'Solo', transactionId: TX, orderType: 'online', payType: 'PayInFull',
-      description: null, orderMetadata: null, status: refunded > 0 ? 'partially_refunded' : 'paid', refundIds: refunds.map((r) => r.id),
-      disputeId: null, disputeIds: [], paidOn: '2026-11-22', createdAt: '2026-11-22T00:00:00.000Z', updatedAt: '2026-11-22T00:00:00.000Z',
+      orderId: 'ordr_c1',
+      merchantId: 'mcht_solo',
+      marketplaceId: null,
+      referenceOrderId: 'r',
+      amount: { minorCurrencyUnits: 100_000, currency: 'AUD' },
+      surchargeAmount: 0,
+      refundedAmount: refunded,
+      merchantName: 'Solo',
+      transactionId: TX,
+      orderType: 'online',
+      payType: 'PayInFull',
+      description: null,
+      orderMetadata: null,
+      status: refunded > 0 ? 'partially_refunded' : 'paid',
+      refundIds: refunds.map((r) => r.id),
+      disputeId: null,
+      disputeIds: [],
+      paidOn: '2026-11-22',
+      createdAt: '2026-11-22T00:00:00.000Z',
+      updatedAt: '2026-11-22T00:00:00.000Z',
     },
     paymentMethod: { paymentMethodType: 'Card', accountHint: '4242', paymentStatus: 'Settled', paymentFailure: null },
     serviceFees: { variableAmount: 0, fixedAmount: 0, taxAmount: 0, totalAmount: 0 },
     customerDetails: null,
-    timelines: refunds.map((r) => ({ eventType: 'PaymentRefunded', eventTime: '2026-11-22T00:00:00.000Z', amount: r.amount, identifier: r.id })),
+    timelines: refunds.map((r) => ({
+      eventType: 'PaymentRefunded',
+      eventTime: '2026-11-22T00:00:00.000Z',
+      amount: r.amount,
+      identifier: r.id,
+    })),
     transfers: [],
   };
 }
@@ -48,7 +69,9 @@ const upstream: Server = createServer((req, res) => {
 let gw: Awaited<ReturnType<typeof startGateway>>;
 beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  gw = await startGateway({ upstreams: { sandbox: { current: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}` } } });
+  gw = await startGateway({
+    upstreams: { sandbox: { current: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}` } },
+  });
 });
 afterAll(async () => {
   await gw.close();

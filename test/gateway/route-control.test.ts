@@ -25,10 +25,20 @@ async function namedUpstream(name: string, delayMs = 0) {
   const server: Server = createServer((req, res) => {
     received++;
     req.resume();
-    setTimeout(() => res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: 404, errorCode: 'not_found', message: 'x', detail: name, tracer: 't' })), delayMs);
+    setTimeout(
+      () =>
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ statusCode: 404, errorCode: 'not_found', message: 'x', detail: name, tracer: 't' })),
+      delayMs,
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received: () => received, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received: () => received,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 describe('the operator API', () => {
@@ -40,7 +50,12 @@ describe('the operator API', () => {
     current = await namedUpstream('current', 400);
     legacy = await namedUpstream('legacy');
     gw = await startGateway(
-      { upstreams: { sandbox: { current: current.url, legacy: legacy.url } }, routes: { '*': 'current' }, operatorTokens: { alice: ALICE, bob: BOB }, serviceKey: 'sandbox_api_service_key_value' },
+      {
+        upstreams: { sandbox: { current: current.url, legacy: legacy.url } },
+        routes: { '*': 'current' },
+        operatorTokens: { alice: ALICE, bob: BOB },
+        serviceKey: 'sandbox_api_service_key_value',
+      },
       logs.stream,
     );
   });
@@ -56,7 +71,12 @@ describe('the operator API', () => {
     const table = await as(ALICE).get('/_paybridge/routes');
     expect(table.status).toBe(200);
     expect(table.body).toMatchObject({ version: 0, source: 'start', scope: expect.stringContaining('this replica') });
-    expect(table.body.routes.find((r: { route: string }) => r.route === 'L7')).toMatchObject({ legacy: 'POST /refunds', mode: 'current', sample: 1, writeSafety: 'readback' });
+    expect(table.body.routes.find((r: { route: string }) => r.route === 'L7')).toMatchObject({
+      legacy: 'POST /refunds',
+      mode: 'current',
+      sample: 1,
+      writeSafety: 'readback',
+    });
     const config = await as(BOB).get('/_paybridge/config');
     expect(config.status).toBe(200);
     expect(config.text).not.toContain(ALICE);
@@ -65,7 +85,8 @@ describe('the operator API', () => {
   });
 
   it('refuses an unknown route, mode, sample or field with a 400 naming it, and changes nothing', async () => {
-    const put = (route: string, body: unknown) => client(gw.url, { authorization: `Bearer ${ALICE}` }).put(`/_paybridge/routes/${route}`, body);
+    const put = (route: string, body: unknown) =>
+      client(gw.url, { authorization: `Bearer ${ALICE}` }).put(`/_paybridge/routes/${route}`, body);
     const cases: [string, unknown, string][] = [
       ['L99', { mode: 'legacy' }, 'route: L99 is not a route id'],
       ['L6', { mode: 'sideways' }, 'mode: "sideways" is not a mode'],
@@ -101,28 +122,60 @@ describe('the operator API', () => {
     for (const [path, headers] of tries) {
       const answer = await client(gw.url, headers).put(path, { mode: 'legacy' });
       expect(answer.status, `${path} ${JSON.stringify(headers)}`).toBe(401);
-      expect(answer.body).toMatchObject({ statusCode: 401, errorCode: 'unauthenticated', tracer: answer.headers.get('x-request-id') });
+      expect(answer.body).toMatchObject({
+        statusCode: 401,
+        errorCode: 'unauthenticated',
+        tracer: answer.headers.get('x-request-id'),
+      });
       tracers.push(answer.body.tracer);
     }
-    for (const path of [`/_paybridge/routes?token=${ALICE}`, `/_paybridge/report?token=${ALICE}`, `/_paybridge/?token=${ALICE}`, `/_paybridge/config?token=${ALICE}`])
+    for (const path of [
+      `/_paybridge/routes?token=${ALICE}`,
+      `/_paybridge/report?token=${ALICE}`,
+      `/_paybridge/?token=${ALICE}`,
+      `/_paybridge/config?token=${ALICE}`,
+    ])
       expect((await client(gw.url).get(path)).status, path).toBe(401);
     expect(await version()).toBe(start);
     // the scheme's name in any case is still Bearer
     expect((await client(gw.url, { authorization: `bearer ${ALICE}` }).get('/_paybridge/routes')).status).toBe(200);
     gw.gateway.flushLogs();
-    const refusals = logs.records().slice(0).filter((r) => r.msg === 'operator login refused');
-    for (const tracer of tracers) expect(refusals.find((r) => r.requestId === tracer), tracer).toMatchObject({ level: 40, source: '127.0.0.1', path: '/_paybridge/routes/L1', reason: expect.any(String) });
+    const refusals = logs
+      .records()
+      .slice(0)
+      .filter((r) => r.msg === 'operator login refused');
+    for (const tracer of tracers)
+      expect(
+        refusals.find((r) => r.requestId === tracer),
+        tracer,
+      ).toMatchObject({ level: 40, source: '127.0.0.1', path: '/_paybridge/routes/L1', reason: expect.any(String) });
     expect(logs.lines.slice(before).join('\n')).not.toContain(ALICE.slice(0, -1));
   });
 
-  it('a malformed body is a 400 in the error shape, never a 500, with or without a token; a stranger\'s body is never read', async () => {
+  it("a malformed body is a 400 in the error shape, never a 500, with or without a token; a stranger's body is never read", async () => {
     const before = logs.lines.length;
     const send = (authorization: string | undefined, body: string, type = 'application/json') =>
-      fetch(`${gw.url}/_paybridge/routes/L4`, { method: 'PUT', headers: { 'content-type': type, ...(authorization ? { authorization } : {}) }, body });
-    for (const body of ['{bad', '[1,2', '{"mode":"legacy"', '{"__proto__":{"x":1}}', '', '{"mode":"legacy","mode":"current"}']) {
+      fetch(`${gw.url}/_paybridge/routes/L4`, {
+        method: 'PUT',
+        headers: { 'content-type': type, ...(authorization ? { authorization } : {}) },
+        body,
+      });
+    for (const body of [
+      '{bad',
+      '[1,2',
+      '{"mode":"legacy"',
+      '{"__proto__":{"x":1}}',
+      '',
+      '{"mode":"legacy","mode":"current"}',
+    ]) {
       const answer = await send(`Bearer ${ALICE}`, body);
       expect(answer.status, body).toBe(400);
-      expect(await answer.json(), body).toMatchObject({ statusCode: 400, errorCode: 'invalid_request', detail: expect.stringMatching(/^body/), tracer: answer.headers.get('x-request-id') });
+      expect(await answer.json(), body).toMatchObject({
+        statusCode: 400,
+        errorCode: 'invalid_request',
+        detail: expect.stringMatching(/^body/),
+        tracer: answer.headers.get('x-request-id'),
+      });
       const stranger = await send(undefined, body);
       expect(stranger.status, `no token: ${body}`).toBe(401);
     }
@@ -131,31 +184,62 @@ describe('the operator API', () => {
     const huge = await send(`Bearer ${ALICE}`, JSON.stringify({ mode: 'legacy', pad: 'x'.repeat(2 * 1024 * 1024) }));
     expect([huge.status, ((await huge.json()) as { errorCode: string }).errorCode]).toEqual([413, 'payload_too_large']);
     gw.gateway.flushLogs();
-    expect(logs.records().slice(before).filter((r) => (r.level as number) >= 50)).toEqual([]);
+    expect(
+      logs
+        .records()
+        .slice(before)
+        .filter((r) => (r.level as number) >= 50),
+    ).toEqual([]);
   });
 
   it('an unknown own path is a 404 in the error shape that does not echo its query; a client gone mid-body is an info line', async () => {
     const before = logs.lines.length;
-    for (const [method, path] of [['GET', `/_paybridge/nothing?token=${ALICE}`], ['POST', `/healthz?token=${ALICE}`], ['GET', `/_paybridge/routes/L1/extra?token=${ALICE}`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/_paybridge/nothing?token=${ALICE}`],
+      ['POST', `/healthz?token=${ALICE}`],
+      ['GET', `/_paybridge/routes/L1/extra?token=${ALICE}`],
+    ] as const) {
       const answer = await fetch(`${gw.url}${path}`, { method });
       const text = await answer.text();
       expect(answer.status, path).toBe(404);
-      expect(JSON.parse(text), path).toMatchObject({ statusCode: 404, errorCode: 'not_found', detail: `${method} ${path.split('?')[0]}: not one of the gateway's own paths`, tracer: answer.headers.get('x-request-id') });
+      expect(JSON.parse(text), path).toMatchObject({
+        statusCode: 404,
+        errorCode: 'not_found',
+        detail: `${method} ${path.split('?')[0]}: not one of the gateway's own paths`,
+        tracer: answer.headers.get('x-request-id'),
+      });
       expect(text).not.toContain(ALICE);
     }
     // a client that sends half a body and goes away
     const { port } = new URL(gw.url);
     await new Promise<void>((resolve) => {
       const socket = connect(Number(port), '127.0.0.1', () => {
-        socket.write(`PUT /_paybridge/routes/L1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ALICE}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"mode":`);
+        socket.write(
+          `PUT /_paybridge/routes/L1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ALICE}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"mode":`,
+        );
         setTimeout(() => (socket.destroy(), resolve()), 100);
       });
     });
     await vi.waitFor(() => {
       gw.gateway.flushLogs();
-      expect(logs.records().slice(before).some((r) => r.level === 30 && r.msg === 'client closed the connection before the request was read' && r.path === '/_paybridge/routes/L1')).toBe(true);
+      expect(
+        logs
+          .records()
+          .slice(before)
+          .some(
+            (r) =>
+              r.level === 30 &&
+              r.msg === 'client closed the connection before the request was read' &&
+              r.path === '/_paybridge/routes/L1',
+          ),
+      ).toBe(true);
     });
-    expect(logs.records().slice(before).filter((r) => (r.level as number) >= 50)).toEqual([]);
+    expect(
+      logs
+        .records()
+        .slice(before)
+        .filter((r) => (r.level as number) >= 50),
+    ).toEqual([]);
     expect(logs.lines.slice(before).join('\n')).not.toContain(ALICE);
   });
 
@@ -165,14 +249,29 @@ describe('the operator API', () => {
     const inFlight = legacyCall();
     // in flight: the current upstream has it (and answers it 400 ms later)
     await vi.waitFor(() => expect(current.received()).toBe(before + 1), { interval: 5 });
-    const changed = await client(gw.url, { authorization: `Bearer ${BOB}` }).put('/_paybridge/routes/L6', { mode: 'legacy', sample: 0.5 });
+    const changed = await client(gw.url, { authorization: `Bearer ${BOB}` }).put('/_paybridge/routes/L6', {
+      mode: 'legacy',
+      sample: 0.5,
+    });
     expect(changed.status).toBe(200);
-    expect(changed.body.routes.find((r: { route: string }) => r.route === 'L6')).toMatchObject({ mode: 'legacy', sample: 0.5 });
+    expect(changed.body.routes.find((r: { route: string }) => r.route === 'L6')).toMatchObject({
+      mode: 'legacy',
+      sample: 0.5,
+    });
     expect((await inFlight).body.detail).toBe('current');
     expect((await legacyCall()).body.detail).toBe('legacy');
     gw.gateway.flushLogs();
     const audit = logs.records().filter((r) => r.audit === 'route');
-    expect(audit).toEqual([expect.objectContaining({ by: 'operator bob', route: 'L6', old: { mode: null, sample: null }, new: { mode: 'legacy', sample: 0.5 }, version: 1, msg: 'route changed' })]);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        by: 'operator bob',
+        route: 'L6',
+        old: { mode: null, sample: null },
+        new: { mode: 'legacy', sample: 0.5 },
+        version: 1,
+        msg: 'route changed',
+      }),
+    ]);
     const metrics = (await client(gw.url).get('/metrics')).text;
     expect(metrics).toMatch(/^paybridge_route_changes_total\{route="L6",source="operator"\} 1$/m);
     // the configuration in force moved: its generation, and a hash the other replicas do not share
@@ -180,7 +279,10 @@ describe('the operator API', () => {
     const hash = /^paybridge_config_info\{hash="([0-9a-f]{12})",source="operator"\} 1$/m.exec(metrics)?.[1];
     expect(hash).toBe((await as(BOB).get('/_paybridge/config')).body.hash);
     // and back in one step
-    expect((await client(gw.url, { authorization: `Bearer ${BOB}` }).put('/_paybridge/routes/L6', { mode: 'current' })).status).toBe(200);
+    expect(
+      (await client(gw.url, { authorization: `Bearer ${BOB}` }).put('/_paybridge/routes/L6', { mode: 'current' }))
+        .status,
+    ).toBe(200);
     expect((await legacyCall()).body.detail).toBe('current');
   });
 });
@@ -190,7 +292,11 @@ describe('cut over and roll back under load', () => {
   let gw: Awaited<ReturnType<typeof startGateway>>;
   beforeAll(async () => {
     sb = await startSandbox();
-    gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'legacy' }, operatorToken: ALICE });
+    gw = await startGateway({
+      upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } },
+      routes: { '*': 'legacy' },
+      operatorToken: ALICE,
+    });
   });
   afterAll(async () => {
     await gw.close();
@@ -204,21 +310,30 @@ describe('cut over and roll back under load', () => {
     const answers: number[] = [];
     const worker = async () => {
       for (let i = next++; i < 240; i = next++) {
-        const res = await api.post('/orders', { internalOrderId: `flip-${i}`, paymentAmount: { amount: 100 + i, currency: 'AUD' }, description: '', billing: { name: 'Jo' } });
+        const res = await api.post('/orders', {
+          internalOrderId: `flip-${i}`,
+          paymentAmount: { amount: 100 + i, currency: 'AUD' },
+          description: '',
+          billing: { name: 'Jo' },
+        });
         answers.push(res.status);
       }
     };
     const flipper = async () => {
       for (const mode of ['current', 'legacy', 'current', 'legacy', 'current', 'legacy']) {
         await new Promise((r) => setTimeout(r, 40));
-        expect((await client(gw.url, { authorization: `Bearer ${ALICE}` }).put('/_paybridge/routes/L1', { mode })).status).toBe(200);
+        expect(
+          (await client(gw.url, { authorization: `Bearer ${ALICE}` }).put('/_paybridge/routes/L1', { mode })).status,
+        ).toBe(200);
       }
     };
     await Promise.all([...Array.from({ length: 8 }, worker), flipper()]);
     expect(answers).toHaveLength(240);
     expect(answers.filter((s) => s !== 200)).toEqual([]);
     expect(sb.sandbox.store.stats.ordersCreated - before).toBe(240);
-    const references = [...sb.sandbox.store.orders.values()].map((o) => o.referenceOrderId).filter((r) => r?.startsWith('flip-'));
+    const references = [...sb.sandbox.store.orders.values()]
+      .map((o) => o.referenceOrderId)
+      .filter((r) => r?.startsWith('flip-'));
     expect(new Set(references).size).toBe(240);
     expect((await client(gw.url, { authorization: `Bearer ${ALICE}` }).get('/_paybridge/routes')).body.version).toBe(6);
   }, 60_000);
@@ -229,7 +344,12 @@ describe('the configuration file, reloaded', () => {
     const settings = (routes: Record<string, string>) => ({ routes, operatorToken: ALICE });
     const file = tempJson('paybridge.json', settings({ '*': 'current' }));
     const gw = await spawnGateway(['--config', file]);
-    const table = async () => (await client(gw.url, { authorization: `Bearer ${ALICE}` }).get('/_paybridge/routes')).body as { version: number; source: string; routes: { route: string; mode: string }[] };
+    const table = async () =>
+      (await client(gw.url, { authorization: `Bearer ${ALICE}` }).get('/_paybridge/routes')).body as {
+        version: number;
+        source: string;
+        routes: { route: string; mode: string }[];
+      };
     const modeOfL3 = async () => (await table()).routes.find((r) => r.route === 'L3')!.mode;
     try {
       writeFileSync(file, JSON.stringify(settings({ '*': 'current', L3: 'legacy' })));
@@ -275,19 +395,57 @@ describe('one source of truth for the route table', () => {
     try {
       const refused = await operator.put('/_paybridge/routes/L3', { mode: 'legacy' });
       expect(refused.status).toBe(403);
-      expect(refused.body).toMatchObject({ errorCode: 'forbidden', detail: expect.stringContaining(`the route table is set by the configuration file ${file}: change the file`) });
-      expect((await operator.get('/_paybridge/routes')).body).toMatchObject({ version: 0, scope: expect.stringContaining(`set by the configuration file ${file}`) });
+      expect(refused.body).toMatchObject({
+        errorCode: 'forbidden',
+        detail: expect.stringContaining(`the route table is set by the configuration file ${file}: change the file`),
+      });
+      expect((await operator.get('/_paybridge/routes')).body).toMatchObject({
+        version: 0,
+        scope: expect.stringContaining(`set by the configuration file ${file}`),
+      });
       const before = await hashOf(gw.url);
 
       // one change the reload applies (a route's mode) and three it cannot (made at start)
-      writeFileSync(file, JSON.stringify({ ...settings, routes: { '*': 'current', L3: 'canary:25%' }, shadow: { readyAfter: 10, writeSafety: { L7: 'validate' } }, sandbox: { allowedOrigins: ['https://shop.example'] } }));
-      await vi.waitFor(async () => expect((await operator.get('/_paybridge/config')).body.config.routes).toEqual({ '*': 'current', L3: 'canary:25%' }), { timeout: 8_000, interval: 200 });
-      const line = gw.stdout().split('\n').filter((l) => l.includes('"configuration reloaded')).map((l) => JSON.parse(l)).at(-1);
-      expect(line).toMatchObject({ level: 40, reload: 'file', routesApplied: true, msg: expect.stringContaining('not applied, a restart applies them: ') });
-      expect(new Set(line.notApplied)).toEqual(new Set(['shadow.readyAfter', 'shadow.writeSafety.L7', 'sandbox.allowedOrigins']));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          ...settings,
+          routes: { '*': 'current', L3: 'canary:25%' },
+          shadow: { readyAfter: 10, writeSafety: { L7: 'validate' } },
+          sandbox: { allowedOrigins: ['https://shop.example'] },
+        }),
+      );
+      await vi.waitFor(
+        async () =>
+          expect((await operator.get('/_paybridge/config')).body.config.routes).toEqual({
+            '*': 'current',
+            L3: 'canary:25%',
+          }),
+        { timeout: 8_000, interval: 200 },
+      );
+      const line = gw
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes('"configuration reloaded'))
+        .map((l) => JSON.parse(l))
+        .at(-1);
+      expect(line).toMatchObject({
+        level: 40,
+        reload: 'file',
+        routesApplied: true,
+        msg: expect.stringContaining('not applied, a restart applies them: '),
+      });
+      expect(new Set(line.notApplied)).toEqual(
+        new Set(['shadow.readyAfter', 'shadow.writeSafety.L7', 'sandbox.allowedOrigins']),
+      );
       // what runs: the new table, the start's readyAfter and write safety; the settings waiting named
       const shown = (await operator.get('/_paybridge/config')).body;
-      expect(shown).toMatchObject({ generation: 1, routesSetBy: `the configuration file ${file}`, lastReload: { source: 'file', ok: true }, notApplied: line.notApplied });
+      expect(shown).toMatchObject({
+        generation: 1,
+        routesSetBy: `the configuration file ${file}`,
+        lastReload: { source: 'file', ok: true },
+        notApplied: line.notApplied,
+      });
       expect(shown.config.shadow).toMatchObject({ readyAfter: 50, writeSafety: {} });
       expect(shown.config.sandbox.allowedOrigins).toEqual(['*']);
       const after = await hashOf(gw.url);
@@ -308,16 +466,20 @@ describe('one source of truth for the route table', () => {
     const volume = configMapFile({ routes: { '*': 'legacy' }, operatorToken: ALICE });
     const replicas: Awaited<ReturnType<typeof spawnGateway>>[] = [];
     try {
-      for (let i = 0; i < 2; i++) replicas.push(await spawnGateway(['--config', volume.file], {}, { timeoutMs: 20_000 }));
+      for (let i = 0; i < 2; i++)
+        replicas.push(await spawnGateway(['--config', volume.file], {}, { timeoutMs: 20_000 }));
       const start = await Promise.all(replicas.map((r) => hashOf(r.url)));
       expect(start[0]).toBe(start[1]);
       const changed = Date.now();
       volume.update({ routes: { '*': 'legacy', L1: 'shadow' }, operatorToken: ALICE });
-      await vi.waitFor(async () => {
-        const now = await Promise.all(replicas.map((r) => hashOf(r.url)));
-        expect(now[0]).not.toBe(start[0]);
-        expect(now[1]).toBe(now[0]);
-      }, { timeout: 8_000, interval: 100 });
+      await vi.waitFor(
+        async () => {
+          const now = await Promise.all(replicas.map((r) => hashOf(r.url)));
+          expect(now[0]).not.toBe(start[0]);
+          expect(now[1]).toBe(now[0]);
+        },
+        { timeout: 8_000, interval: 100 },
+      );
       // within the file poll (a second) and a scrape: the kubelet's own sync comes on top in a cluster
       expect(Date.now() - changed).toBeLessThan(8_000);
       const check = spawnBin(['routes', ...replicas.flatMap((r) => ['--gateway', r.url]), '--operator-token', ALICE]);
@@ -330,10 +492,21 @@ describe('one source of truth for the route table', () => {
   }, 30_000);
 
   it('replicas that differ are told apart: the routes check exits 1', async () => {
-    const a = await startGateway({ routes: { '*': 'legacy' }, operatorToken: ALICE, upstreams: { sandbox: { legacy: 'http://127.0.0.1:9' } } });
-    const b = await startGateway({ routes: { '*': 'legacy' }, operatorToken: ALICE, upstreams: { sandbox: { legacy: 'http://127.0.0.1:9' } } });
+    const a = await startGateway({
+      routes: { '*': 'legacy' },
+      operatorToken: ALICE,
+      upstreams: { sandbox: { legacy: 'http://127.0.0.1:9' } },
+    });
+    const b = await startGateway({
+      routes: { '*': 'legacy' },
+      operatorToken: ALICE,
+      upstreams: { sandbox: { legacy: 'http://127.0.0.1:9' } },
+    });
     try {
-      expect((await client(a.url, { authorization: `Bearer ${ALICE}` }).put('/_paybridge/routes/L1', { mode: 'canary:10%' })).status).toBe(200);
+      expect(
+        (await client(a.url, { authorization: `Bearer ${ALICE}` }).put('/_paybridge/routes/L1', { mode: 'canary:10%' }))
+          .status,
+      ).toBe(200);
       const check = spawnBin(['routes', '--gateway', a.url, '--gateway', b.url, '--operator-token', ALICE]);
       expect(await check.exited).toBe(1);
       expect(check.stdout()).toMatch(/^Replicas: 2 configurations among 2: not every replica took the change$/m);
@@ -349,7 +522,13 @@ describe('one source of truth for the route table', () => {
     try {
       expect((await operator.put('/_paybridge/routes/L1', { mode: 'shadow' })).status).toBe(200);
       gw.child.kill('SIGHUP');
-      await vi.waitFor(() => expect(gw.stdout()).toContain('configuration reloaded: no configuration file: the route table stays as the operator API set it'), { timeout: 5_000 });
+      await vi.waitFor(
+        () =>
+          expect(gw.stdout()).toContain(
+            'configuration reloaded: no configuration file: the route table stays as the operator API set it',
+          ),
+        { timeout: 5_000 },
+      );
       const table = (await operator.get('/_paybridge/routes')).body;
       expect(table.routes.find((r: { route: string }) => r.route === 'L1').mode).toBe('shadow');
       expect(table).toMatchObject({ version: 1, source: 'operator operator' });
@@ -364,7 +543,12 @@ describe('modes per merchant, readiness per merchant and kind of client', () => 
   let gw: Awaited<ReturnType<typeof startGateway>>;
   beforeAll(async () => {
     sb = await startSandbox();
-    gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'legacy' }, operatorToken: ALICE, shadow: { readyAfter: 2, learnSample: 0 } });
+    gw = await startGateway({
+      upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } },
+      routes: { '*': 'legacy' },
+      operatorToken: ALICE,
+      shadow: { readyAfter: 2, learnSample: 0 },
+    });
   });
   afterAll(async () => {
     await gw.close();
@@ -373,14 +557,22 @@ describe('modes per merchant, readiness per merchant and kind of client', () => 
 
   it('cuts one merchant over first (its credential tells the gateway who it is), reports it per merchant and per client, and takes the override back', async () => {
     const operator = client(gw.url, { authorization: `Bearer ${ALICE}` });
-    for (const [body, detail] of [[{ merchant: 'solo', mode: 'shadow' }, 'merchant: "solo" is not a mcht_ id'], [{ merchant: 'mcht_solo', sample: 0.5 }, "sample: a sample rate is the route's"]] as const)
-      expect((await operator.put('/_paybridge/routes/L3', body)).body).toMatchObject({ errorCode: 'invalid_request', detail: expect.stringContaining(detail) });
+    for (const [body, detail] of [
+      [{ merchant: 'solo', mode: 'shadow' }, 'merchant: "solo" is not a mcht_ id'],
+      [{ merchant: 'mcht_solo', sample: 0.5 }, "sample: a sample rate is the route's"],
+    ] as const)
+      expect((await operator.put('/_paybridge/routes/L3', body)).body).toMatchObject({
+        errorCode: 'invalid_request',
+        detail: expect.stringContaining(detail),
+      });
     const set = await operator.put('/_paybridge/routes/L3', { merchant: 'mcht_solo', mode: 'shadow' });
     expect(set.body.merchants).toEqual({ mcht_solo: { L3: 'shadow' } });
-    const orderOf = async (key: string) => (await sb.current(key).post('/orders', currentOrder())).body.OnlineOrder.order.orderId as string;
+    const orderOf = async (key: string) =>
+      (await sb.current(key).post('/orders', currentOrder())).body.OnlineOrder.order.orderId as string;
     const soloOrder = await orderOf(KEYS.soloSk);
     const otherOrder = await orderOf(KEYS.otherSk);
-    const read = (key: string, order: string, ua: string) => client(gw.url, { 'Limepay-SecretKey': key, 'User-Agent': ua }).get(`/orders/${order}`);
+    const read = (key: string, order: string, ua: string) =>
+      client(gw.url, { 'Limepay-SecretKey': key, 'User-Agent': ua }).get(`/orders/${order}`);
     for (let i = 0; i < 2; i++) {
       expect((await read(KEYS.soloSk, soloOrder, 'WordPress/6.4.2; https://shop.example')).status).toBe(200);
       expect((await read(KEYS.soloSk, soloOrder, 'LimepayApi.Net/1.0 HttpClient')).status).toBe(200);
@@ -391,11 +583,16 @@ describe('modes per merchant, readiness per merchant and kind of client', () => 
     // only solo's reads were shadowed: other's went straight to the legacy upstream
     expect(l3.compared).toBe(4);
     expect(l3.byMerchant).toEqual({ mcht_solo: { compared: 4, matched: 4, state: 'ready' } });
-    expect(l3.byClient).toEqual({ wordpress: { compared: 2, matched: 2, state: 'ready' }, dotnet: { compared: 2, matched: 2, state: 'ready' } });
+    expect(l3.byClient).toEqual({
+      wordpress: { compared: 2, matched: 2, state: 'ready' },
+      dotnet: { compared: 2, matched: 2, state: 'ready' },
+    });
     const cleared = await operator.put('/_paybridge/routes/L3', { merchant: 'mcht_solo', mode: null });
     expect(cleared.body.merchants).toEqual({});
     expect((await read(KEYS.soloSk, soloOrder, 'curl/8')).status).toBe(200);
     await gw.gateway.shadow.idle();
-    expect((await operator.get('/_paybridge/report')).body.routes.find((r: { route: string }) => r.route === 'L3').compared).toBe(4);
+    expect(
+      (await operator.get('/_paybridge/report')).body.routes.find((r: { route: string }) => r.route === 'L3').compared,
+    ).toBe(4);
   });
 });

@@ -17,7 +17,9 @@ import { spawnBin } from '../helpers/spawn.js';
 const ROOT = new URL('../../', import.meta.url).pathname;
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const pkg = JSON.parse(read('package.json')) as { engines: { node: string }; scripts: { test: string } };
-const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { dev?: boolean; engines?: { node?: string } | string[] }> };
+const lock = JSON.parse(read('package-lock.json')) as {
+  packages: Record<string, { dev?: boolean; engines?: { node?: string } | string[] }>;
+};
 const CI = read('.ci/run');
 const ciMajor = (name: string) => Number(new RegExp(`^${name}=(\\d+)$`, 'm').exec(CI)![1]);
 
@@ -42,7 +44,11 @@ function lowestOnLine(range: string, major: number): Version | undefined {
     if (alternative === '*' || alternative === '') return [major, 0, 0];
     const m = /^(>=|\^)?\s*(\d+)(?:\.(\d+|x))?(?:\.(\d+|x))?$/.exec(alternative);
     if (!m) throw new Error(`an engines range this test cannot read: ${JSON.stringify(range)}`);
-    const floor: Version = [Number(m[2]), m[3] === undefined || m[3] === 'x' ? 0 : Number(m[3]), m[4] === undefined || m[4] === 'x' ? 0 : Number(m[4])];
+    const floor: Version = [
+      Number(m[2]),
+      m[3] === undefined || m[3] === 'x' ? 0 : Number(m[3]),
+      m[4] === undefined || m[4] === 'x' ? 0 : Number(m[4]),
+    ];
     // >= admits every later major; ^ and a bare major only its own
     if (m[1] === '>=' ? floor[0] < major : floor[0] !== major) {
       if (m[1] === '>=') lowest.push([major, 0, 0]);
@@ -64,19 +70,34 @@ async function freePort(): Promise<number> {
 describe('the Node paybridge runs on', () => {
   const floor = /^>=(\d+)\.(\d+)\.(\d+)$/.exec(pkg.engines.node);
 
-  it("engines states the highest floor the runtime dependencies declare, on the line CI runs first", () => {
+  it('engines states the highest floor the runtime dependencies declare, on the line CI runs first', () => {
     expect(floor, `engines.node: ${pkg.engines.node}`).not.toBeNull();
     const major = Number(floor![1]);
     expect(ciMajor('FLOOR')).toBe(major);
     const needs = Object.entries(lock.packages)
       .filter(([path, p]) => path !== '' && !p.dev && p.engines && !Array.isArray(p.engines) && p.engines.node)
-      .map(([path, p]) => ({ name: path.replace(/^.*node_modules\//, ''), lowest: lowestOnLine((p.engines as { node: string }).node, major) }));
+      .map(([path, p]) => ({
+        name: path.replace(/^.*node_modules\//, ''),
+        lowest: lowestOnLine((p.engines as { node: string }).node, major),
+      }));
     const unsupported = needs.filter((n) => n.lowest === undefined).map((n) => n.name);
     expect(unsupported, `runtime dependencies that do not run on Node ${major} at all`).toEqual([]);
-    const highest = needs.map((n) => n.lowest!).sort(cmp).at(-1)!;
-    expect(`>=${highest.join('.')}`, `the runtime dependencies that need it: ${needs.filter((n) => cmp(n.lowest!, highest) === 0).map((n) => n.name).join(', ')}`).toBe(pkg.engines.node);
+    const highest = needs
+      .map((n) => n.lowest!)
+      .sort(cmp)
+      .at(-1)!;
+    expect(
+      `>=${highest.join('.')}`,
+      `the runtime dependencies that need it: ${needs
+        .filter((n) => cmp(n.lowest!, highest) === 0)
+        .map((n) => n.name)
+        .join(', ')}`,
+    ).toBe(pkg.engines.node);
     // README's Requirements says the same
-    expect(read('README.md').includes(`Node ${floor![1]}.${floor![2]} or later`), `README: Node ${floor![1]}.${floor![2]} or later`).toBe(true);
+    expect(
+      read('README.md').includes(`Node ${floor![1]}.${floor![2]} or later`),
+      `README: Node ${floor![1]}.${floor![2]} or later`,
+    ).toBe(true);
   });
 
   it('CI runs `npm test` on the floor and on the active LTS, the one the image ships, on Node from the registry', () => {
@@ -84,10 +105,15 @@ describe('the Node paybridge runs on', () => {
     expect(CI).toMatch(/^for node in "\$FLOOR" "\$LTS"; do$/m);
     expect(CI).toMatch(/^ {2}on "\$node" npm test$/m);
     // each pass starts from an empty .test-logs/, so its secrets scan reads only the logs that pass wrote
-    expect(pkg.scripts.test).toMatch(/^node test\/clear-logs\.mjs && vitest run --project suite && vitest run --project secrets$/);
+    expect(pkg.scripts.test).toMatch(
+      /^node test\/clear-logs\.mjs && vitest run --project suite && vitest run --project secrets$/,
+    );
     const froms = INSTRUCTIONS.filter((l) => l.startsWith('FROM '));
     expect(froms.length).toBeGreaterThan(0);
-    for (const from of froms) expect(from).toMatch(new RegExp(`^FROM node:${ciMajor('LTS')}\\.\\d+\\.\\d+-trixie-slim@sha256:[0-9a-f]{64}( AS \\w+)?$`));
+    for (const from of froms)
+      expect(from).toMatch(
+        new RegExp(`^FROM node:${ciMajor('LTS')}\\.\\d+\\.\\d+-trixie-slim@sha256:[0-9a-f]{64}( AS \\w+)?$`),
+      );
     expect(new Set(froms.map((f) => f.split(' ')[1])).size, 'every stage on the same pinned base').toBe(1);
   });
 });
@@ -103,7 +129,8 @@ describe('the Docker image', () => {
     for (const pattern of patterns) {
       const exception = pattern.startsWith('!');
       const glob = exception ? pattern.slice(1) : pattern;
-      if (!/^[\w.*/-]+$/.test(glob) || glob.includes('**')) throw new Error(`a .dockerignore pattern this test cannot read: ${pattern}`);
+      if (!/^[\w.*/-]+$/.test(glob) || glob.includes('**'))
+        throw new Error(`a .dockerignore pattern this test cannot read: ${pattern}`);
       const re = new RegExp(`^${glob.replace(/\/+$/, '').replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}$`);
       const parts = path.split('/');
       if (parts.some((_, i) => re.test(parts.slice(0, i + 1).join('/')))) included = exception;
@@ -111,15 +138,30 @@ describe('the Docker image', () => {
     return included;
   }
 
-  it("sends as build context exactly the files the build stage copies (.dockerignore)", () => {
-    const copied = INSTRUCTIONS.filter((l) => l.startsWith('COPY ') && !l.includes('--from=')).flatMap((l) => l.split(/\s+/).slice(1, -1));
+  it('sends as build context exactly the files the build stage copies (.dockerignore)', () => {
+    const copied = INSTRUCTIONS.filter((l) => l.startsWith('COPY ') && !l.includes('--from=')).flatMap((l) =>
+      l.split(/\s+/).slice(1, -1),
+    );
     expect(copied).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', 'src', 'mappings']));
     const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
     const needed = (file: string) => copied.some((c) => file === c || file.startsWith(`${c}/`));
-    expect(tracked.filter((f) => needed(f) && !inContext(f)), 'copied by the build, left out of the context').toEqual([]);
-    expect(tracked.filter((f) => !needed(f) && inContext(f)), 'in the context, never copied').toEqual([]);
+    expect(
+      tracked.filter((f) => needed(f) && !inContext(f)),
+      'copied by the build, left out of the context',
+    ).toEqual([]);
+    expect(
+      tracked.filter((f) => !needed(f) && inContext(f)),
+      'in the context, never copied',
+    ).toEqual([]);
     // and what a working copy holds besides its tracked files
-    for (const local of ['node_modules/zod/package.json', 'dist/src/cli.js', '.git/HEAD', '.test-logs/gateway.log', 'reports/mutation/mutation.json', 'coverage/index.html'])
+    for (const local of [
+      'node_modules/zod/package.json',
+      'dist/src/cli.js',
+      '.git/HEAD',
+      '.test-logs/gateway.log',
+      'reports/mutation/mutation.json',
+      'coverage/index.html',
+    ])
       expect(inContext(local), local).toBe(false);
   });
 
@@ -128,20 +170,38 @@ describe('the Docker image', () => {
     const line = INSTRUCTIONS.find((l) => l.startsWith('HEALTHCHECK '))!;
     const command = JSON.parse(/ CMD (\[.*\])$/.exec(line)![1]!) as string[];
     expect(command.slice(0, 2)).toEqual(['node', 'dist/src/healthcheck.js']);
-    const imageEnv = Object.fromEntries(INSTRUCTIONS.filter((l) => l.startsWith('ENV ')).flatMap((l) => l.slice(4).split(/\s+/).map((kv) => kv.split('=') as [string, string])));
-    const child = spawn(process.execPath, [...command.slice(1), ...args], { cwd: ROOT, env: { ...process.env, ...imageEnv, ...env } });
+    const imageEnv = Object.fromEntries(
+      INSTRUCTIONS.filter((l) => l.startsWith('ENV ')).flatMap((l) =>
+        l
+          .slice(4)
+          .split(/\s+/)
+          .map((kv) => kv.split('=') as [string, string]),
+      ),
+    );
+    const child = spawn(process.execPath, [...command.slice(1), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...imageEnv, ...env },
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
   }
 
-  it("HEALTHCHECK finds the gateway where serve listens, a Kubernetes service link PAYBRIDGE_PORT=tcp://... ignored by both", async () => {
+  it('HEALTHCHECK finds the gateway where serve listens, a Kubernetes service link PAYBRIDGE_PORT=tcp://... ignored by both', async () => {
     const port = await freePort();
     // kubelet's service links for a Service named `paybridge`, and the port from the configuration file
-    const env = { PAYBRIDGE_PORT: `tcp://10.96.0.12:${port + 1}`, PAYBRIDGE_SERVICE_HOST: '10.96.0.12', PAYBRIDGE_CONFIG: tempJson('paybridge.json', { listen: { port } }) };
+    const env = {
+      PAYBRIDGE_PORT: `tcp://10.96.0.12:${port + 1}`,
+      PAYBRIDGE_SERVICE_HOST: '10.96.0.12',
+      PAYBRIDGE_CONFIG: tempJson('paybridge.json', { listen: { port } }),
+    };
     const gateway = spawnBin(['serve'], { PAYBRIDGE_HOST: '0.0.0.0', ...env });
     try {
-      await gateway.waitFor(new RegExp(`^paybridge gateway listening on http://127\\.0\\.0\\.1:${port}$`, 'm'), 15_000, 'stderr');
+      await gateway.waitFor(
+        new RegExp(`^paybridge gateway listening on http://127\\.0\\.0\\.1:${port}$`, 'm'),
+        15_000,
+        'stderr',
+      );
       expect(await healthcheck(env)).toEqual({ code: 0, stderr: '' });
       // the image's own PAYBRIDGE_PORT, and a flag, as serve takes them
       expect((await healthcheck({ PAYBRIDGE_PORT: String(port) })).code).toBe(0);
@@ -155,6 +215,9 @@ describe('the Docker image', () => {
     }
     expect(await healthcheck(env)).toMatchObject({ code: 1, stderr: expect.stringContaining('ECONNREFUSED') });
     // a setting serve would refuse is refused here too, named
-    expect(await healthcheck({ PAYBRIDGE_PORT: 'eighty' })).toMatchObject({ code: 1, stderr: expect.stringContaining('PAYBRIDGE_PORT: expected a non-negative integer') });
+    expect(await healthcheck({ PAYBRIDGE_PORT: 'eighty' })).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('PAYBRIDGE_PORT: expected a non-negative integer'),
+    });
   }, 40_000);
 });

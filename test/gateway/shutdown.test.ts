@@ -18,7 +18,9 @@ async function upstreams() {
   const legacy: Server = createServer((req, res) => {
     req.resume();
     const id = req.url!.split('/').pop();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ merchantOrderId: id, status: 'created', amount: 1000, currency: 'AUD' }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ merchantOrderId: id, status: 'created', amount: 1000, currency: 'AUD' }));
   });
   const hanging: Server = createServer((req) => req.resume());
   hanging.on('connection', (s) => sockets.add(s));
@@ -40,12 +42,30 @@ describe('shutdown in shadow mode', () => {
     const records = logPath('shadow-shutdown', 'jsonl');
     const shutdownMs = 8_000;
     const gw = await spawnGateway([
-      '--current-url', up.current, '--legacy-url', up.legacy, '--mode', '*=shadow', '--shadow-log', records,
-      '--request-timeout-ms', '2500', '--client-request-timeout-ms', '1000', '--drain-ms', '2000', '--shutdown-timeout-ms', String(shutdownMs),
+      '--current-url',
+      up.current,
+      '--legacy-url',
+      up.legacy,
+      '--mode',
+      '*=shadow',
+      '--shadow-log',
+      records,
+      '--request-timeout-ms',
+      '2500',
+      '--client-request-timeout-ms',
+      '1000',
+      '--drain-ms',
+      '2000',
+      '--shutdown-timeout-ms',
+      String(shutdownMs),
     ]);
     try {
       const answers = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => fetch(`${gw.url}/orders/ordr_shut${i}`, { headers: { 'Limepay-SecretKey': KEYS.soloSk } }).then((r) => r.status)),
+        Array.from({ length: 40 }, (_, i) =>
+          fetch(`${gw.url}/orders/ordr_shut${i}`, { headers: { 'Limepay-SecretKey': KEYS.soloSk } }).then(
+            (r) => r.status,
+          ),
+        ),
       );
       expect(answers.every((s) => s === 200)).toBe(true);
       expect((await fetch(`${gw.url}/readyz`)).status).toBe(200);
@@ -53,14 +73,22 @@ describe('shutdown in shadow mode', () => {
       gw.child.kill('SIGTERM');
       // draining (the signal handled): still serving, but no longer ready; its first answer other than 200 is a 503
       let ready = 200;
-      await vi.waitFor(async () => expect((ready = (await fetch(`${gw.url}/readyz`)).status)).not.toBe(200), { timeout: 10_000, interval: 10 });
+      await vi.waitFor(async () => expect((ready = (await fetch(`${gw.url}/readyz`)).status)).not.toBe(200), {
+        timeout: 10_000,
+        interval: 10,
+      });
       expect(ready).toBe(503);
-      expect((await fetch(`${gw.url}/orders/ordr_late`, { headers: { 'Limepay-SecretKey': KEYS.soloSk } })).status).toBe(200);
+      expect(
+        (await fetch(`${gw.url}/orders/ordr_late`, { headers: { 'Limepay-SecretKey': KEYS.soloSk } })).status,
+      ).toBe(200);
       const code = await gw.exited;
       const took = Date.now() - signalled;
       expect(code).toBe(0);
       expect(took).toBeLessThan(shutdownMs);
-      const lines = readFileSync(records, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; requestId: string; reason?: string });
+      const lines = readFileSync(records, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; requestId: string; reason?: string });
       // 41 sampled exchanges (the one served while draining too), each with exactly one record
       expect(new Set(lines.map((l) => l.requestId)).size).toBe(41);
       expect(lines).toHaveLength(41);

@@ -28,16 +28,26 @@ describe('npm start: the gateway with the embedded sandbox', () => {
       });
       expect(gw.stderr()).toContain('the embedded sandbox');
       const { stdout } = await sh('sh', ['-c', curl!]);
-      expect(JSON.parse(stdout)).toMatchObject({ internalOrderId: 'demo-1', amount: 1000, currency: 'AUD', status: 'created', merchantId: 'mcht_solo' });
+      expect(JSON.parse(stdout)).toMatchObject({
+        internalOrderId: 'demo-1',
+        amount: 1000,
+        currency: 'AUD',
+        status: 'created',
+        merchantId: 'mcht_solo',
+      });
     } finally {
       expect(await gw.stop()).toBe(0);
     }
   });
 
   it("runs package.json's start command as written, its port and host taken from PAYBRIDGE_PORT and PAYBRIDGE_HOST like every setting", async () => {
-    const start = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const start = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } }).scripts
+      .start;
     // the script as npm runs it (sh -c), without npm in between: the next test has npm
-    const child = spawn('sh', ['-c', start], { cwd: ROOT, env: { ...process.env, PAYBRIDGE_PORT: '0', PAYBRIDGE_HOST: '127.0.0.1' } });
+    const child = spawn('sh', ['-c', start], {
+      cwd: ROOT,
+      env: { ...process.env, PAYBRIDGE_PORT: '0', PAYBRIDGE_HOST: '127.0.0.1' },
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.stdout.resume();
@@ -48,7 +58,8 @@ describe('npm start: the gateway with the embedded sandbox', () => {
         const poll = () => {
           const m = /paybridge gateway listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(stderr);
           if (m) resolve(m[1]!);
-          else if (child.exitCode !== null || Date.now() > deadline) reject(new Error(`\`${start}\` did not start: ${stderr}`));
+          else if (child.exitCode !== null || Date.now() > deadline)
+            reject(new Error(`\`${start}\` did not start: ${stderr}`));
           else setTimeout(poll, 50);
         };
         poll();
@@ -64,7 +75,11 @@ describe('npm start: the gateway with the embedded sandbox', () => {
   /** README's `npm start` (PATH's npm), on a free port: the gateway's address, its stderr, and when it has exited. */
   async function npmStart() {
     // its own process group, so that whatever a failed test leaves behind is ended with it
-    const npm = spawn('npm', ['start'], { cwd: ROOT, detached: true, env: { ...process.env, PAYBRIDGE_PORT: '0', PAYBRIDGE_HOST: '127.0.0.1' } });
+    const npm = spawn('npm', ['start'], {
+      cwd: ROOT,
+      detached: true,
+      env: { ...process.env, PAYBRIDGE_PORT: '0', PAYBRIDGE_HOST: '127.0.0.1' },
+    });
     let stderr = '';
     npm.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     npm.stdout.resume();
@@ -76,11 +91,14 @@ describe('npm start: the gateway with the embedded sandbox', () => {
       return gone;
     };
     const npmExited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
-    const url = await vi.waitFor(() => {
-      const m = /paybridge gateway listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (!m) throw new Error(`npm start did not start the gateway: ${stderr}`);
-      return m[1]!;
-    }, { timeout: 20_000, interval: 100 });
+    const url = await vi.waitFor(
+      () => {
+        const m = /paybridge gateway listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+        if (!m) throw new Error(`npm start did not start the gateway: ${stderr}`);
+        return m[1]!;
+      },
+      { timeout: 20_000, interval: 100 },
+    );
     return { npm, url, stderr: () => stderr, gatewayGone, npmExited };
   }
 
@@ -110,31 +128,45 @@ describe('what a person sees on a terminal, and what a collector reads', () => {
     const gw = await spawnGateway([]);
     await fetch(`${gw.url}/healthz`);
     expect(await gw.stop()).toBe(0);
-    const lines = gw.stdout().trim().split('\n').map((l) => JSON.parse(l) as { msg: string });
+    const lines = gw
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string });
     expect(lines.filter((l) => /listening/.test(l.msg)).map((l) => l.msg)).toEqual(['paybridge gateway listening']);
     expect(gw.stderr().match(/listening/g)).toHaveLength(1);
     expect(gw.stderr()).toMatch(/npx pino-pretty/);
     expect(gw.stderr()).toMatch(/^paybridge gateway stopped after \d+ ms$/m);
   });
 
-  it.skipIf(terminal.skip)('logs lines a person reads on a terminal, one start line, a legacy request on one line', async () => {
-    const child = spawn(terminal.path(), ['-qfec', `${process.execPath} ${BIN} serve --port 0`, '/dev/null'], { stdio: 'pipe' });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    try {
-      const url = await vi.waitFor(() => {
-        const m = /paybridge gateway listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-        if (!m) throw new Error(out);
-        return m[1]!;
-      }, { timeout: 25_000 });
-      await fetch(`${url}/orders/ordr_tty1`, { headers: { 'Limepay-SecretKey': 'sandbox_sk_solo_secret_key' } });
-      await vi.waitFor(() => expect(out).toMatch(/INFO.*request.*"url":"\/orders\/ordr_tty1","status":404/), { timeout: 25_000 });
-      expect(out.match(/listening/g)).toHaveLength(1);
-      expect(out).not.toMatch(/^\{"level"/m);
-      expect(out).not.toContain('sandbox_sk_solo_secret_key"');
-    } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
-  });
+  it.skipIf(terminal.skip)(
+    'logs lines a person reads on a terminal, one start line, a legacy request on one line',
+    async () => {
+      const child = spawn(terminal.path(), ['-qfec', `${process.execPath} ${BIN} serve --port 0`, '/dev/null'], {
+        stdio: 'pipe',
+      });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      try {
+        const url = await vi.waitFor(
+          () => {
+            const m = /paybridge gateway listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+            if (!m) throw new Error(out);
+            return m[1]!;
+          },
+          { timeout: 25_000 },
+        );
+        await fetch(`${url}/orders/ordr_tty1`, { headers: { 'Limepay-SecretKey': 'sandbox_sk_solo_secret_key' } });
+        await vi.waitFor(() => expect(out).toMatch(/INFO.*request.*"url":"\/orders\/ordr_tty1","status":404/), {
+          timeout: 25_000,
+        });
+        expect(out.match(/listening/g)).toHaveLength(1);
+        expect(out).not.toMatch(/^\{"level"/m);
+        expect(out).not.toContain('sandbox_sk_solo_secret_key"');
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+    },
+  );
 });

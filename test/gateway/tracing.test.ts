@@ -13,11 +13,21 @@ async function echo() {
   const seen: { url: string; traceparent?: string; tracestate?: string }[] = [];
   const server: Server = createServer((req, res) => {
     req.resume();
-    seen.push({ url: req.url!, traceparent: req.headers.traceparent as string | undefined, tracestate: req.headers.tracestate as string | undefined });
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: 404, errorCode: 'not_found', message: 'x', detail: 'x', tracer: 't' }));
+    seen.push({
+      url: req.url!,
+      traceparent: req.headers.traceparent as string | undefined,
+      tracestate: req.headers.tracestate as string | undefined,
+    });
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ statusCode: 404, errorCode: 'not_found', message: 'x', detail: 'x', tracer: 't' }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 let current: Awaited<ReturnType<typeof echo>>;
@@ -27,7 +37,14 @@ const logs = logSink();
 beforeAll(async () => {
   current = await echo();
   legacy = await echo();
-  gw = await startGateway({ upstreams: { sandbox: { current: current.url, legacy: legacy.url } }, routes: { L3: 'legacy', L6: 'shadow', '*': 'current' }, shadow: { learnSample: 0 } }, logs.stream);
+  gw = await startGateway(
+    {
+      upstreams: { sandbox: { current: current.url, legacy: legacy.url } },
+      routes: { L3: 'legacy', L6: 'shadow', '*': 'current' },
+      shadow: { learnSample: 0 },
+    },
+    logs.stream,
+  );
 });
 afterAll(async () => {
   await gw.close();
@@ -38,7 +55,10 @@ afterAll(async () => {
 describe('trace context', () => {
   it('reaches the upstream of a translated call, a passthrough, a legacy-mode route and both sides of a shadowed one, and the log line', async () => {
     const headers = { traceparent: PARENT, tracestate: 'vendor=1' };
-    await client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk, ...headers }).post('/refunds', { transactionId: 'tran_t1', refundAmount: { amount: 1, currency: 'AUD' } });
+    await client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk, ...headers }).post('/refunds', {
+      transactionId: 'tran_t1',
+      refundAmount: { amount: 1, currency: 'AUD' },
+    });
     await client(gw.url, { authorization: `Bearer ${KEYS.soloSk}`, ...headers }).get('/orders/ordr_t2');
     await client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk, ...headers }).get('/orders/ordr_t3');
     await client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk, ...headers }).get('/transactions/tran_t4');
@@ -48,7 +68,10 @@ describe('trace context', () => {
     for (const url of ['/transactions/tran_t1', '/orders/ordr_t2', '/orders/ordr_t3', '/transactions/tran_t4'])
       expect(calls.filter((c) => c.url === url).length, url).toBeGreaterThan(0);
     // the shadowed read went to both generations, each carrying the trace
-    expect(legacy.seen.some((c) => c.url === '/transactions/tran_t4') && current.seen.some((c) => c.url === '/transactions/tran_t4')).toBe(true);
+    expect(
+      legacy.seen.some((c) => c.url === '/transactions/tran_t4') &&
+        current.seen.some((c) => c.url === '/transactions/tran_t4'),
+    ).toBe(true);
     for (const call of calls) expect(call, call.url).toMatchObject({ traceparent: PARENT, tracestate: 'vendor=1' });
     const lines = logs.records().filter((r) => r.msg === 'request');
     expect(lines.length).toBe(4);
@@ -63,7 +86,7 @@ describe('trace context', () => {
 });
 
 describe('OpenTelemetry spans, with an OTLP endpoint', () => {
-  it('exports the gateway hop, the translation and the upstream call in the client\'s trace, the upstream carrying its own span', async () => {
+  it("exports the gateway hop, the translation and the upstream call in the client's trace, the upstream carrying its own span", async () => {
     const exported: string[] = [];
     const collector: Server = createServer((req, res) => {
       let text = '';
@@ -88,7 +111,15 @@ describe('OpenTelemetry spans, with an OTLP endpoint', () => {
       await new Promise((r) => collector.close(r));
       await up.close();
     }
-    const spans = exported.flatMap((body) => (JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: { traceId: string; spanId: string; parentSpanId?: string; name: string }[] }[] }[] }).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
+    const spans = exported.flatMap((body) =>
+      (
+        JSON.parse(body) as {
+          resourceSpans: {
+            scopeSpans: { spans: { traceId: string; spanId: string; parentSpanId?: string; name: string }[] }[];
+          }[];
+        }
+      ).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)),
+    );
     const names = spans.map((s) => s.name).sort();
     expect(names).toEqual(['paybridge L3', 'paybridge L6', 'translate L6', 'upstream GET'].sort());
     expect(spans.every((s) => s.traceId === TRACE)).toBe(true);
@@ -97,6 +128,8 @@ describe('OpenTelemetry spans, with an OTLP endpoint', () => {
     // each upstream call carried the traceparent of its own span, in the client's trace
     const call = spans.find((s) => s.name === 'upstream GET')!;
     expect(up.seen.find((c) => c.url === '/transactions/tran_s1')!.traceparent).toBe(`00-${TRACE}-${call.spanId}-01`);
-    expect(up.seen.find((c) => c.url === '/orders/ordr_s2')!.traceparent).toBe(`00-${TRACE}-${spans.find((s) => s.name === 'paybridge L3')!.spanId}-01`);
+    expect(up.seen.find((c) => c.url === '/orders/ordr_s2')!.traceparent).toBe(
+      `00-${TRACE}-${spans.find((s) => s.name === 'paybridge L3')!.spanId}-01`,
+    );
   });
 });

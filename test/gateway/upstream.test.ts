@@ -18,7 +18,8 @@ const BEHAVIOURS: Record<string, (req: IncomingMessage, res: ServerResponse) => 
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
     res.write('{"partial":');
   },
-  '/big-announced': (_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2000' }).end(`"${'x'.repeat(1998)}"`),
+  '/big-announced': (_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2000' }).end(`"${'x'.repeat(1998)}"`),
   '/big-streamed': (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     for (let i = 0; i < 20; i++) res.write('x'.repeat(100));
@@ -41,8 +42,12 @@ const origin = createServer((req, res) => {
   req.resume();
   const path = new URL(req.url!, 'http://x').pathname;
   received.push(path);
-  if (path.startsWith('/after/')) return void setTimeout(() => res.writeHead(200).end(path), Number(path.split('/')[2]));
-  (BEHAVIOURS[path] ?? ((_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')))(req, res);
+  if (path.startsWith('/after/'))
+    return void setTimeout(() => res.writeHead(200).end(path), Number(path.split('/')[2]));
+  (BEHAVIOURS[path] ?? ((_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')))(
+    req,
+    res,
+  );
 });
 origin.on('connection', (s) => {
   sockets.add(s);
@@ -50,10 +55,22 @@ origin.on('connection', (s) => {
 });
 let url = '';
 // the headers and body timeouts 1 s (no answer on a loaded machine comes near), the request's deadline set 20 s away
-const upstream = createUpstream({ connectMs: 5_000, headersMs: 1_000, bodyMs: 1_000, requestMs: 20_000, maxResponseBytes: 1_000 });
+const upstream = createUpstream({
+  connectMs: 5_000,
+  headersMs: 1_000,
+  bodyMs: 1_000,
+  requestMs: 20_000,
+  maxResponseBytes: 1_000,
+});
 const far = () => Date.now() + 20_000;
 const get = (path: string, deadline = far()) => upstream.exchange(url, { method: 'GET', path, headers: {} }, deadline);
-const failure = (pending: Promise<unknown>) => pending.then(() => { throw new Error('expected a failure'); }, (err: unknown) => err as PaybridgeError);
+const failure = (pending: Promise<unknown>) =>
+  pending.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (err: unknown) => err as PaybridgeError,
+  );
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
@@ -74,17 +91,26 @@ describe('the upstream client', () => {
 
   it('a body that stops coming for longer than bodyMs is a 504 saying so, long before the deadline', async () => {
     const err = await failure(get('/stalls'));
-    expect([err.code, err.detail]).toEqual(['upstream_timeout', 'the upstream answer body stalled for more than 1000 ms']);
+    expect([err.code, err.detail]).toEqual([
+      'upstream_timeout',
+      'the upstream answer body stalled for more than 1000 ms',
+    ]);
   });
 
   it('the deadline, when it comes first, is a 504 naming it', async () => {
     const err = await failure(get('/after/5000', Date.now() + 100));
-    expect([err.code, err.detail]).toEqual(['upstream_timeout', 'the upstream did not answer within the request deadline (20000 ms)']);
+    expect([err.code, err.detail]).toEqual([
+      'upstream_timeout',
+      'the upstream did not answer within the request deadline (20000 ms)',
+    ]);
   });
 
   it('a deadline already past is a 504 and nothing is sent', async () => {
     const err = await failure(get('/never-sent', Date.now() - 1));
-    expect([err.code, err.detail]).toEqual(['upstream_timeout', 'the upstream did not answer within the request deadline (20000 ms)']);
+    expect([err.code, err.detail]).toEqual([
+      'upstream_timeout',
+      'the upstream did not answer within the request deadline (20000 ms)',
+    ]);
     // the origin has every call made after it, and never that one
     await get('/after/0');
     expect(received).not.toContain('/never-sent');
@@ -121,7 +147,10 @@ describe('the upstream client', () => {
       const quick = Array.from({ length: 20 }, (_, i) => call(`/after/${(i * 7) % 50}`));
       expect((await Promise.all(quick)).map((a) => a.status)).toEqual(Array(20).fill(200));
       const err = await silent;
-      expect([err.code, err.detail]).toEqual(['upstream_timeout', 'the upstream sent no answer headers within 3000 ms']);
+      expect([err.code, err.detail]).toEqual([
+        'upstream_timeout',
+        'the upstream sent no answer headers within 3000 ms',
+      ]);
     } finally {
       await patient.close(true);
     }

@@ -26,16 +26,23 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length'),
+      ) as Record<string, string>;
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      void fetch(`${sb.currentUrl}${req.url}`, { method: req.method, headers, ...(body ? { body } : {}) }).then(async (answer) => {
-        const text = await answer.text();
-        const merchant = /^\/merchants\/[^/?]+$/.exec(req.url ?? '')?.[0];
-        if (merchant && req.method === 'GET' && answer.status === 200) lastMerchant.set(merchant, text);
-        if (merchant && req.method === 'PATCH') patches.push(`${answer.status} ${merchant}`);
-        const sent = merchant && req.method === 'PATCH' && answer.status === 200 ? (lastMerchant.get(merchant) ?? text) : text;
-        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(sent);
-      });
+      void fetch(`${sb.currentUrl}${req.url}`, { method: req.method, headers, ...(body ? { body } : {}) }).then(
+        async (answer) => {
+          const text = await answer.text();
+          const merchant = /^\/merchants\/[^/?]+$/.exec(req.url ?? '')?.[0];
+          if (merchant && req.method === 'GET' && answer.status === 200) lastMerchant.set(merchant, text);
+          if (merchant && req.method === 'PATCH') patches.push(`${answer.status} ${merchant}`);
+          const sent =
+            merchant && req.method === 'PATCH' && answer.status === 200 ? (lastMerchant.get(merchant) ?? text) : text;
+          res
+            .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+            .end(sent);
+        },
+      );
     });
   });
   await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
@@ -49,14 +56,21 @@ afterAll(async () => {
 describe('a write whose 2xx answer cannot be mapped back', () => {
   it('L24: the account added, no account new in the answer: 202 answer_incomplete, sent once, never a 502', async () => {
     const call = await routeCalls(sb).prepare('L24');
-    const gw = await startGateway({ upstreams: { sandbox: { current: originUrl, legacy: sb.legacyUrl } }, routes: { '*': 'current' }, serviceKey: KEYS.operator });
+    const gw = await startGateway({
+      upstreams: { sandbox: { current: originUrl, legacy: sb.legacyUrl } },
+      routes: { '*': 'current' },
+      serviceKey: KEYS.operator,
+    });
     try {
       const merchantId = /\/marketplaces\/merchants\/([^/]+)\/accounts$/.exec(call.path)![1]!;
       const accounts = () => sb.sandbox.store.merchants.get(merchantId)!.bankAccounts.length;
       const before = accounts();
       const answer = await sendCall(gw.url, call, `write-answers-L24-${process.pid}`);
       expect(answer.status, answer.text).toBe(202);
-      expect(legacyError.parse(answer.body)).toMatchObject({ errorCode: 'answer_incomplete', detail: expect.stringContaining('L24') });
+      expect(legacyError.parse(answer.body)).toMatchObject({
+        errorCode: 'answer_incomplete',
+        detail: expect.stringContaining('L24'),
+      });
       // the service took it once: one PATCH, one account more
       expect(patches).toHaveLength(1);
       expect(patches[0]).toMatch(/^200 /);

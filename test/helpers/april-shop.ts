@@ -95,7 +95,10 @@ export class AprilShop extends ShopServer {
   /** April_API::request: the body through wp_json_encode, the secret key as a Bearer, cURL's wire bytes. */
   private async april(api: string, data: unknown): Promise<{ status: number; body: any }> {
     const body = phpJson(data);
-    const answer = await send(this.apiBase(), wordPressRequest({ base: this.apiBase() }, 'curl', 'POST', api, body, ['Authorization', `Bearer ${KEYS.soloSk}`]));
+    const answer = await send(
+      this.apiBase(),
+      wordPressRequest({ base: this.apiBase() }, 'curl', 'POST', api, body, ['Authorization', `Bearer ${KEYS.soloSk}`]),
+    );
     this.calls.push({ path: api, sent: JSON.parse(body), status: answer.status, body: answer.json });
     if (answer.text === '') throw new PluginError('April API call failed');
     return { status: answer.status, body: answer.json };
@@ -105,7 +108,10 @@ export class AprilShop extends ShopServer {
   private errorMessage(answer: { body: any }, fallback: string): string {
     const b = answer.body;
     if (!b || typeof b !== 'object' || !('errorCode' in b)) return fallback;
-    return ERRORS[b.errorCode] ?? `${b.message ?? ''} [${b.errorCode}] ${b.detail ?? ''} [Error reference: ${b.tracer ?? 'Not available'}]`;
+    return (
+      ERRORS[b.errorCode] ??
+      `${b.message ?? ''} [${b.errorCode}] ${b.detail ?? ''} [Error reference: ${b.tracer ?? 'Not available'}]`
+    );
   }
 
   /** get_april_custom_token(): the user's April customer (created once), signed in. Null on any failure. */
@@ -113,7 +119,12 @@ export class AprilShop extends ShopServer {
     try {
       if (!this.customerId) {
         const created = await this.april('customers', {
-          RegisterPluginConsumerCustomer: { referenceCustomerId: String(USER.id), givenName: USER.first, familyName: USER.last, emailAddress: USER.email },
+          RegisterPluginConsumerCustomer: {
+            referenceCustomerId: String(USER.id),
+            givenName: USER.first,
+            familyName: USER.last,
+            emailAddress: USER.email,
+          },
         });
         if (created.status !== 200) throw new PluginError('April create customer API call failed.');
         this.customerId = created.body.customerId as string;
@@ -129,14 +140,19 @@ export class AprilShop extends ShopServer {
   protected async handle(method: string, url: URL, body: string): Promise<ShopAnswer> {
     const json = (value: unknown): ShopAnswer => [200, 'application/json; charset=UTF-8', JSON.stringify(value)];
     const ajax = url.searchParams.get('wc-ajax');
-    if (method === 'GET' && url.pathname === '/checkout') return [200, 'text/html; charset=UTF-8', await this.page(url.searchParams)];
+    if (method === 'GET' && url.pathname === '/checkout')
+      return [200, 'text/html; charset=UTF-8', await this.page(url.searchParams)];
     if (method === 'GET' && url.pathname === '/april-shop.js') return [200, 'application/javascript', PAGE_SCRIPT];
     if (method === 'GET' && url.pathname === '/foreign') return [200, 'text/html; charset=UTF-8', FOREIGN_PAGE];
     const received = /^\/checkout\/order-received\/(\d+)\/$/.exec(url.pathname);
     if (method === 'GET' && received) {
       const order = this.orders.get(Number(received[1]));
       const known = order && url.searchParams.get('key') === order.key;
-      return [200, 'text/html; charset=UTF-8', `<!doctype html><title>Order received</title><h1>Order received</h1><p id="status">${known ? order.status : 'unknown'}</p><p id="transaction">${known ? (order.transactionId ?? '') : ''}</p>`];
+      return [
+        200,
+        'text/html; charset=UTF-8',
+        `<!doctype html><title>Order received</title><h1>Order received</h1><p id="status">${known ? order.status : 'unknown'}</p><p id="transaction">${known ? (order.transactionId ?? '') : ''}</p>`,
+      ];
     }
     if (method === 'POST' && ajax === 'update_order_review') return json({ result: 'success', fragments: {} });
     if (method === 'POST' && ajax === 'checkout') return json(await this.checkout(new URLSearchParams(body)));
@@ -162,11 +178,19 @@ export class AprilShop extends ShopServer {
       const result = await this.processPayment(order, form);
       // update_successful_payment_response: a challenge goes to the page as a #lpaction:: redirect
       if (!('payment_action_required' in result)) return result;
-      return { result: 'success', redirect: `#lpaction::${result.payment_action_required}::${encodeURIComponent(this.actionUrl(order))}::april` };
+      return {
+        result: 'success',
+        redirect: `#lpaction::${result.payment_action_required}::${encodeURIComponent(this.actionUrl(order))}::april`,
+      };
     } catch (err) {
       if (!(err instanceof PluginError)) throw err;
       order.status = 'failed';
-      return { result: 'failure', messages: `<ul class="woocommerce-error" role="alert"><li>${escapeHtml(err.message)}</li></ul>`, refresh: false, reload: false };
+      return {
+        result: 'failure',
+        messages: `<ul class="woocommerce-error" role="alert"><li>${escapeHtml(err.message)}</li></ul>`,
+        refresh: false,
+        reload: false,
+      };
     }
   }
 
@@ -176,7 +200,10 @@ export class AprilShop extends ShopServer {
   }
 
   /** process_payment() */
-  private async processPayment(order: ShopOrder, form: URLSearchParams): Promise<{ result: string; redirect: string } | { payment_action_required: string }> {
+  private async processPayment(
+    order: ShopOrder,
+    form: URLSearchParams,
+  ): Promise<{ result: string; redirect: string } | { payment_action_required: string }> {
     const token = prefixed(form.get('april_payment_token'), 'ptkn');
     const source = prefixed(form.get('april_payment_source'), 'psrc');
     let paymentData: { paymentMethodType: unknown } | null = null;
@@ -198,21 +225,34 @@ export class AprilShop extends ShopServer {
   /** generate_payment_token() */
   private async savedSourceToken(paymentSourceId: string): Promise<string> {
     const answer = await this.april('tokens', {
-      CreateSavedPaymentSourceToken: { paymentSourceId, amount: { minorCurrencyUnits: float(AMOUNT), currency: 'AUD' } },
+      CreateSavedPaymentSourceToken: {
+        paymentSourceId,
+        amount: { minorCurrencyUnits: float(AMOUNT), currency: 'AUD' },
+      },
     });
-    if (answer.status !== 200) throw new PluginError(this.errorMessage(answer, 'Unable to generate a payment token from provided source'));
+    if (answer.status !== 200)
+      throw new PluginError(this.errorMessage(answer, 'Unable to generate a payment token from provided source'));
     return answer.body.SavedPaymentSourceToken.paymentTokenId as string;
   }
 
   /** create_april_order() with get_order_data(): a hat shipped to Sydney, or a virtual subscription with the empty address WooCommerce gives it. */
   private async createOrder(order: ShopOrder): Promise<string> {
-    const answer = await this.april('orders', { CreateOnlineOrder: aprilOrderData(order.id, AMOUNT, order.subscription) });
-    if (answer.status !== 200) throw new PluginError(`An unknown error occurred while creating the order with April ${JSON.stringify(answer)}`);
+    const answer = await this.april('orders', {
+      CreateOnlineOrder: aprilOrderData(order.id, AMOUNT, order.subscription),
+    });
+    if (answer.status !== 200)
+      throw new PluginError(`An unknown error occurred while creating the order with April ${JSON.stringify(answer)}`);
     return answer.body.OnlineOrder.order.orderId as string;
   }
 
   /** pay_for_april_order(): Confirm3DSComplete with the saved challenge, PayByCard for a card, else PayByPaymentToken. */
-  private async pay(aprilOrderId: string, paymentTokenId: string, paymentData: { paymentMethodType: unknown } | null, paymentAction: string | null, request3DS: boolean) {
+  private async pay(
+    aprilOrderId: string,
+    paymentTokenId: string,
+    paymentData: { paymentMethodType: unknown } | null,
+    paymentAction: string | null,
+    request3DS: boolean,
+  ) {
     const data =
       paymentAction !== null
         ? { Confirm3DSComplete: { paymentTokenId, threeDSResponse: JSON.parse(paymentAction) } }
@@ -221,11 +261,16 @@ export class AprilShop extends ShopServer {
           : { PayByPaymentToken: { paymentTokenId } };
     const answer = await this.april(`orders/${aprilOrderId}/pay`, data);
     if (answer.status >= 200 && answer.status <= 299) {
-      if (answer.body && 'PayOrderComplete' in answer.body) return { success: true as const, response: answer.body.PayOrderComplete };
-      if (answer.body && 'ThreeDSAuthorisationRequired' in answer.body) return { success: false as const, response: answer.body };
+      if (answer.body && 'PayOrderComplete' in answer.body)
+        return { success: true as const, response: answer.body.PayOrderComplete };
+      if (answer.body && 'ThreeDSAuthorisationRequired' in answer.body)
+        return { success: false as const, response: answer.body };
       throw new PluginError('Error in April API order pay response');
     }
-    if (answer.status >= 400 && answer.status <= 499) throw new PluginError(this.errorMessage(answer, 'An unknown error occurred while processing the payment with April'));
+    if (answer.status >= 400 && answer.status <= 499)
+      throw new PluginError(
+        this.errorMessage(answer, 'An unknown error occurred while processing the payment with April'),
+      );
     throw new PluginError('Failed to process the payment');
   }
 
@@ -247,14 +292,22 @@ export class AprilShop extends ShopServer {
   /** April_Payment_Action_Controller: after the challenge, complete_payment_action() and wp_send_json_*. */
   private async paymentAction(query: URLSearchParams) {
     const order = this.orders.get(Number(query.get('order')));
-    if (!order || query.get('nonce') !== order.nonce) return { success: false, data: { message: 'Error: Payment verification error: CSRF verification failed.' } };
+    if (!order || query.get('nonce') !== order.nonce)
+      return { success: false, data: { message: 'Error: Payment verification error: CSRF verification failed.' } };
     if (!order.aprilOrderId || !order.paymentToken || !order.paymentAction)
       return { success: false, data: { message: 'Error: Missing order ID for payment confirmation' } };
     try {
       const paid = await this.pay(order.aprilOrderId, order.paymentToken, null, order.paymentAction, true);
       const result = this.afterPay(order, paid, order.paymentToken);
       if (!('payment_action_required' in result)) return { success: true, data: result };
-      return { success: true, data: { result: 'success', payment_action_required: result.payment_action_required, redirect: this.actionUrl(order) } };
+      return {
+        success: true,
+        data: {
+          result: 'success',
+          payment_action_required: result.payment_action_required,
+          redirect: this.actionUrl(order),
+        },
+      };
     } catch (err) {
       if (!(err instanceof PluginError)) throw err;
       return { success: false, data: { message: `Error: ${err.message}` } };

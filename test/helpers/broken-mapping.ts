@@ -7,7 +7,12 @@ import { closed, from } from '../../src/translate/shape.js';
 /** Every mapping, with a bug in L6: `fee` read from the fixed fee instead of the total. */
 export function mappingsWithBrokenL6Fee(): Mapping[] {
   return ALL_MAPPINGS.map((m) =>
-    m.route !== 'L6' ? m : defineMapping({ ...m, response: { shape: closed({ ...LEGACY_TRANSACTION.spec, fee: from('serviceFees.fixedAmount') }) } }),
+    m.route !== 'L6'
+      ? m
+      : defineMapping({
+          ...m,
+          response: { shape: closed({ ...LEGACY_TRANSACTION.spec, fee: from('serviceFees.fixedAmount') }) },
+        }),
   );
 }
 
@@ -22,7 +27,9 @@ export function l6OrderWithoutTransactionAs400(m: Mapping): Mapping {
     try {
       return original.map(a, b, c);
     } catch (err) {
-      throw err instanceof PaybridgeError && err.code === 'not_found' ? new PaybridgeError('invalid_request', 'transactionId: not a transaction') : err;
+      throw err instanceof PaybridgeError && err.code === 'not_found'
+        ? new PaybridgeError('invalid_request', 'transactionId: not a transaction')
+        : err;
     }
   };
   return { ...m, byIdKind: { ...m.byIdKind!, mapping: { ...byOrder, response: { reads: original.reads, map } } } };

@@ -19,7 +19,11 @@ const CANDIDATES = [
   'C:\\Program Files (x86)\\Google\\Chrome\\Application\\chrome.exe',
 ];
 
-const browser = optionalTool('browser', CANDIDATES.find((p): p is string => typeof p === 'string' && p !== '' && existsSync(p)), 'install Chromium (apt-get install chromium) or set CHROMIUM_PATH');
+const browser = optionalTool(
+  'browser',
+  CANDIDATES.find((p): p is string => typeof p === 'string' && p !== '' && existsSync(p)),
+  'install Chromium (apt-get install chromium) or set CHROMIUM_PATH',
+);
 
 /** For `it.skipIf(browserMissing)`: no browser here and none required (under CI=true a missing one fails). */
 export const browserMissing = browser.skip;

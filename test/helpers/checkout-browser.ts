@@ -17,7 +17,10 @@ const CVC = '737';
 const EXPIRY = '11/33';
 
 export const launchBrowser = (): Promise<Browser> =>
-  chromium.launch({ executablePath: browserPath(), args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  chromium.launch({
+    executablePath: browserPath(),
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
 
 /** Screenshots of one test file, in .test-logs/<folder>/. */
 export function screenshots(folder: string) {
@@ -40,7 +43,9 @@ export async function typeCard(fields: FrameLocator, card: string): Promise<void
 /** No test card (plain, spaced or form-encoded), expiry or CVC in any request's URL, headers or body. */
 export function expectNoCardData(requests: readonly ShopRequest[]): void {
   // every header but the body's length, which may be any number
-  const text = requests.map((r) => `${r.url}\n${JSON.stringify({ ...r.headers, 'content-length': undefined })}\n${r.body}`).join('\n');
+  const text = requests
+    .map((r) => `${r.url}\n${JSON.stringify({ ...r.headers, 'content-length': undefined })}\n${r.body}`)
+    .join('\n');
   for (const card of Object.values(CARDS)) {
     expect(text).not.toContain(card);
     expect(text).not.toContain(card.replace(/(\d{4})(?=\d)/g, '$1 '));

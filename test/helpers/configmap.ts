@@ -15,6 +15,7 @@ export function configMapVolume(dir: string): (data: Record<string, string>) => 
     symlinkSync(folder, join(dir, '..data_tmp'));
     renameSync(join(dir, '..data_tmp'), join(dir, '..data'));
     if (n > 1) rmSync(join(dir, `..2026_11_27_${String(n - 1).padStart(4, '0')}`), { recursive: true });
-    for (const key of Object.keys(data)) if (!existsSync(join(dir, key))) symlinkSync(join('..data', key), join(dir, key));
+    for (const key of Object.keys(data))
+      if (!existsSync(join(dir, key))) symlinkSync(join('..data', key), join(dir, key));
   };
 }

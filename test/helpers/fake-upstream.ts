@@ -1,14 +1,33 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type Behaviour = 'ok' | 'reset' | 'resetOnce' | 'hang' | 'error500' | 'error503' | 'html' | 'malformed' | 'trickle' | 'resetMidBody' | 'bodyHang';
+export type Behaviour =
+  | 'ok'
+  | 'reset'
+  | 'resetOnce'
+  | 'hang'
+  | 'error500'
+  | 'error503'
+  | 'html'
+  | 'malformed'
+  | 'trickle'
+  | 'resetMidBody'
+  | 'bodyHang';
 
 /**
  * A fake current API that misbehaves on demand and counts what reached it, per "METHOD path".
  * `ok` answers like the current API would for an order or transaction read.
  */
 /** The order every ok answer is: what each published form of a current order carries (current-api.md's fields and its state). */
-const ORDER = { orderId: 'ordr_1', merchantId: 'mcht_solo', referenceOrderId: 'fake-1', amount: { minorCurrencyUnits: 1, currency: 'AUD' }, status: 'created', createdAt: '2026-11-27T10:00:00.000Z', updatedAt: '2026-11-27T10:00:00.000Z' };
+const ORDER = {
+  orderId: 'ordr_1',
+  merchantId: 'mcht_solo',
+  referenceOrderId: 'fake-1',
+  amount: { minorCurrencyUnits: 1, currency: 'AUD' },
+  status: 'created',
+  createdAt: '2026-11-27T10:00:00.000Z',
+  updatedAt: '2026-11-27T10:00:00.000Z',
+};
 
 export async function startFakeUpstream(initial: Behaviour = 'ok') {
   let behaviour: Behaviour = initial;
@@ -30,10 +49,22 @@ export async function startFakeUpstream(initial: Behaviour = 'ok') {
       case 'hang':
         return;
       case 'error500':
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: 500, errorCode: 'internal_error', message: 'boom', detail: 'x', tracer: 't' }));
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(
+            JSON.stringify({ statusCode: 500, errorCode: 'internal_error', message: 'boom', detail: 'x', tracer: 't' }),
+          );
         return;
       case 'error503':
-        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ statusCode: 503, errorCode: 'service_unavailable', message: 'down', detail: 'x', tracer: 't' }));
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' }).end(
+          JSON.stringify({
+            statusCode: 503,
+            errorCode: 'service_unavailable',
+            message: 'down',
+            detail: 'x',
+            tracer: 't',
+          }),
+        );
         return;
       case 'bodyHang':
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
@@ -57,7 +88,9 @@ export async function startFakeUpstream(initial: Behaviour = 'ok') {
         setTimeout(() => req.socket.destroy(), 20);
         return;
       default:
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ OnlineOrder: { order: ORDER } }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ OnlineOrder: { order: ORDER } }));
     }
   });
   server.on('connection', (s) => {
@@ -87,7 +120,23 @@ export async function startSlowUpstream(delayMs: number) {
   const server = createServer((req, res) => {
     fake.counts.set(`${req.method} ${req.url}`, (fake.counts.get(`${req.method} ${req.url}`) ?? 0) + 1);
     req.resume();
-    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ PayOrderComplete: { transactionId: 'tran_1', transactionStatus: 'paid', amount: 100, currency: 'AUD', surchargeAmount: 0, payType: 'payinfull', type: 'payinfull' } })), delayMs);
+    setTimeout(
+      () =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            PayOrderComplete: {
+              transactionId: 'tran_1',
+              transactionStatus: 'paid',
+              amount: 100,
+              currency: 'AUD',
+              surchargeAmount: 0,
+              payType: 'payinfull',
+              type: 'payinfull',
+            },
+          }),
+        ),
+      delayMs,
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   await fake.close();

@@ -52,15 +52,21 @@ async function startFaultProxy(target: string) {
     const plant = plants.find((p) => p.left > 0 && p.when(one));
     if (plant) plant.left--;
     const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !NOT_PASSED.has(name)) headers[name] = value;
-    const answer = await request(`${target}${one.path}`, { method: one.method as 'GET', headers, body: body.length > 0 ? body : null });
+    for (const [name, value] of Object.entries(req.headers))
+      if (value !== undefined && !NOT_PASSED.has(name)) headers[name] = value;
+    const answer = await request(`${target}${one.path}`, {
+      method: one.method as 'GET',
+      headers,
+      body: body.length > 0 ? body : null,
+    });
     const text = Buffer.from(await answer.body.arrayBuffer());
     const fault = plant?.fault;
     if (fault === 'resetBeforeHeaders') return void req.socket.destroy();
     if (fault === 'hang') return new Promise<void>((resolve) => res.on('close', resolve));
     if (typeof fault === 'object') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     const out: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !NOT_PASSED.has(name)) out[name] = value;
+    for (const [name, value] of Object.entries(answer.headers))
+      if (value !== undefined && !NOT_PASSED.has(name)) out[name] = value;
     out['content-length'] = String(text.length);
     res.writeHead(answer.statusCode, out);
     if (fault !== 'resetAfterHeaders') return void res.end(text);

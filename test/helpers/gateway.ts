@@ -14,13 +14,19 @@ export function tempJson(name: string, content: unknown): string {
 }
 
 /** The gateway bin on a free port (in `cwd`, when given); resolves once it logged its URL. */
-export async function spawnGateway(args: string[], env: NodeJS.ProcessEnv = {}, options: { cwd?: string; timeoutMs?: number } = {}): Promise<Spawned & { url: string }> {
+export async function spawnGateway(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: { cwd?: string; timeoutMs?: number } = {},
+): Promise<Spawned & { url: string }> {
   const proc = spawnBin(['serve', '--port', '0', ...args], env, options.cwd);
   // a gateway that does not come up in time is stopped, not left running past its test
-  const [, url] = await proc.waitFor(/^paybridge gateway listening on (http:\/\/127\.0\.0\.1:\d+)$/m, options.timeoutMs ?? 10_000, 'stderr').catch(async (err: unknown) => {
-    await proc.stop('SIGKILL');
-    throw err;
-  });
+  const [, url] = await proc
+    .waitFor(/^paybridge gateway listening on (http:\/\/127\.0\.0\.1:\d+)$/m, options.timeoutMs ?? 10_000, 'stderr')
+    .catch(async (err: unknown) => {
+      await proc.stop('SIGKILL');
+      throw err;
+    });
   return Object.assign(proc, { url: url! });
 }
 

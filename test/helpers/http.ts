@@ -13,7 +13,12 @@ export interface CallOptions {
   raw?: string;
 }
 
-export async function call<T = any>(base: string, method: string, path: string, options: CallOptions = {}): Promise<JsonResponse<T>> {
+export async function call<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   let payload: string | undefined;
   if (options.raw !== undefined) payload = options.raw;
@@ -40,9 +45,11 @@ export function client(base: string, defaults: Record<string, string> = {}) {
   return {
     base,
     get: <T = any>(path: string, headers?: Record<string, string>) => go<T>('GET', path, undefined, headers),
-    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => go<T>('POST', path, body, headers),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      go<T>('POST', path, body, headers),
     put: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => go<T>('PUT', path, body, headers),
-    patch: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => go<T>('PATCH', path, body, headers),
+    patch: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      go<T>('PATCH', path, body, headers),
     delete: <T = any>(path: string, headers?: Record<string, string>) => go<T>('DELETE', path, undefined, headers),
     raw: (method: string, path: string, options: CallOptions) =>
       call(base, method, path, { ...options, headers: { ...defaults, ...options.headers } }),

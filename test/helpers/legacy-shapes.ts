@@ -28,22 +28,31 @@ export const legacyOrder = z.strictObject({
   phoneNo: z.string().nullable(),
   type: z.enum(['online', 'paybylink']),
   description: z.string().nullable(),
-  items: z.array(
-    z.strictObject({
-      description: z.string(),
-      quantity: z.number(),
-      amount: z.int(),
-      currency: z.string(),
-      sku: z.string().optional(),
-      imageUrl: z.string().optional(),
-    }),
-  ).nullable(),
+  items: z
+    .array(
+      z.strictObject({
+        description: z.string(),
+        quantity: z.number(),
+        amount: z.int(),
+        currency: z.string(),
+        sku: z.string().optional(),
+        imageUrl: z.string().optional(),
+      }),
+    )
+    .nullable(),
   invoiceLineItems: z.null(),
   taxIncluded: z.null(),
   taxIncludedAmountOverride: z.null(),
   discount: z.strictObject({ amount: z.int() }).nullable(),
   shipping: obj.nullable(),
-  billing: z.strictObject({ address: obj.optional(), name: z.string().optional(), email: z.string().optional(), phone: z.string().optional() }).nullable(),
+  billing: z
+    .strictObject({
+      address: obj.optional(),
+      name: z.string().optional(),
+      email: z.string().optional(),
+      phone: z.string().optional(),
+    })
+    .nullable(),
   metadata: obj.nullable(),
   status: z.enum(['created', 'paid', 'cancelled']),
   request3DSOnPayment: z.null(),
@@ -63,7 +72,10 @@ export const legacyPay = z.strictObject({
 
 export const legacyThreeDS = z.strictObject({
   paymentToken: z.string().startsWith('ptkn_'),
-  paymentActionRequired: z.strictObject({ threeDSAuthorisationId: z.string().startsWith('3ds_'), redirectURL: z.url() }),
+  paymentActionRequired: z.strictObject({
+    threeDSAuthorisationId: z.string().startsWith('3ds_'),
+    redirectURL: z.url(),
+  }),
 });
 
 export const legacyTransaction = z.strictObject({
@@ -80,7 +92,9 @@ export const legacyTransaction = z.strictObject({
   fee: z.int(),
   status: z.enum(['paid', 'not_captured', 'partially_refunded', 'refunded', 'cancelled']),
   transactionPayType: z.union([
-    z.strictObject({ payCardId: z.string().regex(/^card_[A-Za-z0-9_-]+$/, 'card_ and the opaque part of the transaction id') }),
+    z.strictObject({
+      payCardId: z.string().regex(/^card_[A-Za-z0-9_-]+$/, 'card_ and the opaque part of the transaction id'),
+    }),
     z.strictObject({ bankTransferId: z.string().startsWith('tran_') }),
   ]),
   statusBeforeDispute: z.null(),
@@ -134,11 +148,19 @@ export const legacyMerchant = z.strictObject({
   publicKey: z.string(),
   bankAccounts: z.array(
     z.strictObject({
-      bankAccountId: z.string().startsWith('bank_'), accountName: z.string(), bankName: z.string().nullable(), routingNumber: z.string().regex(/^\d{3}-\d{3}$/),
-      accountNumber: z.string(), currency: z.string(), createdAt: ts,
+      bankAccountId: z.string().startsWith('bank_'),
+      accountName: z.string(),
+      bankName: z.string().nullable(),
+      routingNumber: z.string().regex(/^\d{3}-\d{3}$/),
+      accountNumber: z.string(),
+      currency: z.string(),
+      createdAt: ts,
     }),
   ),
   primaryBankAccountId: z.string().nullable(),
 });
 
-export const legacySavedCardToken = z.strictObject({ paymentTokenId: z.string().startsWith('ptkn_'), payCardId: z.string().regex(/^card_[A-Za-z0-9_-]+$/) });
+export const legacySavedCardToken = z.strictObject({
+  paymentTokenId: z.string().startsWith('ptkn_'),
+  payCardId: z.string().regex(/^card_[A-Za-z0-9_-]+$/),
+});

@@ -25,16 +25,38 @@ function legacyOrder(o: Json): Json {
     return out;
   };
   return {
-    merchantOrderId: o.orderId, merchantId: o.merchantId, platformId: o.marketplaceId, marketplaceId: o.marketplaceId,
-    internalOrderId: o.referenceOrderId, amount: o.amount.minorCurrencyUnits, currency: o.amount.currency,
+    merchantOrderId: o.orderId,
+    merchantId: o.merchantId,
+    platformId: o.marketplaceId,
+    marketplaceId: o.marketplaceId,
+    internalOrderId: o.referenceOrderId,
+    amount: o.amount.minorCurrencyUnits,
+    currency: o.amount.currency,
     // section 4: nothing for these where the current order has nothing; amountPaid from the status
-    paymentTypeAmounts: null, amountPaid: o.status === 'paid' ? o.amount.minorCurrencyUnits : 0, invoiceLineItems: null, taxIncluded: null,
-    taxIncludedAmountOverride: null, request3DSOnPayment: null, emailCustomerReceipt: null,
-    customerEmail: o.customerEmailAddress, phoneNo: o.customerPhoneNumber, type: o.orderType, description: o.description,
-    items: o.items && o.items.map((i: Json) => { const { amount, ...rest } = i; return { ...rest, amount: amount.minorCurrencyUnits, currency: amount.currency }; }),
+    paymentTypeAmounts: null,
+    amountPaid: o.status === 'paid' ? o.amount.minorCurrencyUnits : 0,
+    invoiceLineItems: null,
+    taxIncluded: null,
+    taxIncludedAmountOverride: null,
+    request3DSOnPayment: null,
+    emailCustomerReceipt: null,
+    customerEmail: o.customerEmailAddress,
+    phoneNo: o.customerPhoneNumber,
+    type: o.orderType,
+    description: o.description,
+    items:
+      o.items &&
+      o.items.map((i: Json) => {
+        const { amount, ...rest } = i;
+        return { ...rest, amount: amount.minorCurrencyUnits, currency: amount.currency };
+      }),
     discount: o.discountAmount === null ? null : { amount: o.discountAmount },
-    shipping: rename(o.shipping, { phoneNumber: 'phone' }), billing: rename(o.billing, { emailAddress: 'email', phoneNumber: 'phone' }),
-    metadata: o.metadata, status: o.status, createdAt: o.createdAt, updatedAt: o.updatedAt,
+    shipping: rename(o.shipping, { phoneNumber: 'phone' }),
+    billing: rename(o.billing, { emailAddress: 'email', phoneNumber: 'phone' }),
+    metadata: o.metadata,
+    status: o.status,
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
   };
 }
 
@@ -48,15 +70,37 @@ const cardIdOf = (id: string) => `card_${id.slice(id.indexOf('_') + 1)}`;
 function legacyTransaction(t: Json): Json {
   const p = t.purchaseDetails;
   // the payment named by its kind: a card's payment id, PayTo's bank transfer (the transaction itself), a pay plan's id
-  const payType = t.paymentMethod?.paymentMethodType === 'PayTo' ? { bankTransferId: p.transactionId } : p.payPlanId ? { PayPlanId: p.payPlanId } : { payCardId: cardIdOf(p.transactionId) };
+  const payType =
+    t.paymentMethod?.paymentMethodType === 'PayTo'
+      ? { bankTransferId: p.transactionId }
+      : p.payPlanId
+        ? { PayPlanId: p.payPlanId }
+        : { payCardId: cardIdOf(p.transactionId) };
   return {
-    _id: p.transactionId, merchantId: p.merchantId, marketplaceId: p.marketplaceId ?? null, customerId: t.customerDetails?.customerId ?? null,
-    merchantOrderId: p.orderId, internalOrderId: p.referenceOrderId, amount: p.amount.minorCurrencyUnits, currency: p.amount.currency,
-    surchargeAmount: p.surchargeAmount, refundedAmount: p.refundedAmount, fee: t.serviceFees?.totalAmount, status: legacyStatus(p.status),
+    _id: p.transactionId,
+    merchantId: p.merchantId,
+    marketplaceId: p.marketplaceId ?? null,
+    customerId: t.customerDetails?.customerId ?? null,
+    merchantOrderId: p.orderId,
+    internalOrderId: p.referenceOrderId,
+    amount: p.amount.minorCurrencyUnits,
+    currency: p.amount.currency,
+    surchargeAmount: p.surchargeAmount,
+    refundedAmount: p.refundedAmount,
+    fee: t.serviceFees?.totalAmount,
+    status: legacyStatus(p.status),
     transactionPayType: payType,
-    statusBeforeDispute: null, lastChargeId: null, payoutId: null,
-    refunds: t.timelines.filter((e: Json) => e.eventType === 'PaymentRefunded').map((e: Json) => ({ refundId: e.identifier, amount: e.amount, createdAt: e.eventTime })),
-    transfers: t.transfers, metadata: p.orderMetadata, paidOn: p.paidOn, createdAt: p.createdAt, updatedAt: p.updatedAt,
+    statusBeforeDispute: null,
+    lastChargeId: null,
+    payoutId: null,
+    refunds: t.timelines
+      .filter((e: Json) => e.eventType === 'PaymentRefunded')
+      .map((e: Json) => ({ refundId: e.identifier, amount: e.amount, createdAt: e.eventTime })),
+    transfers: t.transfers,
+    metadata: p.orderMetadata,
+    paidOn: p.paidOn,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
   };
 }
 
@@ -73,29 +117,53 @@ function orderFields(b: Json): Json {
     return out;
   };
   const order: Json = {
-    referenceOrderId: String(b.internalOrderId), amount: { minorCurrencyUnits: b.paymentAmount.amount, currency: b.paymentAmount.currency },
-    customerEmailAddress: b.customerEmail, customerPhoneNumber: b.phoneNo, description: b.description,
-    items: b.items?.map((i: Json) => { const { amount, currency, ...rest } = i; return { ...rest, amount: { minorCurrencyUnits: amount, currency } }; }),
-    discountAmount: b.discount?.amount, shipping: rename(b.shipping, { phone: 'phoneNumber' }), billing: rename(b.billing, { email: 'emailAddress', phone: 'phoneNumber' }), metadata: b.metadata,
+    referenceOrderId: String(b.internalOrderId),
+    amount: { minorCurrencyUnits: b.paymentAmount.amount, currency: b.paymentAmount.currency },
+    customerEmailAddress: b.customerEmail,
+    customerPhoneNumber: b.phoneNo,
+    description: b.description,
+    items: b.items?.map((i: Json) => {
+      const { amount, currency, ...rest } = i;
+      return { ...rest, amount: { minorCurrencyUnits: amount, currency } };
+    }),
+    discountAmount: b.discount?.amount,
+    shipping: rename(b.shipping, { phone: 'phoneNumber' }),
+    billing: rename(b.billing, { email: 'emailAddress', phone: 'phoneNumber' }),
+    metadata: b.metadata,
   };
   for (const k of Object.keys(order)) if (!present(order[k])) delete order[k];
   return order;
 }
 
 /** The fields with a value (the legacy service took null and "" as absent). */
-const present = (fields: Json): Json => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+const present = (fields: Json): Json =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null && v !== ''));
 
 /** A legacy error of the legacy shape (legacy-api.md section 5), for what this service refuses itself. */
-const refused = (status: number, errorCode: string, detail: string): [number, Json] => [status, { statusCode: status, errorCode, message: detail, detail, tracer: 'legacy-upstream' }];
+const refused = (status: number, errorCode: string, detail: string): [number, Json] => [
+  status,
+  { statusCode: status, errorCode, message: detail, detail, tracer: 'legacy-upstream' },
+];
 
 /** A legacy service that departs from the contract on purpose: the answer it gives instead, for a request it picks. */
 export type Quirk = (method: string, path: string) => [number, unknown] | undefined;
 
 export async function startLegacyUpstream(currentUrl: string, quirk?: Quirk) {
-  const current = async (method: string, path: string, key: string, body?: unknown, context: Record<string, string> = {}) => {
+  const current = async (
+    method: string,
+    path: string,
+    key: string,
+    body?: unknown,
+    context: Record<string, string> = {},
+  ) => {
     const res = await fetch(`${currentUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, accept: 'application/json', ...context, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        accept: 'application/json',
+        ...context,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();
@@ -105,33 +173,75 @@ export async function startLegacyUpstream(currentUrl: string, quirk?: Quirk) {
    * A current action under the name current-api-decisions.md gives it now, or, when the service answers
    * that it knows no such action, under the name the same file gave it before (the sandbox may be behind).
    */
-  const action = async (method: string, path: string, key: string, fields: Json, names: [string, string], context?: Record<string, string>) => {
+  const action = async (
+    method: string,
+    path: string,
+    key: string,
+    fields: Json,
+    names: [string, string],
+    context?: Record<string, string>,
+  ) => {
     const r = await current(method, path, key, { [names[0]]: fields }, context);
-    const unknown = r.status === 400 && typeof r.body?.detail === 'string' && r.body.detail.includes(`unknown action "${names[0]}"`);
+    const unknown =
+      r.status === 400 && typeof r.body?.detail === 'string' && r.body.detail.includes(`unknown action "${names[0]}"`);
     return unknown ? current(method, path, key, { [names[1]]: fields }, context) : r;
   };
   const fail = (r: { status: number; body?: unknown }): [number, unknown] => [r.status, r.body];
-  const ok = (r: { status: number; body?: Json }, answer: (body: Json) => unknown, status = 200): [number, unknown] => (r.status === 200 ? [status, answer(r.body!)] : fail(r));
+  const ok = (r: { status: number; body?: Json }, answer: (body: Json) => unknown, status = 200): [number, unknown] =>
+    r.status === 200 ? [status, answer(r.body!)] : fail(r);
 
   /** L4/L5 (legacy-api.md section 4): PayByCard, or Confirm3DSComplete with the 3DS action; a challenge is a 403. */
-  const pay = async (key: string, order: string, body: Json, context?: Record<string, string>): Promise<[number, unknown]> => {
+  const pay = async (
+    key: string,
+    order: string,
+    body: Json,
+    context?: Record<string, string>,
+  ): Promise<[number, unknown]> => {
     const authoriseOnly = body.authoriseOnly ? { authoriseOnly: true } : {};
     const action = body.paymentActionRequired
-      ? { Confirm3DSComplete: { paymentTokenId: body.paymentToken, threeDSResponse: { threeDSAuthorisationId: body.paymentActionRequired.threeDSAuthorisationId }, ...authoriseOnly } }
-      : { PayByCard: { paymentTokenId: body.paymentToken, ...(body.request3DS ? { request3DS: true } : {}), ...authoriseOnly } };
+      ? {
+          Confirm3DSComplete: {
+            paymentTokenId: body.paymentToken,
+            threeDSResponse: { threeDSAuthorisationId: body.paymentActionRequired.threeDSAuthorisationId },
+            ...authoriseOnly,
+          },
+        }
+      : {
+          PayByCard: {
+            paymentTokenId: body.paymentToken,
+            ...(body.request3DS ? { request3DS: true } : {}),
+            ...authoriseOnly,
+          },
+        };
     const r = await current('POST', `/orders/${order}/pay`, key, action, context);
     if (r.status !== 200) return fail(r);
     const challenge = r.body!.ThreeDSAuthorisationRequired;
-    if (challenge) return [403, { paymentToken: body.paymentToken, paymentActionRequired: { threeDSAuthorisationId: challenge.threeDSAuthorisationId, redirectURL: challenge.redirectUrl } }];
+    if (challenge)
+      return [
+        403,
+        {
+          paymentToken: body.paymentToken,
+          paymentActionRequired: {
+            threeDSAuthorisationId: challenge.threeDSAuthorisationId,
+            redirectURL: challenge.redirectUrl,
+          },
+        },
+      ];
     // flat (current-api.md), or inside PayOrderComplete with its figures flat or in transactionDetails (the guide, the reference)
     const paid = r.body!.PayOrderComplete ?? r.body!;
     const details = paid.transactionDetails?.purchaseDetails;
     const payType = paid.payType ?? paid.type ?? details?.payType;
-    return [200, {
-      transactionId: paid.transactionId, transactionStatus: legacyStatus(paid.transactionStatus ?? details?.status),
-      amount: paid.amount ?? details?.amount.minorCurrencyUnits, currency: paid.currency ?? details?.amount.currency,
-      surchargeAmount: paid.surchargeAmount ?? details?.surchargeAmount ?? 0, type: String(payType).toLowerCase() === 'payinfull' ? 'paycard' : 'payplan',
-    }];
+    return [
+      200,
+      {
+        transactionId: paid.transactionId,
+        transactionStatus: legacyStatus(paid.transactionStatus ?? details?.status),
+        amount: paid.amount ?? details?.amount.minorCurrencyUnits,
+        currency: paid.currency ?? details?.amount.currency,
+        surchargeAmount: paid.surchargeAmount ?? details?.surchargeAmount ?? 0,
+        type: String(payType).toLowerCase() === 'payinfull' ? 'paycard' : 'payplan',
+      },
+    ];
   };
   /**
    * L7/L8, one refund of a transaction at a time (legacy-api.md: the id answered is never one another
@@ -151,8 +261,18 @@ export async function startLegacyUpstream(currentUrl: string, quirk?: Quirk) {
     const before = await current('GET', `/transactions/${body.transactionId}`, key, undefined, context);
     if (before.status !== 200) return fail(before);
     if (before.body!.purchaseDetails.amount.currency !== body.refundAmount.currency)
-      return refused(400, 'currency_mismatch', `refundAmount.currency: the transaction is in ${before.body!.purchaseDetails.amount.currency}`);
-    const r = await current('PATCH', `/transactions/${body.transactionId}`, key, { CreateRefund: { refundAmount: body.refundAmount.amount } }, context);
+      return refused(
+        400,
+        'currency_mismatch',
+        `refundAmount.currency: the transaction is in ${before.body!.purchaseDetails.amount.currency}`,
+      );
+    const r = await current(
+      'PATCH',
+      `/transactions/${body.transactionId}`,
+      key,
+      { CreateRefund: { refundAmount: body.refundAmount.amount } },
+      context,
+    );
     if (r.status !== 200) return fail(r);
     const known = new Set(before.body!.purchaseDetails.refundIds);
     return [200, { refundId: r.body!.purchaseDetails.refundIds.find((id: string) => !known.has(id)) ?? null }];
@@ -168,7 +288,9 @@ export async function startLegacyUpstream(currentUrl: string, quirk?: Quirk) {
       if (items.length < 100) break;
     }
     const latest = mine.sort((a, b) => (a.purchaseDetails.createdAt < b.purchaseDetails.createdAt ? 1 : -1))[0];
-    return latest ? [200, legacyTransaction(latest)] : refused(404, 'not_found', `${order}: the order has no transaction`);
+    return latest
+      ? [200, legacyTransaction(latest)]
+      : refused(404, 'not_found', `${order}: the order has no transaction`);
   };
   /** L9: captureAmount an integer, a money object (its currency checked first) or absent (the whole authorisation). */
   const capture = async (key: string, transaction: string, body: Json): Promise<[number, unknown]> => {
@@ -177,84 +299,204 @@ export async function startLegacyUpstream(currentUrl: string, quirk?: Quirk) {
       const before = await current('GET', `/transactions/${transaction}`, key);
       if (before.status !== 200) return fail(before);
       if (before.body!.purchaseDetails.amount.currency !== asked.currency)
-        return refused(400, 'currency_mismatch', `captureAmount.currency: the transaction is in ${before.body!.purchaseDetails.amount.currency}`);
+        return refused(
+          400,
+          'currency_mismatch',
+          `captureAmount.currency: the transaction is in ${before.body!.purchaseDetails.amount.currency}`,
+        );
     }
     const amount = typeof asked === 'object' && asked !== null ? asked.amount : asked;
-    return ok(await current('PATCH', `/transactions/${transaction}`, key, { CaptureFunds: amount === undefined || amount === null ? {} : { amount } }), legacyTransaction);
+    return ok(
+      await current('PATCH', `/transactions/${transaction}`, key, {
+        CaptureFunds: amount === undefined || amount === null ? {} : { amount },
+      }),
+      legacyTransaction,
+    );
   };
 
   type Handler = (m: RegExpExecArray, body: Json, key: string) => Promise<[number, unknown]>;
   const platform = (m: RegExpExecArray) => ({ 'Marketplace-Id': m[1]!, 'Merchant-Id': m[2]! });
   const ROUTES: [string, RegExp, Handler][] = [
     // L1, L2
-    ['POST', /^\/orders$/, async (_m, b, key) => ok(await current('POST', '/orders', key, { CreateOnlineOrder: orderFields(b) }), (o) => legacyOrder(orderOf(o)))],
-    ['POST', /^\/platforms\/([^/]+)\/merchants\/([^/]+)\/orders$/, async (m, b, key) => ok(await current('POST', '/orders', key, { CreateOnlineOrder: orderFields(b) }, platform(m)), (o) => legacyOrder(orderOf(o)))],
+    [
+      'POST',
+      /^\/orders$/,
+      async (_m, b, key) =>
+        ok(await current('POST', '/orders', key, { CreateOnlineOrder: orderFields(b) }), (o) =>
+          legacyOrder(orderOf(o)),
+        ),
+    ],
+    [
+      'POST',
+      /^\/platforms\/([^/]+)\/merchants\/([^/]+)\/orders$/,
+      async (m, b, key) =>
+        ok(await current('POST', '/orders', key, { CreateOnlineOrder: orderFields(b) }, platform(m)), (o) =>
+          legacyOrder(orderOf(o)),
+        ),
+    ],
     // L3, L12 (the reference's Cancel Order), L30 (Update Order)
-    ['GET', /^\/orders\/([^/]+)$/, async (m, _b, key) => ok(await current('GET', `/orders/${m[1]}`, key), (o) => legacyOrder(orderOf(o)))],
-    ['DELETE', /^\/orders\/([^/]+)$/, async (m, _b, key) => ok(await current('DELETE', `/orders/${m[1]}`, key), (o) => legacyOrder(orderOf(o)))],
-    ['PATCH', /^\/orders\/([^/]+)$/, async (m, b, key) => ok(await current('PATCH', `/orders/${m[1]}`, key, { UpdateReferenceOrderId: { referenceOrderId: String(b.internalOrderId) } }), (o) => legacyOrder(orderOf(o)))],
+    [
+      'GET',
+      /^\/orders\/([^/]+)$/,
+      async (m, _b, key) => ok(await current('GET', `/orders/${m[1]}`, key), (o) => legacyOrder(orderOf(o))),
+    ],
+    [
+      'DELETE',
+      /^\/orders\/([^/]+)$/,
+      async (m, _b, key) => ok(await current('DELETE', `/orders/${m[1]}`, key), (o) => legacyOrder(orderOf(o))),
+    ],
+    [
+      'PATCH',
+      /^\/orders\/([^/]+)$/,
+      async (m, b, key) =>
+        ok(
+          await current('PATCH', `/orders/${m[1]}`, key, {
+            UpdateReferenceOrderId: { referenceOrderId: String(b.internalOrderId) },
+          }),
+          (o) => legacyOrder(orderOf(o)),
+        ),
+    ],
     // L4, L5
     ['POST', /^\/orders\/([^/]+)\/pay$/, (m, b, key) => pay(key, m[1]!, b)],
-    ['POST', /^\/platforms\/([^/]+)\/merchants\/([^/]+)\/orders\/([^/]+)\/pay$/, (m, b, key) => pay(key, m[3]!, b, platform(m))],
+    [
+      'POST',
+      /^\/platforms\/([^/]+)\/merchants\/([^/]+)\/orders\/([^/]+)\/pay$/,
+      (m, b, key) => pay(key, m[3]!, b, platform(m)),
+    ],
     // L6: a transaction, or an order's (the .NET SDK's tests)
-    ['GET', /^\/transactions\/([^/]+)$/, async (m, _b, key) => (m[1]!.startsWith('ordr_') ? transactionOfOrder(key, m[1]!) : ok(await current('GET', `/transactions/${m[1]}`, key), legacyTransaction))],
+    [
+      'GET',
+      /^\/transactions\/([^/]+)$/,
+      async (m, _b, key) =>
+        m[1]!.startsWith('ordr_')
+          ? transactionOfOrder(key, m[1]!)
+          : ok(await current('GET', `/transactions/${m[1]}`, key), legacyTransaction),
+    ],
     // L7, L8
     ['POST', /^\/refunds$/, (_m, b, key) => refund(key, b)],
     ['POST', /^\/platforms\/([^/]+)\/refunds$/, (m, b, key) => refund(key, b, { 'Marketplace-Id': m[1]! })],
     // L9, L10
     ['POST', /^\/transactions\/([^/]+)\/authorisation:capture$/, (m, b, key) => capture(key, m[1]!, b)],
-    ['DELETE', /^\/transactions\/([^/]+)\/authorisation$/, async (m, _b, key) => ok(await current('PATCH', `/transactions/${m[1]}`, key, { CancelAuthorisation: {} }), legacyTransaction)],
+    [
+      'DELETE',
+      /^\/transactions\/([^/]+)\/authorisation$/,
+      async (m, _b, key) =>
+        ok(await current('PATCH', `/transactions/${m[1]}`, key, { CancelAuthorisation: {} }), legacyTransaction),
+    ],
     // L19: a token from a saved card, 201 {paymentTokenId, payCardId}
-    ['POST', /^\/payments\/saved-card$/, async (_m, b, key) => {
-      const fields = { paymentSourceId: b.cardPaymentSourceId, amount: { minorCurrencyUnits: b.paymentAmount.amount, currency: b.paymentAmount.currency } };
-      const r = await action('POST', '/tokens', key, fields, ['CreateSavedPaymentSourceToken', 'CardPaymentSourceId'], b.customerId ? { 'Customer-Id': b.customerId } : {});
-      return ok(r, (t) => {
-        const token = (t.SavedPaymentSourceToken ?? t.CardToken ?? t).paymentTokenId as string;
-        return { paymentTokenId: token, payCardId: cardIdOf(token) };
-      }, 201);
-    }],
+    [
+      'POST',
+      /^\/payments\/saved-card$/,
+      async (_m, b, key) => {
+        const fields = {
+          paymentSourceId: b.cardPaymentSourceId,
+          amount: { minorCurrencyUnits: b.paymentAmount.amount, currency: b.paymentAmount.currency },
+        };
+        const r = await action(
+          'POST',
+          '/tokens',
+          key,
+          fields,
+          ['CreateSavedPaymentSourceToken', 'CardPaymentSourceId'],
+          b.customerId ? { 'Customer-Id': b.customerId } : {},
+        );
+        return ok(
+          r,
+          (t) => {
+            const token = (t.SavedPaymentSourceToken ?? t.CardToken ?? t).paymentTokenId as string;
+            return { paymentTokenId: token, payCardId: cardIdOf(token) };
+          },
+          201,
+        );
+      },
+    ],
     // L28 (observed): the body in current names already, internalCustomerId the reference
-    ['POST', /^\/customers\/plugin$/, async (_m, b, key) => {
-      const { internalCustomerId, ...fields } = b;
-      const upsert = { ...fields, ...(internalCustomerId ? { referenceCustomerId: String(internalCustomerId) } : {}) };
-      return ok(await current('POST', '/customers', key, { UpsertConsumerCustomer: upsert }), (c) => ({ customerId: c.customerId }));
-    }],
+    [
+      'POST',
+      /^\/customers\/plugin$/,
+      async (_m, b, key) => {
+        const { internalCustomerId, ...fields } = b;
+        const upsert = {
+          ...fields,
+          ...(internalCustomerId ? { referenceCustomerId: String(internalCustomerId) } : {}),
+        };
+        return ok(await current('POST', '/customers', key, { UpsertConsumerCustomer: upsert }), (c) => ({
+          customerId: c.customerId,
+        }));
+      },
+    ],
     // L13: a consumer, in the reference's names or the older ones (the reference's winning); the current
     // consumer upsert has no address and no isVerified: not sent. Answered with the bare id string.
-    ['POST', /^\/customers\/consumer$/, async (_m, b, key) => {
-      const fields: Json = {
-        referenceCustomerId: b.internalCustomerId === undefined ? undefined : String(b.internalCustomerId),
-        emailAddress: b.emailAddress ?? b.email, phoneNumber: b.phoneNumber ?? b.phoneno,
-        givenName: b.givenName ?? b.firstName, middleName: b.middleName, familyName: b.familyName ?? b.lastName,
-      };
-      return ok(await current('POST', '/customers', key, { UpsertConsumerCustomer: present(fields) }), (c) => c.customerId);
-    }],
+    [
+      'POST',
+      /^\/customers\/consumer$/,
+      async (_m, b, key) => {
+        const fields: Json = {
+          referenceCustomerId: b.internalCustomerId === undefined ? undefined : String(b.internalCustomerId),
+          emailAddress: b.emailAddress ?? b.email,
+          phoneNumber: b.phoneNumber ?? b.phoneno,
+          givenName: b.givenName ?? b.firstName,
+          middleName: b.middleName,
+          familyName: b.familyName ?? b.lastName,
+        };
+        return ok(
+          await current('POST', '/customers', key, { UpsertConsumerCustomer: present(fields) }),
+          (c) => c.customerId,
+        );
+      },
+    ],
     // L18: an organisation: businessName from organisationName, abn from taxId (or the older businessName, abn, email)
-    ['POST', /^\/customers\/organisation$/, async (_m, b, key) => {
-      const fields: Json = {
-        referenceCustomerId: b.internalCustomerId === undefined ? undefined : String(b.internalCustomerId),
-        businessName: b.organisationName ?? b.businessName, abn: b.taxId ?? b.abn, emailAddress: b.emailAddress ?? b.email,
-      };
-      return ok(await current('POST', '/customers', key, { UpsertOrganisationCustomer: present(fields) }), (c) => c.customerId);
-    }],
+    [
+      'POST',
+      /^\/customers\/organisation$/,
+      async (_m, b, key) => {
+        const fields: Json = {
+          referenceCustomerId: b.internalCustomerId === undefined ? undefined : String(b.internalCustomerId),
+          businessName: b.organisationName ?? b.businessName,
+          abn: b.taxId ?? b.abn,
+          emailAddress: b.emailAddress ?? b.email,
+        };
+        return ok(
+          await current('POST', '/customers', key, { UpsertOrganisationCustomer: present(fields) }),
+          (c) => c.customerId,
+        );
+      },
+    ],
     // L29: the reference's sign-in, answered {customToken}
-    ['POST', /^\/authn\/tenants\/accounts:signinCustomerWithCustomerId$/, async (_m, b, key) => ok(await current('POST', '/auth/signin', key, { SignInConsumer: { customerId: b.customerId } }), (s) => ({ customToken: s.customToken }))],
+    [
+      'POST',
+      /^\/authn\/tenants\/accounts:signinCustomerWithCustomerId$/,
+      async (_m, b, key) =>
+        ok(await current('POST', '/auth/signin', key, { SignInConsumer: { customerId: b.customerId } }), (s) => ({
+          customToken: s.customToken,
+        })),
+    ],
     // L31: a pay-by-link order; `sendEmail` wins over the .NET SDK's `SendEmail`
-    ['POST', /^\/orders\/invoices$/, async (_m, b, key) => {
-      const sendEmail = b.sendEmail ?? b.SendEmail;
-      const fields = { ...orderFields(b.orderRequest), ...(b.sendSms === undefined ? {} : { sendSms: b.sendSms }), ...(sendEmail === undefined ? {} : { sendEmail }) };
-      const r = await action('POST', '/orders', key, fields, ['CreatePayByLink', 'CreatePayByLinkOrder']);
-      return ok(r, (o) => {
-        const link = o.PayByLinkOrder ?? o;
-        return { order: legacyOrder(link.order), token: link.token, magicLink: link.magicLink };
-      });
-    }],
+    [
+      'POST',
+      /^\/orders\/invoices$/,
+      async (_m, b, key) => {
+        const sendEmail = b.sendEmail ?? b.SendEmail;
+        const fields = {
+          ...orderFields(b.orderRequest),
+          ...(b.sendSms === undefined ? {} : { sendSms: b.sendSms }),
+          ...(sendEmail === undefined ? {} : { sendEmail }),
+        };
+        const r = await action('POST', '/orders', key, fields, ['CreatePayByLink', 'CreatePayByLinkOrder']);
+        return ok(r, (o) => {
+          const link = o.PayByLinkOrder ?? o;
+          return { order: legacyOrder(link.order), token: link.token, magicLink: link.magicLink };
+        });
+      },
+    ],
   ];
 
   /** Which legacy routes were served, "METHOD path" as the clients call them (path ids as sent), in order. */
   const served: string[] = [];
   const handle = async (req: IncomingMessage, raw: string): Promise<[number, unknown]> => {
-    const key = String(req.headers['limepay-secretkey'] ?? req.headers['limepay-token'] ?? req.headers['limepay-publickey'] ?? '');
+    const key = String(
+      req.headers['limepay-secretkey'] ?? req.headers['limepay-token'] ?? req.headers['limepay-publickey'] ?? '',
+    );
     const path = new URL(req.url!, 'http://legacy').pathname;
     const body = raw ? (JSON.parse(raw) as Json) : {};
     const instead = quirk?.(req.method!, path);
@@ -265,7 +507,16 @@ export async function startLegacyUpstream(currentUrl: string, quirk?: Quirk) {
       served.push(`${method} ${path}`);
       return handler(m, body, key);
     }
-    return [404, { statusCode: 404, errorCode: 'route_not_found', message: 'no such legacy route', detail: `${req.method} ${path}`, tracer: 'legacy-upstream' }];
+    return [
+      404,
+      {
+        statusCode: 404,
+        errorCode: 'route_not_found',
+        message: 'no such legacy route',
+        detail: `${req.method} ${path}`,
+        tracer: 'legacy-upstream',
+      },
+    ];
   };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -273,10 +524,17 @@ export async function startLegacyUpstream(currentUrl: string, quirk?: Quirk) {
     req.on('end', () => {
       handle(req, Buffer.concat(chunks).toString('utf8')).then(
         ([status, body]) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
-        (err: Error) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: 500, errorCode: 'legacy_upstream_bug', message: err.message })),
+        (err: Error) =>
+          res
+            .writeHead(500, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ statusCode: 500, errorCode: 'legacy_upstream_bug', message: err.message })),
       );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, served, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    served,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }

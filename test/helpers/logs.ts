@@ -36,7 +36,9 @@ export function readSummaries(): string[] {
 /** Log and record files (not summaries). */
 export function logFiles(): string[] {
   try {
-    return readdirSync(LOG_DIR, { withFileTypes: true }).filter((f) => f.isFile() && !f.name.startsWith('summary-')).map((f) => join(LOG_DIR, f.name));
+    return readdirSync(LOG_DIR, { withFileTypes: true })
+      .filter((f) => f.isFile() && !f.name.startsWith('summary-'))
+      .map((f) => join(LOG_DIR, f.name));
   } catch {
     return [];
   }

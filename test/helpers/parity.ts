@@ -15,7 +15,11 @@ export interface Answer {
   body: unknown;
 }
 
-async function send(base: string, call: LegacyCall, dispatcher?: Agent | ReturnType<Agent['compose']>): Promise<Answer> {
+async function send(
+  base: string,
+  call: LegacyCall,
+  dispatcher?: Agent | ReturnType<Agent['compose']>,
+): Promise<Answer> {
   const res = await fetch(`${base}${call.path}`, {
     method: call.method,
     headers: { ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}), ...call.headers },
@@ -27,7 +31,10 @@ async function send(base: string, call: LegacyCall, dispatcher?: Agent | ReturnT
 }
 
 /** The same legacy call two ways: to the sandbox's legacy face, and through the translator to its current face. */
-export function parityClients(sb: TestSandbox, options: Parameters<typeof bridgeInterceptor>[0] = { currentUrl: sb.currentUrl }) {
+export function parityClients(
+  sb: TestSandbox,
+  options: Parameters<typeof bridgeInterceptor>[0] = { currentUrl: sb.currentUrl },
+) {
   const bridge = new Agent().compose(bridgeInterceptor(options));
   return {
     legacy: (call: LegacyCall) => send(sb.legacyUrl, call),

@@ -32,13 +32,29 @@ interface Def {
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 const STRINGS = [
-  'sample', ...Object.values(ID_PREFIX).map((prefix) => `${prefix}sample1`), '2026-01-02T03:04:05.000Z', '2026-01-02', 'shopper@example.com',
-  'https://shop.example/return', '9a1a9958-7128-4cf3-87b0-0f7d0f000001', 'AUD', 'AU', 'card_sample1', '123456-1234****', '0'.repeat(64),
-  '123', '123456', '12345678', '+61412345678', '51824753556',
+  'sample',
+  ...Object.values(ID_PREFIX).map((prefix) => `${prefix}sample1`),
+  '2026-01-02T03:04:05.000Z',
+  '2026-01-02',
+  'shopper@example.com',
+  'https://shop.example/return',
+  '9a1a9958-7128-4cf3-87b0-0f7d0f000001',
+  'AUD',
+  'AU',
+  'card_sample1',
+  '123456-1234****',
+  '0'.repeat(64),
+  '123',
+  '123456',
+  '12345678',
+  '+61412345678',
+  '51824753556',
 ];
 /** A string's candidates: one per prefix its checks require (`startsWith('custd_')`), then the common ones. */
 const stringsOf = (def: Def): string[] => [
-  ...(def.checks ?? []).flatMap((c) => (c._zod.def.format === 'starts_with' && c._zod.def.prefix !== undefined ? [`${c._zod.def.prefix}sample1`] : [])),
+  ...(def.checks ?? []).flatMap((c) =>
+    c._zod.def.format === 'starts_with' && c._zod.def.prefix !== undefined ? [`${c._zod.def.prefix}sample1`] : [],
+  ),
   ...STRINGS,
 ];
 const NUMBERS = [100, 1, 0, 0.5];
@@ -106,7 +122,9 @@ function value(schema: z.ZodType, mode: SampleMode, path: string): unknown {
     case 'tuple':
       return def.items!.map((item, i) => value(item, mode, `${path}[${i}]`));
     case 'record':
-      return mode === 'sparse' && schema.safeParse({}).success ? {} : { sample: value(def.valueType!, mode, `${path}.sample`) };
+      return mode === 'sparse' && schema.safeParse({}).success
+        ? {}
+        : { sample: value(def.valueType!, mode, `${path}.sample`) };
     case 'union': {
       for (const option of def.options!) {
         try {
@@ -129,14 +147,16 @@ function value(schema: z.ZodType, mode: SampleMode, path: string): unknown {
 export function sampleOf(schema: z.ZodType, mode: SampleMode): unknown {
   const v = value(schema, mode, '');
   const checked = schema.safeParse(v);
-  if (!checked.success) throw new Error(`samples: the ${mode} sample does not fit its schema: ${JSON.stringify(checked.error.issues[0])}`);
+  if (!checked.success)
+    throw new Error(`samples: the ${mode} sample does not fit its schema: ${JSON.stringify(checked.error.issues[0])}`);
   return v;
 }
 
 /** The paths of an object schema's keys that are required (neither optional nor defaulted), at every depth of nested objects. */
 export function requiredPaths(schema: z.ZodType, path = ''): string[] {
   const def = defOf(schema);
-  if (def.type === 'nullable' || def.type === 'readonly' || def.type === 'nonoptional') return requiredPaths(def.innerType!, path);
+  if (def.type === 'nullable' || def.type === 'readonly' || def.type === 'nonoptional')
+    return requiredPaths(def.innerType!, path);
   if (def.type !== 'object') return [];
   return Object.entries(def.shape ?? {}).flatMap(([key, child]) => {
     if (mayBeAbsent(child) || defOf(child).type === 'default' || defOf(child).type === 'prefault') return [];

@@ -60,10 +60,28 @@ export function legacyOrder(overrides: Record<string, unknown> = {}) {
     description: 'Two books',
     customerEmail: 'shopper@example.com',
     phoneNo: '+61400000001',
-    items: [{ description: 'Book', quantity: 2, amount: 5000, currency: 'AUD', sku: 'BK-1', imageUrl: 'https://img.example/bk.png' }],
+    items: [
+      {
+        description: 'Book',
+        quantity: 2,
+        amount: 5000,
+        currency: 'AUD',
+        sku: 'BK-1',
+        imageUrl: 'https://img.example/bk.png',
+      },
+    ],
     discount: { amount: 0 },
-    shipping: { amount: 500, name: 'Jo Shopper', address: { line1: '1 Main St', city: 'Sydney', state: 'NSW', postalCode: '2000', country: 'AU' } },
-    billing: { name: 'Jo Shopper', email: 'billing@example.com', phone: '+61400000002', address: { line1: '1 Main St', city: 'Sydney', country: 'AU' } },
+    shipping: {
+      amount: 500,
+      name: 'Jo Shopper',
+      address: { line1: '1 Main St', city: 'Sydney', state: 'NSW', postalCode: '2000', country: 'AU' },
+    },
+    billing: {
+      name: 'Jo Shopper',
+      email: 'billing@example.com',
+      phone: '+61400000002',
+      address: { line1: '1 Main St', city: 'Sydney', country: 'AU' },
+    },
     metadata: { cart: { id: 42 }, firstName: 'stays' },
     ...overrides,
   };
@@ -73,7 +91,9 @@ export function legacyOrder(overrides: Record<string, unknown> = {}) {
 export async function paidCardTransaction(api: Client, pay: Record<string, unknown> = {}): Promise<string> {
   const token = await api.post('/sandbox/card-tokens', { cardNumber: CARDS.ok });
   const order = (await api.post('/orders', currentOrder())).body.OnlineOrder.order;
-  const paid = await api.post(`/orders/${order.orderId}/pay`, { PayByCard: { paymentTokenId: token.body.paymentTokenId, ...pay } });
+  const paid = await api.post(`/orders/${order.orderId}/pay`, {
+    PayByCard: { paymentTokenId: token.body.paymentTokenId, ...pay },
+  });
   if (paid.status !== 200) throw new Error(`pay failed: ${paid.text}`);
   return paid.body.PayOrderComplete.transactionId;
 }

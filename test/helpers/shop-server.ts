@@ -36,7 +36,8 @@ export abstract class ShopServer {
         const body = Buffer.concat(chunks).toString('utf8');
         this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
         this.handle(req.method ?? '', new URL(req.url ?? '/', 'http://shop'), body).then(
-          ([status, type, text]) => res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(text),
+          ([status, type, text]) =>
+            res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(text),
           (err: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(err.stack),
         );
       });

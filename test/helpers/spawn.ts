@@ -18,7 +18,11 @@ export interface Spawned {
 
 /** Runs the paybridge bin as a user would: `node dist/src/cli.js <args>`. */
 export function spawnBin(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: 'pipe', ...(cwd ? { cwd } : {}) });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: 'pipe',
+    ...(cwd ? { cwd } : {}),
+  });
   let out = '';
   let err = '';
   // the gateway's log lines (stdout) are kept for the secrets scan; the sandbox prints its seeded
@@ -33,12 +37,16 @@ export function spawnBin(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: stri
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const waitFor = (pattern: RegExp, timeoutMs = 10_000, from: 'stdout' | 'stderr' = 'stdout') =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
-      const timer = setTimeout(() => done(new Error(`timed out waiting for ${pattern}; stdout: ${out}; stderr: ${err}`)), timeoutMs);
+      const timer = setTimeout(
+        () => done(new Error(`timed out waiting for ${pattern}; stdout: ${out}; stderr: ${err}`)),
+        timeoutMs,
+      );
       const check = () => {
         const match = (from === 'stdout' ? out : err).match(pattern);
         if (match) done(null, match);
       };
-      const onExit = (code: number | null) => done(new Error(`exited ${code} before ${pattern}; stdout: ${out}; stderr: ${err}`));
+      const onExit = (code: number | null) =>
+        done(new Error(`exited ${code} before ${pattern}; stdout: ${out}; stderr: ${err}`));
       const done = (error: Error | null, match?: RegExpMatchArray) => {
         clearTimeout(timer);
         child.stdout.off('data', check);

@@ -15,7 +15,8 @@ export interface Tool {
 /** `found`: the tool's command or path, or undefined. */
 export function optionalTool(name: string, found: string | undefined, install: string): Tool {
   const required = process.env.CI === 'true';
-  if (found === undefined && !required) process.stderr.write(`${name} tests skipped: ${name} not found; ${install} to run them\n`);
+  if (found === undefined && !required)
+    process.stderr.write(`${name} tests skipped: ${name} not found; ${install} to run them\n`);
   return {
     skip: found === undefined && !required,
     path() {
@@ -26,10 +27,13 @@ export function optionalTool(name: string, found: string | undefined, install: s
 }
 
 /** A command on PATH that answers `args` with exit status 0, or undefined. */
-const command = (name: string, args: string[]): string | undefined => (spawnSync(name, args, { stdio: 'ignore' }).status === 0 ? name : undefined);
+const command = (name: string, args: string[]): string | undefined =>
+  spawnSync(name, args, { stdio: 'ignore' }).status === 0 ? name : undefined;
 
 /** Prometheus's promtool, from Debian's prometheus package. */
-export const promtool = (): Tool => optionalTool('promtool', command('promtool', ['--version']), 'apt-get install prometheus');
+export const promtool = (): Tool =>
+  optionalTool('promtool', command('promtool', ['--version']), 'apt-get install prometheus');
 
 /** script(1) from util-linux: runs a command on a terminal of its own. */
-export const script = (): Tool => optionalTool('script(1)', command('script', ['--version']), 'apt-get install util-linux (script)');
+export const script = (): Tool =>
+  optionalTool('script(1)', command('script', ['--version']), 'apt-get install util-linux (script)');

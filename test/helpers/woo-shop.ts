@@ -17,7 +17,6 @@ import { phpJson } from '../clients/serializers.js';
 import { KEYS } from './sandbox.js';
 import { CHECKOUT_HEAD, ShopServer, type ShopAnswer } from './shop-server.js';
 
-
 export interface PageOptions {
   /** The plugin's "Available payment options" setting: '0' both, 'paycard' full only, 'payplan' split only. */
   option?: '0' | 'paycard' | 'payplan';
@@ -63,22 +62,34 @@ export class WooShop extends ShopServer {
   }
 
   private async customToken(): Promise<string> {
-    const customer = await this.legacy('customers/plugin', { emailAddress: EMAIL, givenName: 'Jo', familyName: 'Bloggs' });
-    const signin = await this.legacy('authn/tenants/accounts:signinCustomerWithCustomerId', { customerId: customer.body.customerId });
+    const customer = await this.legacy('customers/plugin', {
+      emailAddress: EMAIL,
+      givenName: 'Jo',
+      familyName: 'Bloggs',
+    });
+    const signin = await this.legacy('authn/tenants/accounts:signinCustomerWithCustomerId', {
+      customerId: customer.body.customerId,
+    });
     return signin.body.customToken as string;
   }
 
   protected async handle(method: string, url: URL, body: string): Promise<ShopAnswer> {
     const json = (value: unknown): ShopAnswer => [200, 'application/json; charset=UTF-8', JSON.stringify(value)];
     const ajax = url.searchParams.get('wc-ajax');
-    if (method === 'GET' && url.pathname === '/checkout') return [200, 'text/html; charset=UTF-8', await this.page(url.searchParams)];
+    if (method === 'GET' && url.pathname === '/checkout')
+      return [200, 'text/html; charset=UTF-8', await this.page(url.searchParams)];
     if (method === 'GET' && url.pathname === '/shop.js') return [200, 'application/javascript', PAGE_SCRIPT];
     if (method === 'GET' && url.pathname.startsWith('/order-received/')) {
       const order = this.orders.get(Number(url.pathname.split('/').pop()));
-      return [200, 'text/html; charset=UTF-8', `<!doctype html><title>Order received</title><h1>Order received</h1><p id="order">${order?.merchantOrderId ?? ''}</p>`];
+      return [
+        200,
+        'text/html; charset=UTF-8',
+        `<!doctype html><title>Order received</title><h1>Order received</h1><p id="order">${order?.merchantOrderId ?? ''}</p>`,
+      ];
     }
     if (method === 'POST' && ajax === 'checkout') return json(await this.processPayment(new URLSearchParams(body)));
-    if (method === 'GET' && ajax === 'wc_lp_payment_action') return json(await this.paymentAction(Number(url.searchParams.get('order'))));
+    if (method === 'GET' && ajax === 'wc_lp_payment_action')
+      return json(await this.paymentAction(Number(url.searchParams.get('order'))));
     return [404, 'text/plain', 'not found'];
   }
 
@@ -88,7 +99,10 @@ export class WooShop extends ShopServer {
     let paymentToken = form.get('limepay_payment_token') ?? '';
     const source = form.get('limepay_payment_source');
     if (source) {
-      const token = await this.legacy('payments/saved-card', { paymentAmount: { amount: AMOUNT, currency: 'AUD' }, cardPaymentSourceId: source });
+      const token = await this.legacy('payments/saved-card', {
+        paymentAmount: { amount: AMOUNT, currency: 'AUD' },
+        cardPaymentSourceId: source,
+      });
       if (token.status !== 201) return failure(token.body?.message);
       paymentToken = token.body.paymentTokenId;
     }
@@ -101,7 +115,10 @@ export class WooShop extends ShopServer {
     if (paid.status === 403 && paid.body?.paymentActionRequired) {
       entry.payAction = paid.body.paymentActionRequired;
       const actionUrl = `${this.url}/?wc-ajax=wc_lp_payment_action&order=${id}&redirect_to=${encodeURIComponent(`${this.url}/order-received/${id}`)}`;
-      return { result: 'success', redirect: `#lpaction::${JSON.stringify(entry.payAction)}::${encodeURIComponent(actionUrl)}::limepay` };
+      return {
+        result: 'success',
+        redirect: `#lpaction::${JSON.stringify(entry.payAction)}::${encodeURIComponent(actionUrl)}::limepay`,
+      };
     }
     return failure(paid.status === 400 ? paid.body?.message : 'Failed to process the payment');
   }
@@ -118,7 +135,13 @@ export class WooShop extends ShopServer {
     if (paid.status === 200) return { success: true, data: { redirect: `${this.url}/order-received/${id}` } };
     if (paid.status === 403 && paid.body?.paymentActionRequired) {
       entry.payAction = paid.body.paymentActionRequired;
-      return { success: true, data: { payment_action_required: JSON.stringify(entry.payAction), redirect: `${this.url}/?wc-ajax=wc_lp_payment_action&order=${id}` } };
+      return {
+        success: true,
+        data: {
+          payment_action_required: JSON.stringify(entry.payAction),
+          redirect: `${this.url}/?wc-ajax=wc_lp_payment_action&order=${id}`,
+        },
+      };
     }
     return { success: false, data: { message: paid.body?.message ?? 'Failed to process the payment' } };
   }

@@ -28,7 +28,11 @@ async function echo(): Promise<Echo> {
     res.writeHead(200, { 'content-type': 'application/json' }).end(readableAnswer(req.method, req.url));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 const b64 = (user: string) => Buffer.from(`${user}:`).toString('base64');
@@ -76,7 +80,10 @@ let gw: Awaited<ReturnType<typeof startGateway>>;
 beforeAll(async () => {
   [sandboxCurrent, sandboxLegacy, liveCurrent, liveLegacy] = await Promise.all([echo(), echo(), echo(), echo()]);
   gw = await startGateway({
-    upstreams: { sandbox: { current: sandboxCurrent.url, legacy: sandboxLegacy.url }, live: { current: liveCurrent.url, legacy: liveLegacy.url } },
+    upstreams: {
+      sandbox: { current: sandboxCurrent.url, legacy: sandboxLegacy.url },
+      live: { current: liveCurrent.url, legacy: liveLegacy.url },
+    },
     routes: { L3: 'legacy', L17: 'shadow', '*': 'current' },
     shadow: { sample: { L17: 0 } },
     unmappedRoutes: 'legacy',
@@ -93,35 +100,84 @@ describe('the environment of a request', () => {
     let mixedRefused = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(HEADERS, { minLength: 1, maxLength: 3 }), PATHS, async (headers, [method, path]) => {
-        const body = method === 'POST' ? JSON.stringify({ transactionId: 'tran_abc', refundAmount: { amount: 100, currency: 'AUD' }, cardNumber: '4242424242424242' }) : undefined;
+        const body =
+          method === 'POST'
+            ? JSON.stringify({
+                transactionId: 'tran_abc',
+                refundAmount: { amount: 100, currency: 'AUD' },
+                cardNumber: '4242424242424242',
+              })
+            : undefined;
         const answer = await send(gw.url, {
           method: method,
           path: path,
-          headers: [['Host', hostOf(gw.url)], ...(headers), ...(body ? ([['Content-Type', 'application/json'], ['Content-Length', String(body.length)]] as [string, string][]) : [])],
+          headers: [
+            ['Host', hostOf(gw.url)],
+            ...headers,
+            ...(body
+              ? ([
+                  ['Content-Type', 'application/json'],
+                  ['Content-Length', String(body.length)],
+                ] as [string, string][])
+              : []),
+          ],
           ...(body ? { body } : {}),
         });
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         // more than one credential, in several headers or in one value, is refused before anything is sent
-        if (headers.length > 1 || isMixed(headers[0] as [string, string])) expect(answer.status, JSON.stringify(headers)).toBe(400);
+        if (headers.length > 1 || isMixed(headers[0] as [string, string]))
+          expect(answer.status, JSON.stringify(headers)).toBe(400);
         if (headers.length === 1 && isMixed(headers[0] as [string, string])) mixedRefused++;
       }),
       { numRuns: 400 },
     );
-    const leaked = [...sandboxCurrent.seen, ...sandboxLegacy.seen].filter((h) => /live_/.test(h) || /Basic (?!c2FuZGJveF)/.test(h));
+    const leaked = [...sandboxCurrent.seen, ...sandboxLegacy.seen].filter(
+      (h) => /live_/.test(h) || /Basic (?!c2FuZGJveF)/.test(h),
+    );
     expect(leaked).toEqual([]);
-    expect([...liveCurrent.seen, ...liveLegacy.seen].filter((h) => /sandbox_/.test(h) || /Basic c2FuZGJveF/.test(h))).toEqual([]);
+    expect(
+      [...liveCurrent.seen, ...liveLegacy.seen].filter((h) => /sandbox_/.test(h) || /Basic c2FuZGJveF/.test(h)),
+    ).toEqual([]);
     // the generator reached every upstream: the property was tested, not skipped
     for (const e of [sandboxCurrent, sandboxLegacy, liveCurrent, liveLegacy]) expect(e.seen.length).toBeGreaterThan(0);
     expect(statuses.get(400)).toBeGreaterThan(0);
     expect(mixedRefused, 'single headers holding two credentials were generated').toBeGreaterThan(0);
-    const reached = [sandboxCurrent, sandboxLegacy, liveCurrent, liveLegacy].reduce((n, e) => n + e.seen.filter((h) => /^host:/i.test(h)).length, 0);
-    writeSummary('2c-environments', `environments: 400 generated credential-header mixtures on 6 paths; ${statuses.get(400)} refused with 400 before any upstream, ${reached} forwarded; 0 live_ credentials reached a sandbox upstream, 0 sandbox_ a live one`);
+    const reached = [sandboxCurrent, sandboxLegacy, liveCurrent, liveLegacy].reduce(
+      (n, e) => n + e.seen.filter((h) => /^host:/i.test(h)).length,
+      0,
+    );
+    writeSummary(
+      '2c-environments',
+      `environments: 400 generated credential-header mixtures on 6 paths; ${statuses.get(400)} refused with 400 before any upstream, ${reached} forwarded; 0 live_ credentials reached a sandbox upstream, 0 sandbox_ a live one`,
+    );
   });
 });
 
 describe('a credential value of no documented form (issue 56, item 3)', () => {
   // one key, then a separator, then a key of the other environment: one header value, two credentials
-  const SEPARATORS = [';', '|', '&', '/', '+', ':', '=', '.', '!', '#', '%', '*', '~', '@', '\\', '^', "'", '$', '\t', ' ', ','];
+  const SEPARATORS = [
+    ';',
+    '|',
+    '&',
+    '/',
+    '+',
+    ':',
+    '=',
+    '.',
+    '!',
+    '#',
+    '%',
+    '*',
+    '~',
+    '@',
+    '\\',
+    '^',
+    "'",
+    '$',
+    '\t',
+    ' ',
+    ',',
+  ];
   const HEADERS: [string, (sep: string) => string][] = [
     ['Limepay-SecretKey', (sep) => `sandbox_sk_solo_secret_key${sep}live_sk_solo_secret_key`],
     ['Limepay-PublicKey', (sep) => `sandbox_pk_solo_public_key${sep}live_pk_solo_public_key`],
@@ -146,17 +202,34 @@ describe('a credential value of no documented form (issue 56, item 3)', () => {
     for (const sep of SEPARATORS)
       for (const [name, value] of HEADERS)
         for (const [method, path] of EVERY_PATH) {
-          const body = method === 'POST' ? JSON.stringify({ transactionId: 'tran_form1', refundAmount: { amount: 100, currency: 'AUD' } }) : undefined;
+          const body =
+            method === 'POST'
+              ? JSON.stringify({ transactionId: 'tran_form1', refundAmount: { amount: 100, currency: 'AUD' } })
+              : undefined;
           const answer = await send(gw.url, {
             method,
             path,
-            headers: [['Host', hostOf(gw.url)], [name, value(sep)], ...(body ? ([['Content-Type', 'application/json'], ['Content-Length', String(body.length)]] as [string, string][]) : [])],
+            headers: [
+              ['Host', hostOf(gw.url)],
+              [name, value(sep)],
+              ...(body
+                ? ([
+                    ['Content-Type', 'application/json'],
+                    ['Content-Length', String(body.length)],
+                  ] as [string, string][])
+                : []),
+            ],
             ...(body ? { body } : {}),
           });
           const label = `${name}: ${JSON.stringify(value(sep))} on ${method} ${path}`;
           expect([400, 401], `${label}: ${answer.text}`).toContain(answer.status);
           expect(['invalid_credentials', 'unauthenticated'], label).toContain(answer.json?.errorCode);
-          expect(answer.json, label).toMatchObject({ statusCode: answer.status, message: expect.any(String), detail: expect.stringMatching(/^(Limepay-\w+|Authorization)/), tracer: answer.headers['x-request-id'] });
+          expect(answer.json, label).toMatchObject({
+            statusCode: answer.status,
+            message: expect.any(String),
+            detail: expect.stringMatching(/^(Limepay-\w+|Authorization)/),
+            tracer: answer.headers['x-request-id'],
+          });
           refused.set(answer.json.errorCode, (refused.get(answer.json.errorCode) ?? 0) + 1);
         }
     expect([sandboxCurrent, sandboxLegacy, liveCurrent, liveLegacy].map((e) => e.seen.length)).toEqual(seenBefore);
@@ -168,7 +241,14 @@ describe('a credential value of no documented form (issue 56, item 3)', () => {
   it('a value of its form still goes through on the same paths (the refusals above are for the form)', async () => {
     const before = sandboxLegacy.seen.length + sandboxCurrent.seen.length;
     for (const [method, path] of EVERY_PATH.filter(([m]) => m === 'GET')) {
-      const answer = await send(gw.url, { method, path, headers: [['Host', hostOf(gw.url)], ['Limepay-SecretKey', 'sandbox_sk_solo_secret_key']] });
+      const answer = await send(gw.url, {
+        method,
+        path,
+        headers: [
+          ['Host', hostOf(gw.url)],
+          ['Limepay-SecretKey', 'sandbox_sk_solo_secret_key'],
+        ],
+      });
       expect(answer.status, `${method} ${path}`).toBe(200);
     }
     expect(sandboxLegacy.seen.length + sandboxCurrent.seen.length).toBeGreaterThan(before);

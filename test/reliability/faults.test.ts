@@ -35,9 +35,29 @@ interface Call {
 const CALLS: Call[] = [
   { name: 'L6 read', method: 'GET', path: '/transactions/tran_1' },
   { name: 'L1 create order', method: 'POST', path: '/orders', body: legacyOrder(), write: 'POST /orders' },
-  { name: 'L4 pay', method: 'POST', path: '/orders/ordr_1/pay', body: { paymentToken: 'ptkn_1' }, write: 'POST /orders/ordr_1/pay' },
-  { name: 'L7 refund', method: 'POST', path: '/refunds', body: { transactionId: 'tran_1', refundAmount: { amount: 100, currency: 'AUD' } }, write: 'PATCH /transactions/tran_1', preflight: 'GET /transactions/tran_1' },
-  { name: 'L9 capture', method: 'POST', path: '/transactions/tran_1/authorisation:capture', body: { captureAmount: { amount: 100, currency: 'AUD' } }, write: 'PATCH /transactions/tran_1', preflight: 'GET /transactions/tran_1' },
+  {
+    name: 'L4 pay',
+    method: 'POST',
+    path: '/orders/ordr_1/pay',
+    body: { paymentToken: 'ptkn_1' },
+    write: 'POST /orders/ordr_1/pay',
+  },
+  {
+    name: 'L7 refund',
+    method: 'POST',
+    path: '/refunds',
+    body: { transactionId: 'tran_1', refundAmount: { amount: 100, currency: 'AUD' } },
+    write: 'PATCH /transactions/tran_1',
+    preflight: 'GET /transactions/tran_1',
+  },
+  {
+    name: 'L9 capture',
+    method: 'POST',
+    path: '/transactions/tran_1/authorisation:capture',
+    body: { captureAmount: { amount: 100, currency: 'AUD' } },
+    write: 'PATCH /transactions/tran_1',
+    preflight: 'GET /transactions/tran_1',
+  },
 ];
 /** Fault -> the legacy error it must become. */
 const FAULTS: [Behaviour | 'refused', number, string][] = [
@@ -67,9 +87,21 @@ beforeAll(async () => {
   fake = await startFakeUpstream();
   // L3 and L12 pass through to the legacy upstream unchanged (legacy mode); the rest are translated
   const routes = { '*': 'current', L3: 'legacy', L12: 'legacy' } as const;
-  gw = await startGateway({ upstreams: { sandbox: { current: fake.url, legacy: fake.url } }, timeouts: PATIENT, routes });
-  quickGw = await startGateway({ upstreams: { sandbox: { current: fake.url, legacy: fake.url } }, timeouts: QUICK, routes });
-  refusedGw = await startGateway({ upstreams: { sandbox: { current: 'http://127.0.0.1:1', legacy: 'http://127.0.0.1:1' } }, timeouts: PATIENT, routes });
+  gw = await startGateway({
+    upstreams: { sandbox: { current: fake.url, legacy: fake.url } },
+    timeouts: PATIENT,
+    routes,
+  });
+  quickGw = await startGateway({
+    upstreams: { sandbox: { current: fake.url, legacy: fake.url } },
+    timeouts: QUICK,
+    routes,
+  });
+  refusedGw = await startGateway({
+    upstreams: { sandbox: { current: 'http://127.0.0.1:1', legacy: 'http://127.0.0.1:1' } },
+    timeouts: PATIENT,
+    routes,
+  });
 });
 afterAll(async () => {
   process.off('unhandledRejection', onUnhandled);
@@ -87,12 +119,19 @@ describe('upstream faults', () => {
       if (fault !== 'refused') fake.set(fault);
       const url = fault === 'refused' ? refusedGw.url : gatewayFor(status);
       for (const call of CALLS) {
-        const res = await client(url, SOLO).raw(call.method, call.path, call.body === undefined ? {} : { body: call.body });
+        const res = await client(url, SOLO).raw(
+          call.method,
+          call.path,
+          call.body === undefined ? {} : { body: call.body },
+        );
         injected++;
         // a 2xx to a write is never a 5xx a client would retry (the money has moved, the order exists): a
         // create or pay answered 200 with a body that cannot be read (nor, for the pay, completed by a read)
         // is a 202 answer_incomplete; a refund or capture took the fault on its read first, and was not sent
-        const [wantStatus, wantCode] = fault === 'malformed' && call.write !== undefined && call.preflight === undefined ? [202, 'answer_incomplete'] : [status, code];
+        const [wantStatus, wantCode] =
+          fault === 'malformed' && call.write !== undefined && call.preflight === undefined
+            ? [202, 'answer_incomplete']
+            : [status, code];
         expect(res.status, `${fault} ${call.name}`).toBe(wantStatus);
         const body = legacyError.parse(res.body);
         expect(body.errorCode, `${fault} ${call.name}`).toBe(wantCode);
@@ -105,7 +144,9 @@ describe('upstream faults', () => {
           const sent = fake.count(call.write);
           maxWriteCount = Math.max(maxWriteCount, sent);
           // a write behind a failed read is never sent; any other, exactly once
-          expect(sent, `${fault} ${call.name}: the write reached the upstream ${sent} times`).toBe(call.preflight ? 0 : 1);
+          expect(sent, `${fault} ${call.name}: the write reached the upstream ${sent} times`).toBe(
+            call.preflight ? 0 : 1,
+          );
           if (call.preflight) expect(fake.count(call.preflight), `${fault} ${call.name}`).toBe(reads);
         } else {
           expect(fake.count('GET /transactions/tran_1'), `${fault} ${call.name}`).toBe(reads);
@@ -114,7 +155,10 @@ describe('upstream faults', () => {
       }
     }
     expect(unhandled).toEqual([]);
-    writeSummary('2-faults', `upstream faults: ${injected} faults injected (${FAULTS.length} kinds x ${CALLS.length} translated calls), each the documented 502/504; 0 unhandled rejections; writes reached the upstream at most ${maxWriteCount} time`);
+    writeSummary(
+      '2-faults',
+      `upstream faults: ${injected} faults injected (${FAULTS.length} kinds x ${CALLS.length} translated calls), each the documented 502/504; 0 unhandled rejections; writes reached the upstream at most ${maxWriteCount} time`,
+    );
   });
 
   it('retries a passthrough GET once after a connection reset, and never a write', async () => {
@@ -130,7 +174,10 @@ describe('upstream faults', () => {
   });
 
   it('turns connection faults of a passthrough into legacy errors as well, without retrying a write', async () => {
-    for (const [fault, status, code] of [['reset', 502, 'upstream_error'], ['hang', 504, 'upstream_timeout']] as const) {
+    for (const [fault, status, code] of [
+      ['reset', 502, 'upstream_error'],
+      ['hang', 504, 'upstream_timeout'],
+    ] as const) {
       fake.set(fault);
       const read = await client(gatewayFor(status), SOLO).get('/orders/ordr_1');
       expect([read.status, legacyError.parse(read.body).errorCode]).toEqual([status, code]);

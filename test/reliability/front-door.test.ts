@@ -63,11 +63,21 @@ describe('slow clients', () => {
 
   it('cuts off slowloris headers and a trickling body with a legacy 408, while normal traffic keeps flowing', async () => {
     const slowHeaders = Array.from({ length: 3 }, () =>
-      slowClient(gw.url, 'GET /orders/ordr_1 HTTP/1.1\r\nHost: x\r\n', `Limepay-SecretKey: ${KEYS.soloSk}\r\nX-Padding: ${'a'.repeat(60)}\r\n\r\n`, 200),
+      slowClient(
+        gw.url,
+        'GET /orders/ordr_1 HTTP/1.1\r\nHost: x\r\n',
+        `Limepay-SecretKey: ${KEYS.soloSk}\r\nX-Padding: ${'a'.repeat(60)}\r\n\r\n`,
+        200,
+      ),
     );
     const body = JSON.stringify({ transactionId: 'tran_1', refundAmount: { amount: 100, currency: 'AUD' } });
     const slowBodies = Array.from({ length: 2 }, () =>
-      slowClient(gw.url, `POST /refunds HTTP/1.1\r\nHost: x\r\nLimepay-SecretKey: ${KEYS.soloSk}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`, body, 200),
+      slowClient(
+        gw.url,
+        `POST /refunds HTTP/1.1\r\nHost: x\r\nLimepay-SecretKey: ${KEYS.soloSk}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        body,
+        200,
+      ),
     );
     // normal traffic alongside
     const normal: number[] = [];
@@ -79,7 +89,11 @@ describe('slow clients', () => {
     const cut = await Promise.all([...slowHeaders, ...slowBodies]);
     for (const { text, closedAfterMs } of cut) {
       expect(text).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
-      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 408, errorCode: 'request_timeout', tracer: expect.any(String) });
+      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({
+        statusCode: 408,
+        errorCode: 'request_timeout',
+        tracer: expect.any(String),
+      });
       expect(closedAfterMs).toBeLessThan(4_000);
     }
     expect(normal.length).toBeGreaterThan(5);
@@ -108,13 +122,21 @@ describe('one deadline per request, on every path', () => {
       ['shadow primary', { '*': 'shadow' }, '/orders/ordr_1', { 'Limepay-SecretKey': KEYS.soloSk }],
     ];
     for (const [name, routes, path, headers] of paths) {
-      const gw = await startGateway({ upstreams: { sandbox: { current: fake.url, legacy: fake.url } }, routes: routes as never, timeouts });
+      const gw = await startGateway({
+        upstreams: { sandbox: { current: fake.url, legacy: fake.url } },
+        routes: routes as never,
+        timeouts,
+      });
       try {
         const started = Date.now();
         const res = await client(gw.url, headers).get(path);
         const took = Date.now() - started;
         expect(res.status, name).toBe(504);
-        expect(res.body, name).toMatchObject({ statusCode: 504, errorCode: 'upstream_timeout', tracer: res.headers.get('x-request-id') });
+        expect(res.body, name).toMatchObject({
+          statusCode: 504,
+          errorCode: 'upstream_timeout',
+          tracer: res.headers.get('x-request-id'),
+        });
         expect(took, name).toBeGreaterThanOrEqual(900);
         expect(took, name).toBeLessThan(3_000);
         facts.deadlinePaths++;
@@ -128,7 +150,9 @@ describe('one deadline per request, on every path', () => {
 describe('shutdown', () => {
   it('refuses a shutdown deadline shorter than a request can take', () => {
     expect(() => loadConfig({ file: { timeouts: { requestMs: 30_000, shutdownMs: 30_000 } } })).toThrow(ConfigError);
-    expect(() => loadConfig({ file: { timeouts: { requestMs: 30_000, shutdownMs: 30_000 } } })).toThrow(/timeouts\.shutdownMs: must exceed/);
+    expect(() => loadConfig({ file: { timeouts: { requestMs: 30_000, shutdownMs: 30_000 } } })).toThrow(
+      /timeouts\.shutdownMs: must exceed/,
+    );
     const config = loadConfig({ file: { timeouts: { requestMs: 2_000 }, client: { requestMs: 1_000 } } });
     expect(config.timeouts.shutdownMs).toBeGreaterThan(3_000);
   });
@@ -138,10 +162,26 @@ describe('shutdown', () => {
     let refunded = false;
     const detail = () => ({
       purchaseDetails: {
-        orderId: 'ordr_1', merchantId: 'mcht_solo', marketplaceId: null, referenceOrderId: 'r', amount: { minorCurrencyUnits: 10_000, currency: 'AUD' },
-        surchargeAmount: 0, refundedAmount: refunded ? 500 : 0, merchantName: 'Solo', transactionId: 'tran_slow', orderType: 'online', payType: 'PayInFull',
-        description: null, orderMetadata: null, status: refunded ? 'partially_refunded' : 'paid', refundIds: refunded ? ['rfnd_slow'] : [],
-        disputeId: null, disputeIds: [], paidOn: '2026-11-22', createdAt: '2026-11-22T00:00:00.000Z', updatedAt: '2026-11-22T00:00:00.000Z',
+        orderId: 'ordr_1',
+        merchantId: 'mcht_solo',
+        marketplaceId: null,
+        referenceOrderId: 'r',
+        amount: { minorCurrencyUnits: 10_000, currency: 'AUD' },
+        surchargeAmount: 0,
+        refundedAmount: refunded ? 500 : 0,
+        merchantName: 'Solo',
+        transactionId: 'tran_slow',
+        orderType: 'online',
+        payType: 'PayInFull',
+        description: null,
+        orderMetadata: null,
+        status: refunded ? 'partially_refunded' : 'paid',
+        refundIds: refunded ? ['rfnd_slow'] : [],
+        disputeId: null,
+        disputeIds: [],
+        paidOn: '2026-11-22',
+        createdAt: '2026-11-22T00:00:00.000Z',
+        updatedAt: '2026-11-22T00:00:00.000Z',
       },
     });
     const slow: Server = createServer((req, res) => {
@@ -153,9 +193,19 @@ describe('shutdown', () => {
       }, 700);
     });
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
-    const gw = await spawnGateway(['--current-url', `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, '--request-timeout-ms', '3000', '--client-request-timeout-ms', '1000']);
+    const gw = await spawnGateway([
+      '--current-url',
+      `http://127.0.0.1:${(slow.address() as AddressInfo).port}`,
+      '--request-timeout-ms',
+      '3000',
+      '--client-request-timeout-ms',
+      '1000',
+    ]);
     try {
-      const refund = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).post('/refunds', { transactionId: 'tran_slow', refundAmount: { amount: 500, currency: 'AUD' } });
+      const refund = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).post('/refunds', {
+        transactionId: 'tran_slow',
+        refundAmount: { amount: 500, currency: 'AUD' },
+      });
       // in flight: its preflight read is at the upstream (each answer comes 700 ms later)
       await vi.waitFor(() => expect(seen).toContain('GET /transactions/tran_slow'), { timeout: 10_000, interval: 10 });
       gw.child.kill('SIGTERM');

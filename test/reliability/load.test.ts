@@ -44,18 +44,38 @@ async function tokens(count: number): Promise<string[]> {
   const api = sb.current(KEYS.soloSk);
   const out: string[] = [];
   for (let i = 0; i < count; i += 50)
-    out.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, async () => (await api.post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId as string))));
+    out.push(
+      ...(await Promise.all(
+        Array.from(
+          { length: Math.min(50, count - i) },
+          async () => (await api.post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId as string,
+        ),
+      )),
+    );
   return out;
 }
 
 async function drive(gw: Spawned & { url: string }, available: string[]): Promise<LoadResult> {
   const pool = new Pool(gw.url, { connections: CLIENTS });
   const headers = { 'limepay-secretkey': KEYS.soloSk, 'content-type': 'application/json' };
-  const result: LoadResult = { requests: 0, errors: [], orders: [], payments: [], refunds: [], rssGrowthMb: 0, perSecond: 0 };
+  const result: LoadResult = {
+    requests: 0,
+    errors: [],
+    orders: [],
+    payments: [],
+    refunds: [],
+    rssGrowthMb: 0,
+    perSecond: 0,
+  };
   const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> => {
     result.requests++;
     try {
-      const res = await pool.request({ method, path, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      const res = await pool.request({
+        method,
+        path,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
       const text = await res.body.text();
       if (res.statusCode >= 300) {
         result.errors.push(`${method} ${path} -> ${res.statusCode} ${text.slice(0, 160)}`);
@@ -79,7 +99,10 @@ async function drive(gw: Spawned & { url: string }, available: string[]): Promis
         const paid = await call('POST', `/orders/${order.merchantOrderId}/pay`, { paymentToken: token });
         if (paid) {
           result.payments.push(paid.transactionId);
-          const refund = await call('POST', '/refunds', { transactionId: paid.transactionId, refundAmount: { amount: 1_000, currency: 'AUD' } });
+          const refund = await call('POST', '/refunds', {
+            transactionId: paid.transactionId,
+            refundAmount: { amount: 1_000, currency: 'AUD' },
+          });
           if (refund) result.refunds.push(refund.refundId);
           await call('GET', `/transactions/${paid.transactionId}`);
         }
@@ -115,41 +138,69 @@ describe(`load: ${CLIENTS} clients for ${SECONDS} s`, () => {
   const summaries: string[] = [];
   afterAll(() => writeSummary('3-load', summaries.join('\n')));
 
-  it('answers mixed legacy traffic without errors, every order and refund exactly once, RSS bounded', async () => {
-    const gw = await spawnGateway(['--current-url', sb.currentUrl, '--legacy-url', sb.legacyUrl, '--log-level', 'warn']);
-    try {
-      const available = await tokens(HEAVY ? 40_000 : 4_000);
-      const before = { ...sb.sandbox.store.stats };
-      const result = await drive(gw, available);
-      expect(result.errors.slice(0, 5)).toEqual([]);
-      expect(result.orders.length).toBeGreaterThan(100);
-      checkExactlyOnce(result, before);
-      expect(result.rssGrowthMb).toBeLessThan(RSS_BOUND_MB);
-      summaries.push(`load: ${result.requests} requests in ${SECONDS} s (${result.perSecond}/s, ${CLIENTS} clients): 0 errors; ${result.orders.length} orders, ${result.payments.length} pays, ${result.refunds.length} refunds each exactly once in the sandbox; gateway RSS ${result.rssGrowthMb >= 0 ? '+' : ''}${result.rssGrowthMb.toFixed(0)} MB`);
-    } finally {
-      await gw.stop();
-    }
-  }, (SECONDS + 60) * 1000);
+  it(
+    'answers mixed legacy traffic without errors, every order and refund exactly once, RSS bounded',
+    async () => {
+      const gw = await spawnGateway([
+        '--current-url',
+        sb.currentUrl,
+        '--legacy-url',
+        sb.legacyUrl,
+        '--log-level',
+        'warn',
+      ]);
+      try {
+        const available = await tokens(HEAVY ? 40_000 : 4_000);
+        const before = { ...sb.sandbox.store.stats };
+        const result = await drive(gw, available);
+        expect(result.errors.slice(0, 5)).toEqual([]);
+        expect(result.orders.length).toBeGreaterThan(100);
+        checkExactlyOnce(result, before);
+        expect(result.rssGrowthMb).toBeLessThan(RSS_BOUND_MB);
+        summaries.push(
+          `load: ${result.requests} requests in ${SECONDS} s (${result.perSecond}/s, ${CLIENTS} clients): 0 errors; ${result.orders.length} orders, ${result.payments.length} pays, ${result.refunds.length} refunds each exactly once in the sandbox; gateway RSS ${result.rssGrowthMb >= 0 ? '+' : ''}${result.rssGrowthMb.toFixed(0)} MB`,
+        );
+      } finally {
+        await gw.stop();
+      }
+    },
+    (SECONDS + 60) * 1000,
+  );
 
-  it('in shadow mode, compared on the same store, answers as before and every order, pay and refund still exists exactly once', async () => {
-    const gw = await spawnGateway(['--current-url', sb.currentUrl, '--legacy-url', sb.legacyUrl, '--mode', '*=shadow', '--log-level', 'warn']);
-    try {
-      const available = await tokens(HEAVY ? 40_000 : 4_000);
-      const before = { ...sb.sandbox.store.stats };
-      const result = await drive(gw, available);
-      expect(result.errors.slice(0, 5)).toEqual([]);
-      checkExactlyOnce(result, before);
-      expect(result.rssGrowthMb).toBeLessThan(RSS_BOUND_MB);
-      const metrics = await (await fetch(`${gw.url}/metrics`)).text();
-      const sum = (pattern: RegExp) => [...metrics.matchAll(pattern)].reduce((s, m) => s + Number(m[1]), 0);
-      const compared = sum(/^paybridge_shadow_comparisons_total\{[^}]*\} (\d+)$/gm);
-      const writes = sum(/^paybridge_shadow_comparisons_total\{route="L(?:1|4|7)",[^}]*\} (\d+)$/gm);
-      const dropped = sum(/^paybridge_shadow_dropped_total\{[^}]*\} (\d+)$/gm);
-      // the compared side was up and used, the writes among what it compared
-      expect(writes).toBeGreaterThan(0);
-      summaries.push(`load, shadow mode compared on the same store: ${result.requests} requests (${result.perSecond}/s): 0 errors, ${result.orders.length} orders, ${result.payments.length} pays and ${result.refunds.length} refunds exactly once; ${compared} comparisons (${writes} of writes), ${dropped} dropped; gateway RSS ${result.rssGrowthMb >= 0 ? '+' : ''}${result.rssGrowthMb.toFixed(0)} MB`);
-    } finally {
-      await gw.stop();
-    }
-  }, (SECONDS + 60) * 1000);
+  it(
+    'in shadow mode, compared on the same store, answers as before and every order, pay and refund still exists exactly once',
+    async () => {
+      const gw = await spawnGateway([
+        '--current-url',
+        sb.currentUrl,
+        '--legacy-url',
+        sb.legacyUrl,
+        '--mode',
+        '*=shadow',
+        '--log-level',
+        'warn',
+      ]);
+      try {
+        const available = await tokens(HEAVY ? 40_000 : 4_000);
+        const before = { ...sb.sandbox.store.stats };
+        const result = await drive(gw, available);
+        expect(result.errors.slice(0, 5)).toEqual([]);
+        checkExactlyOnce(result, before);
+        expect(result.rssGrowthMb).toBeLessThan(RSS_BOUND_MB);
+        const metrics = await (await fetch(`${gw.url}/metrics`)).text();
+        const sum = (pattern: RegExp) => [...metrics.matchAll(pattern)].reduce((s, m) => s + Number(m[1]), 0);
+        const compared = sum(/^paybridge_shadow_comparisons_total\{[^}]*\} (\d+)$/gm);
+        const writes = sum(/^paybridge_shadow_comparisons_total\{route="L(?:1|4|7)",[^}]*\} (\d+)$/gm);
+        const dropped = sum(/^paybridge_shadow_dropped_total\{[^}]*\} (\d+)$/gm);
+        // the compared side was up and used, the writes among what it compared
+        expect(writes).toBeGreaterThan(0);
+        summaries.push(
+          `load, shadow mode compared on the same store: ${result.requests} requests (${result.perSecond}/s): 0 errors, ${result.orders.length} orders, ${result.payments.length} pays and ${result.refunds.length} refunds exactly once; ${compared} comparisons (${writes} of writes), ${dropped} dropped; gateway RSS ${result.rssGrowthMb >= 0 ? '+' : ''}${result.rssGrowthMb.toFixed(0)} MB`,
+        );
+      } finally {
+        await gw.stop();
+      }
+    },
+    (SECONDS + 60) * 1000,
+  );
 });

@@ -27,7 +27,10 @@ describe('secrets', () => {
     expect(lines).toBeGreaterThan(100);
     expect(records).toBeGreaterThan(10);
     expect(hits).toEqual([]);
-    writeSummary('4-secrets', `secrets: ${secrets.length} secrets looked for in ${lines} lines (${records} shadow records) of ${files.length} files: 0 found`);
+    writeSummary(
+      '4-secrets',
+      `secrets: ${secrets.length} secrets looked for in ${lines} lines (${records} shadow records) of ${files.length} files: 0 found`,
+    );
   });
 });
 

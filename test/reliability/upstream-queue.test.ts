@@ -32,14 +32,22 @@ afterAll(async () => {
 });
 
 it('answers a call still queued at its deadline 504 and never sends it once a connection frees up', async () => {
-  const post = (path: string) => ({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{"amount":100}' });
+  const post = (path: string) => ({
+    method: 'POST',
+    path,
+    headers: { 'content-type': 'application/json' },
+    body: '{"amount":100}',
+  });
   const slow = upstream.exchange(url, post('/orders/slow'), Date.now() + 10_000);
   let slowAnswered = false;
   void slow.then(() => (slowAnswered = true));
   // the slow call is on the wire (the origin has it) before the second one is dispatched
   await vi.waitFor(() => expect(received).toEqual(['POST /orders/slow']));
   const queued = upstream.exchange(url, post('/orders/queued'), Date.now() + 100);
-  const error = await queued.then(() => undefined, (err: unknown) => err);
+  const error = await queued.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(error).toBeInstanceOf(PaybridgeError);
   expect((error as PaybridgeError).code).toBe('upstream_timeout');
   // answered at its deadline, while the only connection was still held: not when it came free
@@ -55,8 +63,14 @@ it('answers a call still queued at its deadline 504 and never sends it once a co
 
 it('rejects a call that fails as it starts (an unusable base URL) instead of throwing', async () => {
   let sent: Promise<unknown> | undefined;
-  expect(() => (sent = upstream.exchange('not a url', { method: 'GET', path: '/orders/x', headers: {} }, Date.now() + 1_000))).not.toThrow();
-  const error = await sent!.then(() => undefined, (err: unknown) => err);
+  expect(
+    () =>
+      (sent = upstream.exchange('not a url', { method: 'GET', path: '/orders/x', headers: {} }, Date.now() + 1_000)),
+  ).not.toThrow();
+  const error = await sent!.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(error).toBeInstanceOf(TypeError);
   expect(received).not.toContain('GET /orders/x');
 });

@@ -21,7 +21,12 @@ const FAULTS: [Fault, number, string][] = [
   ['hang', 504, 'upstream_timeout'],
 ];
 /** The deadline a hang meets; a reset is answered 502 long before it, however slow the machine. */
-const timeouts = (fault: Fault) => ({ connectMs: 5_000, headersMs: 20_000, bodyMs: 20_000, requestMs: fault === 'hang' ? 1_500 : 20_000 });
+const timeouts = (fault: Fault) => ({
+  connectMs: 5_000,
+  headersMs: 20_000,
+  bodyMs: 20_000,
+  requestMs: fault === 'hang' ? 1_500 : 20_000,
+});
 
 let proxied: ProxiedSandbox;
 let sb: TestSandbox;
@@ -40,8 +45,15 @@ const gatewayIn = (mode: 'current' | 'legacy' | 'shadow', fault: Fault) =>
   startGateway({
     // Get Payment Source (L16's read first) takes no merchant key: the gateway makes it with the operator's
     serviceKey: KEYS.operator,
-    upstreams: { sandbox: mode === 'current' ? { current: currentProxy.url, legacy: sb.legacyUrl } : { current: sb.currentUrl, legacy: legacyProxy.url } },
-    routes: { '*': mode }, timeouts: timeouts(fault), shadow: { learnSample: 0 },
+    upstreams: {
+      sandbox:
+        mode === 'current'
+          ? { current: currentProxy.url, legacy: sb.legacyUrl }
+          : { current: sb.currentUrl, legacy: legacyProxy.url },
+    },
+    routes: { '*': mode },
+    timeouts: timeouts(fault),
+    shadow: { learnSample: 0 },
   });
 
 const nonGet = (requests: string[]) => requests.filter((r) => !r.startsWith('GET '));
@@ -57,23 +69,36 @@ describe('a fault on the write itself', () => {
     ['passed through (legacy)', 'legacy'],
     ['shadowed (the legacy primary)', 'shadow'],
   ] as const)('%s', (_name, mode) => {
-    it.each(FAULTS)('%s: every write answered %i %s, sent exactly once, its effect once in the store', async (fault, status, code) => {
-      const proxy = mode === 'current' ? currentProxy : legacyProxy;
-      const gw = await gatewayIn(mode, fault);
-      const prepared: [string, LegacyCall, string][] = [];
-      for (const route of WRITES) prepared.push([route, await calls.prepare(route), `wf-${mode}-${typeof fault === 'string' ? fault : `delay${fault.delayMs}`}-${route}-${process.pid}`]);
-      const before = { ...sb.sandbox.store.stats };
-      for (const [, , id] of prepared) proxy.plant((s) => s.id === id && s.method !== 'GET', fault);
-      const answers = await Promise.all(prepared.map(([, call, id]) => sendCall(gw.url, call, id)));
-      await proxy.idle();
-      await gw.close();
-      prepared.forEach(([route, , id], i) => {
-        const answer = answers[i]!;
-        expect([route, answer.status, legacyError.parse(answer.body).errorCode], answer.text).toEqual([route, status, code]);
-        // the write itself took the fault: sent, once
-        expect([route, nonGet(proxy.of(id)).length], proxy.of(id).join(', ')).toEqual([route, 1]);
-      });
-      expect(effectsOnce(before, sb.sandbox.store.stats)).toEqual([]);
-    }, 30_000);
+    it.each(FAULTS)(
+      '%s: every write answered %i %s, sent exactly once, its effect once in the store',
+      async (fault, status, code) => {
+        const proxy = mode === 'current' ? currentProxy : legacyProxy;
+        const gw = await gatewayIn(mode, fault);
+        const prepared: [string, LegacyCall, string][] = [];
+        for (const route of WRITES)
+          prepared.push([
+            route,
+            await calls.prepare(route),
+            `wf-${mode}-${typeof fault === 'string' ? fault : `delay${fault.delayMs}`}-${route}-${process.pid}`,
+          ]);
+        const before = { ...sb.sandbox.store.stats };
+        for (const [, , id] of prepared) proxy.plant((s) => s.id === id && s.method !== 'GET', fault);
+        const answers = await Promise.all(prepared.map(([, call, id]) => sendCall(gw.url, call, id)));
+        await proxy.idle();
+        await gw.close();
+        prepared.forEach(([route, , id], i) => {
+          const answer = answers[i]!;
+          expect([route, answer.status, legacyError.parse(answer.body).errorCode], answer.text).toEqual([
+            route,
+            status,
+            code,
+          ]);
+          // the write itself took the fault: sent, once
+          expect([route, nonGet(proxy.of(id)).length], proxy.of(id).join(', ')).toEqual([route, 1]);
+        });
+        expect(effectsOnce(before, sb.sandbox.store.stats)).toEqual([]);
+      },
+      30_000,
+    );
   });
 });

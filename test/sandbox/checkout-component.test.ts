@@ -29,7 +29,10 @@ describe.skipIf(browserMissing)('the demo shop in headless Chromium, through the
   let page: Page;
   beforeAll(async () => {
     gw = await spawnGateway([]);
-    browser = await chromium.launch({ executablePath: browserPath(), args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: browserPath(),
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
   }, 30_000);
   afterAll(async () => {
     await browser?.close();
@@ -45,14 +48,21 @@ describe.skipIf(browserMissing)('the demo shop in headless Chromium, through the
   /** The card fields: a frame of the payment origin inside the shop's element. */
   const fields = (root: string): FrameLocator => page.frameLocator(`${root} iframe`);
   async function typeCard(root: string, card: string) {
-    await fields(root).locator('input[autocomplete="cc-number"]').fill(card.replace(/(\d{4})(?=\d)/g, '$1 '));
+    await fields(root)
+      .locator('input[autocomplete="cc-number"]')
+      .fill(card.replace(/(\d{4})(?=\d)/g, '$1 '));
     await fields(root).locator('input[autocomplete="cc-exp"]').fill('12/34');
     await fields(root).locator('input[autocomplete="cc-csc"]').fill('123');
   }
-  const status = () => page.waitForFunction(() => {
-    const text = (globalThis as unknown as { document: { getElementById(id: string): { textContent: string } } }).document.getElementById('status').textContent;
-    return /Order paid|Payment failed|Refunded|Card saved/.test(text) ? text : false;
-  }).then((h) => h.jsonValue() as Promise<string>);
+  const status = () =>
+    page
+      .waitForFunction(() => {
+        const text = (
+          globalThis as unknown as { document: { getElementById(id: string): { textContent: string } } }
+        ).document.getElementById('status').textContent;
+        return /Order paid|Payment failed|Refunded|Card saved/.test(text) ? text : false;
+      })
+      .then((h) => h.jsonValue() as Promise<string>);
 
   it('renders an accessible card form (labels, card autocomplete) in a frame, and takes a screenshot of it', async () => {
     await openShop();
@@ -60,7 +70,9 @@ describe.skipIf(browserMissing)('the demo shop in headless Chromium, through the
     for (const autocomplete of ['cc-number', 'cc-exp', 'cc-csc']) {
       const input = fields('#limepay-checkout').locator(`input[autocomplete="${autocomplete}"]`);
       const id = await input.getAttribute('id');
-      expect(await fields('#limepay-checkout').locator(`label[for="${id}"]`).textContent(), autocomplete).toEqual(expect.any(String));
+      expect(await fields('#limepay-checkout').locator(`label[for="${id}"]`).textContent(), autocomplete).toEqual(
+        expect.any(String),
+      );
     }
     mkdirSync(LOG_DIR, { recursive: true });
     const shot = await page.locator('#limepay-checkout').screenshot({ path: join(LOG_DIR, 'checkout-form.png') });
@@ -76,7 +88,13 @@ describe.skipIf(browserMissing)('the demo shop in headless Chromium, through the
     await page.click('#place-order');
     expect(await status()).toMatch(/^Order paid: ordr_\S+, transaction tran_/);
     await page.click('#refund');
-    await page.waitForFunction(() => /Refunded: rfnd_/.test((globalThis as unknown as { document: { getElementById(id: string): { textContent: string } } }).document.getElementById('status').textContent));
+    await page.waitForFunction(() =>
+      /Refunded: rfnd_/.test(
+        (
+          globalThis as unknown as { document: { getElementById(id: string): { textContent: string } } }
+        ).document.getElementById('status').textContent,
+      ),
+    );
   });
 
   it('shows the decline of 4000...0002', async () => {
@@ -114,6 +132,12 @@ describe.skipIf(browserMissing)('the demo shop in headless Chromium, through the
     await page.click('#save-card');
     expect(await status()).toMatch(/^Card saved: psrc_/);
     await page.click('#pay-saved');
-    await page.waitForFunction(() => /Order paid/.test((globalThis as unknown as { document: { getElementById(id: string): { textContent: string } } }).document.getElementById('status').textContent));
+    await page.waitForFunction(() =>
+      /Order paid/.test(
+        (
+          globalThis as unknown as { document: { getElementById(id: string): { textContent: string } } }
+        ).document.getElementById('status').textContent,
+      ),
+    );
   });
 });

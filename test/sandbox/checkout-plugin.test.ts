@@ -41,7 +41,11 @@ describe('CORS and credentials on the browser endpoints, through the gateway', (
   const preflight = (path: string, origin: string) =>
     fetch(`${gw.url}${path}`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
 
   it('answers a preflight from an allowed origin, on sandbox instruments and current API paths', async () => {
@@ -70,11 +74,16 @@ describe('CORS and credentials on the browser endpoints, through the gateway', (
     const ok = await post({ authorization: `Bearer ${KEYS.soloPk}` });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(shop.url);
-    const secrets: Record<string, string>[] = [{ authorization: `Bearer ${KEYS.soloSk}` }, { 'Limepay-SecretKey': KEYS.soloSk }];
+    const secrets: Record<string, string>[] = [
+      { authorization: `Bearer ${KEYS.soloSk}` },
+      { 'Limepay-SecretKey': KEYS.soloSk },
+    ];
     for (const headers of secrets) {
       const res = await post(headers);
       expect(res.status).toBe(403);
-      expect(((await res.json()) as { message: string; detail: string }).detail).toMatch(/web page may send only a public key/);
+      expect(((await res.json()) as { message: string; detail: string }).detail).toMatch(
+        /web page may send only a public key/,
+      );
     }
   });
 
@@ -145,11 +154,14 @@ describe.skipIf(browserMissing)('the WooCommerce page script on a shop of its ow
     await shot('02-card-4242');
     await placeOrder();
     expect(await received()).toMatch(/^ordr_/);
-    expect(lastPay()).toMatchObject({ status: 200, body: { transactionId: expect.stringMatching(/^tran_/), type: 'paycard' } });
+    expect(lastPay()).toMatchObject({
+      status: 200,
+      body: { transactionId: expect.stringMatching(/^tran_/), type: 'paycard' },
+    });
     await shot('03-paid-4242');
   });
 
-  it('runs the 3DS challenge of 4000...3220 on an issuer page, approved: the order is paid although the plugin\'s handler throws', async () => {
+  it("runs the 3DS challenge of 4000...3220 on an issuer page, approved: the order is paid although the plugin's handler throws", async () => {
     const fields = await open();
     await typeCard(fields, CARDS.threeDS);
     await placeOrder();
@@ -161,7 +173,11 @@ describe.skipIf(browserMissing)('the WooCommerce page script on a shop of its ow
     await shot('04-3ds-challenge');
     // the plugin's eventHandler calls this.scrollIntoViewLimepay(): reported, and the challenge still opened
     expect(consoleErrors.join('\n')).toMatch(/the merchant's eventHandler threw; the checkout goes on/);
-    expect(await page.evaluate(() => (globalThis as unknown as { shopSeen: { handlerThis: boolean[] } }).shopSeen.handlerThis)).not.toContain(false);
+    expect(
+      await page.evaluate(
+        () => (globalThis as unknown as { shopSeen: { handlerThis: boolean[] } }).shopSeen.handlerThis,
+      ),
+    ).not.toContain(false);
     await issuer.locator('#approve').click();
     expect(await received()).toMatch(/^ordr_/);
     expect(lastPay()).toMatchObject({ status: 200 });
@@ -243,8 +259,12 @@ describe.skipIf(browserMissing)('the WooCommerce page script on a shop of its ow
     expect(await received()).toMatch(/^ordr_/);
     expect(lastPay()).toMatchObject({ status: 200, body: { type: 'payplan' } });
     // the transaction names its plan, as the .NET SDK's transactionPayType reads it (L6)
-    const tx = await fetch(`${gw.url}/transactions/${lastPay().body.transactionId}`, { headers: { 'Limepay-SecretKey': KEYS.soloSk } });
-    expect(((await tx.json()) as { transactionPayType: unknown }).transactionPayType).toEqual({ PayPlanId: expect.stringMatching(/^ppln_/) });
+    const tx = await fetch(`${gw.url}/transactions/${lastPay().body.transactionId}`, {
+      headers: { 'Limepay-SecretKey': KEYS.soloSk },
+    });
+    expect(((await tx.json()) as { transactionPayType: unknown }).transactionPayType).toEqual({
+      PayPlanId: expect.stringMatching(/^ppln_/),
+    });
     await shot('13-pay-later-paid');
   });
 

@@ -10,7 +10,14 @@ const fixtures = {
   jwtSecret: 'a-test-secret-of-some-length',
   marketplaces: [{ marketplaceId: 'mktp_acme', apiKey: 'sandbox_api_acme_12345678' }],
   merchants: [
-    { merchantId: 'mcht_shop', marketplaceId: 'mktp_acme', name: 'Shop', publicKey: 'sandbox_pk_shop_12345678', secretKey: 'sandbox_sk_shop_12345678', merchantToken: 'mtok_shop_12345678' },
+    {
+      merchantId: 'mcht_shop',
+      marketplaceId: 'mktp_acme',
+      name: 'Shop',
+      publicKey: 'sandbox_pk_shop_12345678',
+      secretKey: 'sandbox_sk_shop_12345678',
+      merchantToken: 'mtok_shop_12345678',
+    },
   ],
   customers: [{ customerId: 'cust_zoe', merchantId: 'mcht_shop', email: 'zoe@example.com' }],
 };
@@ -30,7 +37,17 @@ afterEach(async () => {
 
 describe('paybridge sandbox (the bin)', () => {
   it('serves both faces from a fixture file and prints their URLs and the seeded credentials', async () => {
-    running = spawnBin(['sandbox', '--port', '0', '--legacy-port', '0', '--fixtures', writeFixtures(fixtures), '--agreement-delay-ms', '0']);
+    running = spawnBin([
+      'sandbox',
+      '--port',
+      '0',
+      '--legacy-port',
+      '0',
+      '--fixtures',
+      writeFixtures(fixtures),
+      '--agreement-delay-ms',
+      '0',
+    ]);
     const [, currentUrl] = await running.waitFor(/current API: (http:\/\/127\.0\.0\.1:\d+)/);
     const [, legacyUrl] = await running.waitFor(/legacy API: {2}(http:\/\/127\.0\.0\.1:\d+)/);
     await running.waitFor(/test cards/);
@@ -38,12 +55,18 @@ describe('paybridge sandbox (the bin)', () => {
     expect(running.stdout()).toContain('mtok_shop_12345678');
 
     const jwt = signJwt({ sub: 'mcht_shop', kind: 'merchant' }, fixtures.jwtSecret);
-    const token = await client(currentUrl!, { authorization: `Bearer ${jwt}` }).post('/sandbox/card-tokens', { cardNumber: '4242424242424242' });
+    const token = await client(currentUrl!, { authorization: `Bearer ${jwt}` }).post('/sandbox/card-tokens', {
+      cardNumber: '4242424242424242',
+    });
     expect(token.status).toBe(200);
-    const customers = await client(legacyUrl!, { 'Limepay-SecretKey': 'sandbox_sk_shop_12345678' }).get('/merchants/mcht_shop/customers?email=zoe@example.com');
+    const customers = await client(legacyUrl!, { 'Limepay-SecretKey': 'sandbox_sk_shop_12345678' }).get(
+      '/merchants/mcht_shop/customers?email=zoe@example.com',
+    );
     expect(customers.body.customers).toEqual([expect.objectContaining({ customerId: 'cust_zoe' })]);
     // the default fixtures are not loaded
-    const other = await client(currentUrl!, { authorization: 'Bearer sandbox_sk_solo_secret_key' }).get('/orders/ordr_x');
+    const other = await client(currentUrl!, { authorization: 'Bearer sandbox_sk_solo_secret_key' }).get(
+      '/orders/ordr_x',
+    );
     expect(other.status).toBe(401);
     expect(await running.stop()).toBe(0);
   });
@@ -61,6 +84,8 @@ describe('paybridge sandbox (the bin)', () => {
     const bad = { ...fixtures, merchants: [{ ...fixtures.merchants[0], secretKey: 'sk_without_prefix' }] };
     running = spawnBin(['sandbox', '--port', '0', '--legacy-port', '0', '--fixtures', writeFixtures(bad)]);
     expect(await running.exited).toBe(1);
-    expect(running.stderr()).toMatch(/merchants\[0\]\.secretKey: expected sandbox_sk_ followed by 8-128 characters of A-Z a-z 0-9 _ -/);
+    expect(running.stderr()).toMatch(
+      /merchants\[0\]\.secretKey: expected sandbox_sk_ followed by 8-128 characters of A-Z a-z 0-9 _ -/,
+    );
   });
 });

@@ -1,8 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  agreementStatusResponse, bareOrder, blockedCardList, cardPayResponse, customerCreated, customerList,
-  merchantResponse, orderResponse, paymentSource, savedSource, payPlan, payPlanList, payPlanMaxResponse, payToPayResponse,
-  payToTokenResponse, threeDSRequiredResponse, transactionDetail, transactionList,
+  agreementStatusResponse,
+  bareOrder,
+  blockedCardList,
+  cardPayResponse,
+  customerCreated,
+  customerList,
+  merchantResponse,
+  orderResponse,
+  paymentSource,
+  savedSource,
+  payPlan,
+  payPlanList,
+  payPlanMaxResponse,
+  payToPayResponse,
+  payToTokenResponse,
+  threeDSRequiredResponse,
+  transactionDetail,
+  transactionList,
 } from '../../src/contract/current-responses.js';
 import { CARDS, currentOrder, KEYS, paidCardTransaction, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -24,18 +39,33 @@ describe('current face: online card flow', () => {
     const order = orderResponse.parse(created.body).OnlineOrder.order;
     expect(order).toMatchObject({ merchantId: 'mcht_solo', status: 'created', metadata, referenceOrderId: 'ref-1' });
 
-    const paid = await api.post(`/orders/${order.orderId}/pay`, { PayByCard: { paymentTokenId: token.body.paymentTokenId } });
+    const paid = await api.post(`/orders/${order.orderId}/pay`, {
+      PayByCard: { paymentTokenId: token.body.paymentTokenId },
+    });
     expect(paid.status).toBe(200);
     // the official plugin takes a payment only wrapped in PayOrderComplete
     const payment = cardPayResponse.parse(paid.body).PayOrderComplete;
-    expect(payment).toMatchObject({ transactionStatus: 'paid', amount: 10_000, currency: 'AUD', payType: 'payinfull', type: 'payinfull' });
+    expect(payment).toMatchObject({
+      transactionStatus: 'paid',
+      amount: 10_000,
+      currency: 'AUD',
+      payType: 'payinfull',
+      type: 'payinfull',
+    });
 
     const detail = transactionDetail.parse((await api.get(`/transactions/${payment.transactionId}`)).body);
-    expect(detail.purchaseDetails).toMatchObject({ status: 'paid', refundedAmount: 0, orderMetadata: metadata, refundIds: [] });
+    expect(detail.purchaseDetails).toMatchObject({
+      status: 'paid',
+      refundedAmount: 0,
+      orderMetadata: metadata,
+      refundIds: [],
+    });
     expect(detail.timelines.map((t) => t.eventType)).toEqual(['PaymentSucceed']);
     expect(detail.timelines[0]).toMatchObject({ amount: 10_000, identifier: null });
 
-    const partial = await api.patch(`/transactions/${payment.transactionId}`, { CreateRefund: { refundAmount: 2_500 } });
+    const partial = await api.patch(`/transactions/${payment.transactionId}`, {
+      CreateRefund: { refundAmount: 2_500 },
+    });
     expect(partial.status).toBe(200);
     const afterPartial = transactionDetail.parse(partial.body);
     expect(afterPartial.purchaseDetails).toMatchObject({ status: 'partially_refunded', refundedAmount: 2_500 });
@@ -79,11 +109,18 @@ describe('current face: online card flow', () => {
     expect(detail.paymentMethod.paymentStatus).toBe('Authorised');
     const captured = await api.patch(`/transactions/${auth}`, { CaptureFunds: { amount: 8_000 } });
     detail = transactionDetail.parse(captured.body);
-    expect(detail.purchaseDetails).toMatchObject({ status: 'paid', amount: { minorCurrencyUnits: 8_000, currency: 'AUD' } });
-    expect((await api.patch(`/transactions/${auth}`, { CaptureFunds: { amount: 1 } })).body.errorCode).toBe('transaction_not_capturable');
+    expect(detail.purchaseDetails).toMatchObject({
+      status: 'paid',
+      amount: { minorCurrencyUnits: 8_000, currency: 'AUD' },
+    });
+    expect((await api.patch(`/transactions/${auth}`, { CaptureFunds: { amount: 1 } })).body.errorCode).toBe(
+      'transaction_not_capturable',
+    );
 
     const other = await paidCardTransaction(api, { authoriseOnly: true });
-    const cancelled = transactionDetail.parse((await api.patch(`/transactions/${other}`, { CancelAuthorisation: {} })).body);
+    const cancelled = transactionDetail.parse(
+      (await api.patch(`/transactions/${other}`, { CancelAuthorisation: {} })).body,
+    );
     expect(cancelled.purchaseDetails.status).toBe('cancelled');
     const order = await api.get(`/orders/${cancelled.purchaseDetails.orderId}`);
     expect(order.body.OnlineOrder.order.status).toBe('cancelled');
@@ -117,11 +154,17 @@ describe('current face: test instruments', () => {
     expect(required.redirectUrl).toBe(`${sb.currentUrl}/sandbox/3ds/${required.threeDSAuthorisationId}`);
     const wrongToken = (await api.post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
     const mismatch = await api.post(`/orders/${order}/pay`, {
-      Confirm3DSComplete: { paymentTokenId: wrongToken, threeDSResponse: { threeDSAuthorisationId: required.threeDSAuthorisationId } },
+      Confirm3DSComplete: {
+        paymentTokenId: wrongToken,
+        threeDSResponse: { threeDSAuthorisationId: required.threeDSAuthorisationId },
+      },
     });
     expect(mismatch.body.errorCode).toBe('invalid_request');
     const done = await api.post(`/orders/${order}/pay`, {
-      Confirm3DSComplete: { paymentTokenId: token, threeDSResponse: { threeDSAuthorisationId: required.threeDSAuthorisationId } },
+      Confirm3DSComplete: {
+        paymentTokenId: token,
+        threeDSResponse: { threeDSAuthorisationId: required.threeDSAuthorisationId },
+      },
     });
     expect(cardPayResponse.parse(done.body).PayOrderComplete.transactionStatus).toBe('paid');
   });
@@ -136,7 +179,9 @@ describe('current face: test instruments', () => {
     for (let i = 0; i < 3; i++) expect((await pay(CARDS.decline)).body.errorCode).toBe('do_not_honor');
     expect((await pay(CARDS.decline)).body.errorCode).toBe('card_blocked');
     const blocked = blockedCardList.parse((await api.get('/sources/blockedcards')).body);
-    expect(blocked).toEqual([expect.objectContaining({ cardHint: '****0002', status: 'blocked', merchantId: 'mcht_other' })]);
+    expect(blocked).toEqual([
+      expect.objectContaining({ cardHint: '****0002', status: 'blocked', merchantId: 'mcht_other' }),
+    ]);
     expect((await sb.current(KEYS.soloSk).get('/sources/blockedcards')).body).toEqual([]);
     const unblocked = await api.patch(`/sources/blockedcards/${blocked[0]!.cardBlockId}`, { UnblockCard: {} });
     expect(unblocked.body.status).toBe('unblocked');
@@ -153,18 +198,36 @@ describe('current face: test instruments', () => {
   it('offers pay plans within the customer limit and lists them', async () => {
     const api = sb.current(KEYS.soloSk);
     // the reference's Calculate Pay Plan Max Loan: currency required, the answer's field is amount
-    const max = await api.post('/payplans/max', { currency: 'AUD', payPlanVariant: 'payplan_fortnight_25_25_25_25' }, { 'Customer-Id': 'cust_alice' });
+    const max = await api.post(
+      '/payplans/max',
+      { currency: 'AUD', payPlanVariant: 'payplan_fortnight_25_25_25_25' },
+      { 'Customer-Id': 'cust_alice' },
+    );
     expect(payPlanMaxResponse.parse(max.body).amount.minorCurrencyUnits).toBe(200_000);
-    expect((await api.post('/payplans/max', { payPlanVariant: 'payplan_fortnight_25_25_25_25' }, { 'Customer-Id': 'cust_alice' })).body.detail).toMatch(/^currency: /);
+    expect(
+      (
+        await api.post(
+          '/payplans/max',
+          { payPlanVariant: 'payplan_fortnight_25_25_25_25' },
+          { 'Customer-Id': 'cust_alice' },
+        )
+      ).body.detail,
+    ).toMatch(/^currency: /);
     const offer = await api.post('/payplans/offer', {
-      customerId: 'cust_alice', amount: { minorCurrencyUnits: 100_000, currency: 'AUD' }, initialPayment: 20_000, payPlanVariant: 'payplan_fortnight_25_25_25_25',
+      customerId: 'cust_alice',
+      amount: { minorCurrencyUnits: 100_000, currency: 'AUD' },
+      initialPayment: 20_000,
+      payPlanVariant: 'payplan_fortnight_25_25_25_25',
     });
     const plan = payPlan.parse(offer.body);
     expect(plan.instalments.map((i) => i.amount)).toEqual([20_000, 20_000, 20_000, 20_000]);
     const after = await api.post('/payplans/max', { currency: 'AUD' }, { 'Customer-Id': 'cust_alice' });
     expect(after.body.amount.minorCurrencyUnits).toBe(120_000);
     const tooMuch = await api.post('/payplans/offer', {
-      customerId: 'cust_alice', amount: { minorCurrencyUnits: 200_000, currency: 'AUD' }, initialPayment: 0, payPlanVariant: 'payplan_12_monthly_payments',
+      customerId: 'cust_alice',
+      amount: { minorCurrencyUnits: 200_000, currency: 'AUD' },
+      initialPayment: 0,
+      payPlanVariant: 'payplan_12_monthly_payments',
     });
     expect(tooMuch.body.errorCode).toBe('pay_plan_limit_exceeded');
     expect(payPlanList.parse((await api.get('/payplans?merchantId=mcht_solo')).body)).toHaveLength(1);
@@ -173,42 +236,101 @@ describe('current face: test instruments', () => {
 
   it('upserts customers by referenceCustomerId and queries them by email and merchant', async () => {
     const api = sb.current(KEYS.soloSk);
-    const body = { UpsertConsumerCustomer: { referenceCustomerId: 'crm-1', emailAddress: 'max@example.com', givenName: 'Max' } };
+    const body = {
+      UpsertConsumerCustomer: { referenceCustomerId: 'crm-1', emailAddress: 'max@example.com', givenName: 'Max' },
+    };
     const first = customerCreated.parse((await api.post('/customers', body)).body);
-    const second = await api.post('/customers', { UpsertConsumerCustomer: { ...body.UpsertConsumerCustomer, familyName: 'Mustermann' } });
+    const second = await api.post('/customers', {
+      UpsertConsumerCustomer: { ...body.UpsertConsumerCustomer, familyName: 'Mustermann' },
+    });
     expect(second.body.customerId).toBe(first.customerId);
     // Query Customers takes no merchant secret key (reference security list): the operator's marketplace key reads them
     const refused = await api.get('/customers?emailAddress=max@example.com&merchantId=mcht_solo');
     expect(refused.status).toBe(403);
     expect(refused.body.detail).toContain('Query Customers');
-    const found = customerList.parse((await sb.current(KEYS.operator).get('/customers?emailAddress=max@example.com&merchantId=mcht_solo')).body);
+    const found = customerList.parse(
+      (await sb.current(KEYS.operator).get('/customers?emailAddress=max@example.com&merchantId=mcht_solo')).body,
+    );
     expect(found).toEqual([
-      { customerId: first.customerId, referenceCustomerId: 'crm-1', emailAddress: 'max@example.com', phoneNumber: null, givenName: 'Max', familyName: 'Mustermann' },
+      {
+        customerId: first.customerId,
+        referenceCustomerId: 'crm-1',
+        emailAddress: 'max@example.com',
+        phoneNumber: null,
+        givenName: 'Max',
+        familyName: 'Mustermann',
+      },
     ]);
   });
 
   it('lets a marketplace onboard a service-provider sub-merchant whose fresh keys work, answered wrapped by kind (reference)', async () => {
     const mk = sb.current(KEYS.marketplace);
-    const create = (slug: string) => ({ CreateServiceProviderSubmerchant: { slug, businessProfile: { businessName: 'Delta', timeZone: 'Australia/Sydney' }, contactEmailAddress: 'd@example.com', taxCountry: 'AU' } });
+    const create = (slug: string) => ({
+      CreateServiceProviderSubmerchant: {
+        slug,
+        businessProfile: { businessName: 'Delta', timeZone: 'Australia/Sydney' },
+        contactEmailAddress: 'd@example.com',
+        taxCountry: 'AU',
+      },
+    });
     const created = merchantResponse.parse((await mk.post('/merchants', create('delta'))).body).ServiceProviderMerchant;
-    expect(created).toMatchObject({ status: 'Pending', businessProfile: { businessName: 'Delta', timeZone: 'Australia/Sydney', tradingCountry: 'AU', contactEmailAddress: 'd@example.com' } });
-    const merchant = merchantResponse.parse((await mk.get(`/merchants/${created.merchantId}`)).body).ServiceProviderMerchant;
+    expect(created).toMatchObject({
+      status: 'Pending',
+      businessProfile: {
+        businessName: 'Delta',
+        timeZone: 'Australia/Sydney',
+        tradingCountry: 'AU',
+        contactEmailAddress: 'd@example.com',
+      },
+    });
+    const merchant = merchantResponse.parse(
+      (await mk.get(`/merchants/${created.merchantId}`)).body,
+    ).ServiceProviderMerchant;
     expect(merchant.marketplaceId).toBe('mktp_demo');
     const token = await sb.current(merchant.publicKey).post('/sandbox/card-tokens', { cardNumber: CARDS.ok });
     expect(token.status).toBe(200);
     const account = (accountNumber: string, setAsPrimary?: boolean) => ({
-      AddMerchantBankAccount: { accountName: 'Delta', identifier: { AuBankAccountIdentifier: { bsb: '062000', accountNumber } }, currency: 'AUD', ...(setAsPrimary === undefined ? {} : { setAsPrimary }) },
+      AddMerchantBankAccount: {
+        accountName: 'Delta',
+        identifier: { AuBankAccountIdentifier: { bsb: '062000', accountNumber } },
+        currency: 'AUD',
+        ...(setAsPrimary === undefined ? {} : { setAsPrimary }),
+      },
     });
-    const first = merchantResponse.parse((await mk.patch(`/merchants/${created.merchantId}`, account('1234567'))).body).ServiceProviderMerchant;
+    const first = merchantResponse.parse(
+      (await mk.patch(`/merchants/${created.merchantId}`, account('1234567'))).body,
+    ).ServiceProviderMerchant;
     expect(first.bankAccounts[0]!.identifier.AuBankAccountIdentifier.bsb).toBe('062-000');
     expect([first.status, first.primaryBankAccountId]).toEqual(['Active', first.bankAccounts[0]!.bankAccountId]);
-    const second = merchantResponse.parse((await mk.patch(`/merchants/${created.merchantId}`, account('7654321'))).body).ServiceProviderMerchant;
+    const second = merchantResponse.parse(
+      (await mk.patch(`/merchants/${created.merchantId}`, account('7654321'))).body,
+    ).ServiceProviderMerchant;
     expect(second.primaryBankAccountId).toBe(first.bankAccounts[0]!.bankAccountId);
-    const third = merchantResponse.parse((await mk.patch(`/merchants/${created.merchantId}`, account('5555555', true))).body).ServiceProviderMerchant;
+    const third = merchantResponse.parse(
+      (await mk.patch(`/merchants/${created.merchantId}`, account('5555555', true))).body,
+    ).ServiceProviderMerchant;
     expect(third.primaryBankAccountId).toBe(third.bankAccounts[2]!.bankAccountId);
-    expect((await mk.patch(`/merchants/${created.merchantId}`, { AddMerchantBankAccount: { bsb: '062000', accountNumber: '1', accountName: 'Old form' } })).status).toBe(400);
+    expect(
+      (
+        await mk.patch(`/merchants/${created.merchantId}`, {
+          AddMerchantBankAccount: { bsb: '062000', accountNumber: '1', accountName: 'Old form' },
+        })
+      ).status,
+    ).toBe(400);
     expect((await sb.current(KEYS.soloSk).post('/merchants', create('x1'))).status).toBe(403);
-    expect((await mk.post('/merchants', { CreateMerchant: { slug: 'x2', businessName: 'X', contactEmailAddress: 'x@example.com', taxCountry: 'AU', tradingCountry: 'AU' } })).status).toBe(400);
+    expect(
+      (
+        await mk.post('/merchants', {
+          CreateMerchant: {
+            slug: 'x2',
+            businessName: 'X',
+            contactEmailAddress: 'x@example.com',
+            taxCountry: 'AU',
+            tradingCountry: 'AU',
+          },
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -222,7 +344,10 @@ describe('current face: PayTo', () => {
 
   it('runs the one-off flow: agreement, poll until Active, PayTo token, order, PayByPayTo', async () => {
     const api = sb.current(KEYS.soloSk);
-    const created = await api.post('/payto/agreement', agreement({ AgreementRequestTermsOneOff: { amount: { amount: 10_000, currency: 'AUD' } } }));
+    const created = await api.post(
+      '/payto/agreement',
+      agreement({ AgreementRequestTermsOneOff: { amount: { amount: 10_000, currency: 'AUD' } } }),
+    );
     expect(created.status).toBe(200);
     const status = agreementStatusResponse.parse((await api.get(`/payto/agreement?token=${created.body.token}`)).body);
     expect(status.status).toBe('Active');
@@ -235,11 +360,23 @@ describe('current face: PayTo', () => {
     expect(token.accountIdentifierHint).toBe('062000-1234****');
 
     const order = (await api.post('/orders', currentOrder())).body.OnlineOrder.order;
-    const paid = await api.post(`/orders/${order.orderId}/pay`, { PayByPayTo: { paymentTokenId: token.paymentTokenId } });
+    const paid = await api.post(`/orders/${order.orderId}/pay`, {
+      PayByPayTo: { paymentTokenId: token.paymentTokenId },
+    });
     expect(paid.status).toBe(200);
     const complete = payToPayResponse.parse(paid.body).PayOrderComplete;
-    expect(complete).toMatchObject({ transactionStatus: 'paid', amount: 10_000, currency: 'AUD', surchargeAmount: 0, payType: 'payinfull' });
-    expect(complete.transactionDetails.paymentMethod).toMatchObject({ paymentMethodType: 'PayTo', paymentStatus: 'Settled', accountHint: '062000-1234****' });
+    expect(complete).toMatchObject({
+      transactionStatus: 'paid',
+      amount: 10_000,
+      currency: 'AUD',
+      surchargeAmount: 0,
+      payType: 'payinfull',
+    });
+    expect(complete.transactionDetails.paymentMethod).toMatchObject({
+      paymentMethodType: 'PayTo',
+      paymentStatus: 'Settled',
+      accountHint: '062000-1234****',
+    });
     expect(complete.transactionDetails.timelines.map((t) => t.eventType)).toEqual(['PaymentSucceed']);
 
     // the one-off agreement has paid its single payment
@@ -257,11 +394,19 @@ describe('current face: PayTo', () => {
       customerAccIdentifier: { Alias: { aliasType: 'Phone', value: '+61412345678' } },
     });
     const saved = await api.post('/sources', {
-      CreateSavedPaymentSource: { sourceMethod: { PayToMethod: { agreementToken: created.body.token } }, usageScope: 'ScopeOrganisation' },
+      CreateSavedPaymentSource: {
+        sourceMethod: { PayToMethod: { agreementToken: created.body.token } },
+        usageScope: 'ScopeOrganisation',
+      },
     });
     expect(saved.status).toBe(200);
     const source = paymentSource.parse(saved.body);
-    expect(source).toMatchObject({ customerId: 'cust_alice', merchantId: 'mcht_solo', usageScope: null, legacyResp: null });
+    expect(source).toMatchObject({
+      customerId: 'cust_alice',
+      merchantId: 'mcht_solo',
+      usageScope: null,
+      legacyResp: null,
+    });
     expect(source.sourceMethod).toHaveProperty('PayToMethodResp.accountIdentifierHint');
 
     // read back as Get Payment Source answers (reference): customerDelegateId, no legacyResp
@@ -269,7 +414,10 @@ describe('current face: PayTo', () => {
     const { legacyResp: _created, ...fields } = source;
     expect((await api.get(`/sources/${source.paymentSourceId}`)).status).toBe(403);
     const operator = sb.current(KEYS.operator, { 'Merchant-Id': 'mcht_solo' });
-    expect(savedSource.parse((await operator.get(`/sources/${source.paymentSourceId}`)).body)).toEqual({ ...fields, customerDelegateId: null });
+    expect(savedSource.parse((await operator.get(`/sources/${source.paymentSourceId}`)).body)).toEqual({
+      ...fields,
+      customerDelegateId: null,
+    });
     const listed = await sb.current(KEYS.soloSk).get('/sources?customerId=cust_alice');
     expect(listed.body.map((s: { paymentSourceId: string }) => s.paymentSourceId)).toContain(source.paymentSourceId);
     expect((await api.delete(`/sources/${source.paymentSourceId}`)).status).toBe(204);
@@ -290,7 +438,10 @@ describe('current face: PayTo', () => {
       now += 2_000;
       expect((await api.get(`/payto/agreement?token=${created.body.token}`)).body.status).toBe('Active');
 
-      const declined = await api.post('/payto/agreement', agreement({ AgreementRequestTermsOpen: {} }, '062-000-00000099'));
+      const declined = await api.post(
+        '/payto/agreement',
+        agreement({ AgreementRequestTermsOpen: {} }, '062-000-00000099'),
+      );
       now += 2_000;
       expect((await api.get(`/payto/agreement?token=${declined.body.token}`)).body.status).toBe('Declined');
     } finally {

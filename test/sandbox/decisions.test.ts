@@ -23,13 +23,20 @@ describe('docs/decisions.md', () => {
       expect(cells.length, row.slice(0, 40)).toBeGreaterThanOrEqual(5);
       // the reason, then the client-bytes column (a client's bytes, or `-` where none touch the row)
       expect(cells.at(-2)!.trim().length, `${cells[0]}: a reason`).toBeGreaterThan(10);
-      const bytes = cells.at(-1)!.replace(/\|\s*$/, '').trim();
+      const bytes = cells
+        .at(-1)!
+        .replace(/\|\s*$/, '')
+        .trim();
       expect(bytes === '-' || bytes.length > 10, `${cells[0]}: the client-bytes cell`).toBe(true);
       const id = /D-[A-Z]+-\d+/.exec(row)![0];
       expect(ids.has(id), `${id} twice`).toBe(false);
       ids.add(id);
     }
-    const cited = new Set(files(join(ROOT, 'test')).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/\bD-[A-Z]+-\d+\b/g)].map((m) => m[0])));
+    const cited = new Set(
+      files(join(ROOT, 'test')).flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/\bD-[A-Z]+-\d+\b/g)].map((m) => m[0]),
+      ),
+    );
     expect(cited.size).toBeGreaterThan(10);
     for (const id of cited) expect(ids.has(id), `${id} is cited by a test but not in docs/decisions.md`).toBe(true);
   });

@@ -19,7 +19,8 @@ import { KEYS, type TestSandbox } from '../helpers/sandbox.js';
  * What a compared side may be sent: reads. The pay-plan maximum (the current API's CalculatePayPlanMaxLoan,
  * current-api-decisions.md; the legacy L20, legacy-api.md section 4) computes a figure and keeps nothing.
  */
-const isRead = (request: string) => request.startsWith('GET ') || request === 'POST /payplans/max' || request === 'POST /payments/plan/eligibility-max';
+const isRead = (request: string) =>
+  request.startsWith('GET ') || request === 'POST /payplans/max' || request === 'POST /payments/plan/eligibility-max';
 
 let proxied: ProxiedSandbox;
 let sb: TestSandbox;
@@ -42,35 +43,63 @@ describe('the compared side of a shadowed write', () => {
     ['shadow, write safety readback', 'shadow', 'readback'],
     ['shadow, write safety validate', 'shadow', 'validate'],
     ['canary, write safety readback', 'canary', 'readback'],
-  ] as const)('%s: receives reads only for every route, and every write moved once', async (_name, mode, writeSafety) => {
-    // shadow: the legacy face answers, the current face is compared; canary: the other way round
-    const compared = mode === 'shadow' ? current : legacy;
-    const upstreams = mode === 'shadow' ? { current: current.url, legacy: sb.legacyUrl } : { current: sb.currentUrl, legacy: legacy.url };
-    const gw = await startGateway({
-      // Query Customers and Get Payment Source take no merchant key: the gateway makes them with the operator's
-      serviceKey: KEYS.operator,
-      upstreams: { sandbox: upstreams }, routes: { '*': mode },
-      shadow: { sample: { '*': 1 }, learnSample: 0, writeSafety: { '*': writeSafety }, log: logPath(`compared-side-${mode}-${writeSafety}`, 'jsonl') },
-    });
-    try {
-      const prepared = [];
-      for (const route of calls.routes) prepared.push({ route, call: await calls.prepare(route), id: `compared-${mode}-${writeSafety}-${route}-${process.pid}` });
-      const before = { ...sb.sandbox.store.stats };
-      for (const { route, call, id } of prepared) {
-        const answer = await sendCall(gw.url, call, id);
-        expect([route, answer.status < 300], answer.text).toEqual([route, true]);
+  ] as const)(
+    '%s: receives reads only for every route, and every write moved once',
+    async (_name, mode, writeSafety) => {
+      // shadow: the legacy face answers, the current face is compared; canary: the other way round
+      const compared = mode === 'shadow' ? current : legacy;
+      const upstreams =
+        mode === 'shadow'
+          ? { current: current.url, legacy: sb.legacyUrl }
+          : { current: sb.currentUrl, legacy: legacy.url };
+      const gw = await startGateway({
+        // Query Customers and Get Payment Source take no merchant key: the gateway makes them with the operator's
+        serviceKey: KEYS.operator,
+        upstreams: { sandbox: upstreams },
+        routes: { '*': mode },
+        shadow: {
+          sample: { '*': 1 },
+          learnSample: 0,
+          writeSafety: { '*': writeSafety },
+          log: logPath(`compared-side-${mode}-${writeSafety}`, 'jsonl'),
+        },
+      });
+      try {
+        const prepared = [];
+        for (const route of calls.routes)
+          prepared.push({
+            route,
+            call: await calls.prepare(route),
+            id: `compared-${mode}-${writeSafety}-${route}-${process.pid}`,
+          });
+        const before = { ...sb.sandbox.store.stats };
+        for (const { route, call, id } of prepared) {
+          const answer = await sendCall(gw.url, call, id);
+          expect([route, answer.status < 300], answer.text).toEqual([route, true]);
+        }
+        await gw.gateway.shadow.idle();
+        await compared.idle();
+        const sent = (id: string) =>
+          compared.seen.filter((s) => s.id.startsWith(`${id}:`) || s.id === id).map((s) => `${s.method} ${s.path}`);
+        const notReads = prepared.flatMap(({ route, id }) =>
+          sent(id)
+            .filter((r) => !isRead(r))
+            .map((r) => `${route}: ${r}`),
+        );
+        expect(notReads).toEqual([]);
+        expect(effectsOnce(before, sb.sandbox.store.stats)).toEqual([]);
+        // the compared side was there and used: every read route (and every mapping marked readOnly) was compared through it
+        const readRoutes = new Set([
+          ...LEGACY_ROUTES.filter((r) => r.method === 'GET').map((r) => r.id),
+          ...ALL_MAPPINGS.filter((m) => m.readOnly).map((m) => m.route),
+        ]);
+        expect(
+          prepared.filter(({ route, id }) => readRoutes.has(route) && sent(id).length === 0).map(({ route }) => route),
+        ).toEqual([]);
+      } finally {
+        await gw.close();
       }
-      await gw.gateway.shadow.idle();
-      await compared.idle();
-      const sent = (id: string) => compared.seen.filter((s) => s.id.startsWith(`${id}:`) || s.id === id).map((s) => `${s.method} ${s.path}`);
-      const notReads = prepared.flatMap(({ route, id }) => sent(id).filter((r) => !isRead(r)).map((r) => `${route}: ${r}`));
-      expect(notReads).toEqual([]);
-      expect(effectsOnce(before, sb.sandbox.store.stats)).toEqual([]);
-      // the compared side was there and used: every read route (and every mapping marked readOnly) was compared through it
-      const readRoutes = new Set([...LEGACY_ROUTES.filter((r) => r.method === 'GET').map((r) => r.id), ...ALL_MAPPINGS.filter((m) => m.readOnly).map((m) => m.route)]);
-      expect(prepared.filter(({ route, id }) => readRoutes.has(route) && sent(id).length === 0).map(({ route }) => route)).toEqual([]);
-    } finally {
-      await gw.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -5,13 +5,28 @@ const answer = (body: unknown, status = 200) => ({ status, body });
 
 describe('comparing two answers field by field', () => {
   it('finds nothing between two answers of the same fields and values', () => {
-    const body = { _id: 'tran_1', amount: 500, refunds: [{ refundId: 'rfnd_1', amount: 100 }], metadata: { cart: { id: 42 } } };
+    const body = {
+      _id: 'tran_1',
+      amount: 500,
+      refunds: [{ refundId: 'rfnd_1', amount: 100 }],
+      metadata: { cart: { id: 42 } },
+    };
     expect(compareAnswers(answer(body), answer(structuredClone(body)))).toEqual([]);
   });
 
   it('names each differing leaf by its path, nested objects and arrays included', () => {
-    const primary = { _id: 'tran_1', amount: 500, refunds: [{ refundId: 'rfnd_1', amount: 100 }], metadata: { cart: { id: 42 } } };
-    const candidate = { _id: 'tran_1', amount: 501, refunds: [{ refundId: 'rfnd_1', amount: 90 }], metadata: { cart: { id: 43 } } };
+    const primary = {
+      _id: 'tran_1',
+      amount: 500,
+      refunds: [{ refundId: 'rfnd_1', amount: 100 }],
+      metadata: { cart: { id: 42 } },
+    };
+    const candidate = {
+      _id: 'tran_1',
+      amount: 501,
+      refunds: [{ refundId: 'rfnd_1', amount: 90 }],
+      metadata: { cart: { id: 43 } },
+    };
     expect(compareAnswers(answer(primary), answer(candidate))).toEqual([
       { path: 'amount', primary: 500, candidate: 501 },
       { path: 'refunds[0].amount', primary: 100, candidate: 90 },

@@ -8,20 +8,43 @@ import { judgeEffect } from '../../src/shadow/effect.js';
 import { WriteOrder } from '../../src/shadow/write-order.js';
 import type { WriteCheck } from '../../src/translate/define.js';
 
-const order = { referenceOrderId: 'r-1', amount: { minorCurrencyUnits: 1000, currency: 'AUD' }, customerEmailAddress: 'a@shop.example', customerPhoneNumber: null, description: 'd', shipping: { name: 'A', phoneNumber: '+61400000001' } };
-const check = (effect: WriteCheck['effect']): WriteCheck => ({ state: () => '/orders/x', reads: {} as never, answer: () => ({ status: 200, body: undefined }), effect });
+const order = {
+  referenceOrderId: 'r-1',
+  amount: { minorCurrencyUnits: 1000, currency: 'AUD' },
+  customerEmailAddress: 'a@shop.example',
+  customerPhoneNumber: null,
+  description: 'd',
+  shipping: { name: 'A', phoneNumber: '+61400000001' },
+};
+const check = (effect: WriteCheck['effect']): WriteCheck => ({
+  state: () => '/orders/x',
+  reads: {} as never,
+  answer: () => ({ status: 200, body: undefined }),
+  effect,
+});
 const create = check({ at: (state) => state, unset: 'absent' });
 const judge = (c: WriteCheck, action: object, state: unknown, legacy: object = {}, wrapper = 'CreateOnlineOrder') =>
   judgeEffect(c, 'POST /orders', { [wrapper]: action }, undefined, state, { params: {}, body: legacy, answer: {} });
 
 describe("a write's effect, derived from its translated request", () => {
   it('compares every field the call sets, at its own path, and finds nothing wrong in a faithful create', () => {
-    const asked = { referenceOrderId: 'r-1', amount: { minorCurrencyUnits: 1000, currency: 'AUD' }, customerEmailAddress: 'a@shop.example', description: 'd', shipping: { name: 'A', phoneNumber: '+61400000001' } };
+    const asked = {
+      referenceOrderId: 'r-1',
+      amount: { minorCurrencyUnits: 1000, currency: 'AUD' },
+      customerEmailAddress: 'a@shop.example',
+      description: 'd',
+      shipping: { name: 'A', phoneNumber: '+61400000001' },
+    };
     expect(judge(create, asked, order)).toEqual({ mismatches: [], notComparable: [] });
   });
 
   it('catches a changed amount, a dropped field a create left in the state, and one dropped inside an object', () => {
-    const asked = { referenceOrderId: 'r-1', amount: { minorCurrencyUnits: 100_000, currency: 'AUD' }, description: 'd', shipping: { name: 'A' } };
+    const asked = {
+      referenceOrderId: 'r-1',
+      amount: { minorCurrencyUnits: 100_000, currency: 'AUD' },
+      description: 'd',
+      shipping: { name: 'A' },
+    };
     const { mismatches } = judge(create, asked, order);
     expect(mismatches).toEqual(
       expect.arrayContaining([
@@ -34,10 +57,39 @@ describe("a write's effect, derived from its translated request", () => {
   });
 
   it('names a field no state shows, and holds it to what the client asked under the same name (any case)', () => {
-    const invoice = check({ at: (state) => state, unset: 'absent', fields: { sendEmail: 'the current API shows no e-mail sent' } });
-    const sent = judge(invoice, { referenceOrderId: 'r-1', amount: order.amount, customerEmailAddress: 'a@shop.example', description: 'd', shipping: order.shipping, sendEmail: true }, order, { SendEmail: true }, 'CreatePayByLink');
+    const invoice = check({
+      at: (state) => state,
+      unset: 'absent',
+      fields: { sendEmail: 'the current API shows no e-mail sent' },
+    });
+    const sent = judge(
+      invoice,
+      {
+        referenceOrderId: 'r-1',
+        amount: order.amount,
+        customerEmailAddress: 'a@shop.example',
+        description: 'd',
+        shipping: order.shipping,
+        sendEmail: true,
+      },
+      order,
+      { SendEmail: true },
+      'CreatePayByLink',
+    );
     expect(sent).toEqual({ mismatches: [], notComparable: ['sendEmail (the current API shows no e-mail sent)'] });
-    const dropped = judge(invoice, { referenceOrderId: 'r-1', amount: order.amount, customerEmailAddress: 'a@shop.example', description: 'd', shipping: order.shipping }, order, { SendEmail: true }, 'CreatePayByLink');
+    const dropped = judge(
+      invoice,
+      {
+        referenceOrderId: 'r-1',
+        amount: order.amount,
+        customerEmailAddress: 'a@shop.example',
+        description: 'd',
+        shipping: order.shipping,
+      },
+      order,
+      { SendEmail: true },
+      'CreatePayByLink',
+    );
     expect(dropped.mismatches).toEqual([{ field: 'sendEmail', asked: undefined, found: true, request: true }]);
     expect(dropped.notComparable).toEqual(['sendEmail (the current API shows no e-mail sent)']);
   });
@@ -46,15 +98,41 @@ describe("a write's effect, derived from its translated request", () => {
     const upsert = check({ at: (state) => state, unset: 'kept' });
     const customer = { emailAddress: 'a@shop.example', givenName: 'Ada', familyName: 'Shopper' };
     const call = (action: object, legacy: object, dropped: string[] = []) =>
-      judgeEffect(upsert, 'POST /customers', { UpsertConsumerCustomer: action }, undefined, [customer][0], { params: {}, body: legacy, answer: 'cust_1' }, dropped);
+      judgeEffect(
+        upsert,
+        'POST /customers',
+        { UpsertConsumerCustomer: action },
+        undefined,
+        [customer][0],
+        { params: {}, body: legacy, answer: 'cust_1' },
+        dropped,
+      );
     expect(call({ emailAddress: 'a@shop.example' }, { email: 'a@shop.example' }).mismatches).toEqual([]);
-    expect(call({ emailAddress: 'a@shop.example' }, { email: 'a@shop.example', middleName: 'Q' }).mismatches).toEqual([{ field: 'middleName', asked: undefined, found: 'Q', request: true }]);
-    expect(call({ emailAddress: 'a@shop.example' }, { email: 'a@shop.example', isVerified: true }, ['isVerified']).mismatches).toEqual([]);
+    expect(call({ emailAddress: 'a@shop.example' }, { email: 'a@shop.example', middleName: 'Q' }).mismatches).toEqual([
+      { field: 'middleName', asked: undefined, found: 'Q', request: true },
+    ]);
+    expect(
+      call({ emailAddress: 'a@shop.example' }, { email: 'a@shop.example', isVerified: true }, ['isVerified'])
+        .mismatches,
+    ).toEqual([]);
   });
 
   it("runs a field's rule whether or not the call sets it (no capture amount asks for the whole authorisation)", () => {
-    const capture = check({ at: (state) => state, fields: { amount: ({ asked, state }) => (state ? [asked ?? 6000, (state as { captured: number }).captured] : undefined) } });
-    const run = (action: object) => judgeEffect(capture, 'PATCH /transactions/{transactionId}', { CaptureFunds: action }, undefined, { captured: 4000 }, { params: {}, body: {}, answer: {} });
+    const capture = check({
+      at: (state) => state,
+      fields: {
+        amount: ({ asked, state }) => (state ? [asked ?? 6000, (state as { captured: number }).captured] : undefined),
+      },
+    });
+    const run = (action: object) =>
+      judgeEffect(
+        capture,
+        'PATCH /transactions/{transactionId}',
+        { CaptureFunds: action },
+        undefined,
+        { captured: 4000 },
+        { params: {}, body: {}, answer: {} },
+      );
     expect(run({ amount: 4000 }).mismatches).toEqual([]);
     expect(run({}).mismatches).toEqual([{ field: 'amount', asked: 6000, found: 4000 }]);
   });

@@ -20,17 +20,32 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const reportOf = async (url: string) => (await client(url, { authorization: `Bearer ${TOKEN}` }).get('/_paybridge/report')).body as ShadowReport;
+const reportOf = async (url: string) =>
+  (await client(url, { authorization: `Bearer ${TOKEN}` }).get('/_paybridge/report')).body as ShadowReport;
 
 describe('what a verdict rests on', () => {
   it('a write only validated is "validated, not compared", never ready, and counted apart in Prometheus', async () => {
-    const gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'shadow' }, operatorToken: TOKEN, shadow: { readyAfter: 2, learnSample: 0, writeSafety: { L28: 'validate' } } });
+    const gw = await startGateway({
+      upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } },
+      routes: { '*': 'shadow' },
+      operatorToken: TOKEN,
+      shadow: { readyAfter: 2, learnSample: 0, writeSafety: { L28: 'validate' } },
+    });
     try {
       const api = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk });
-      for (let i = 0; i < 3; i++) expect((await api.post('/customers/plugin', { emailAddress: `ev${i}@example.com`, givenName: 'Ev' })).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect(
+          (await api.post('/customers/plugin', { emailAddress: `ev${i}@example.com`, givenName: 'Ev' })).status,
+        ).toBe(200);
       await gw.gateway.shadow.idle();
       const l28 = (await reportOf(gw.url)).routes.find((r) => r.route === 'L28')!;
-      expect(l28).toMatchObject({ compared: 3, validatedOnly: 3, ready: false, state: 'validated', verdict: expect.stringMatching(/^validated, not compared/) });
+      expect(l28).toMatchObject({
+        compared: 3,
+        validatedOnly: 3,
+        ready: false,
+        state: 'validated',
+        verdict: expect.stringMatching(/^validated, not compared/),
+      });
       const metrics = (await client(gw.url).get('/metrics')).text;
       expect(metrics).toMatch(/^paybridge_shadow_comparisons_total\{route="L28",outcome="validated"\} 3$/m);
       expect(metrics).toMatch(/^paybridge_shadow_comparisons_total\{route="L28",outcome="match"\} 0$/m);
@@ -44,7 +59,14 @@ describe('what a verdict rests on', () => {
   it('a sampled exchange whose primary failed leaves a record, and the route does not read as matching', async () => {
     const down: Server = createServer((req) => req.socket.destroy());
     await new Promise<void>((r) => down.listen(0, '127.0.0.1', r));
-    const gw = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: `http://127.0.0.1:${(down.address() as AddressInfo).port}` } }, routes: { '*': 'shadow' }, operatorToken: TOKEN, shadow: { readyAfter: 1 } });
+    const gw = await startGateway({
+      upstreams: {
+        sandbox: { current: sb.currentUrl, legacy: `http://127.0.0.1:${(down.address() as AddressInfo).port}` },
+      },
+      routes: { '*': 'shadow' },
+      operatorToken: TOKEN,
+      shadow: { readyAfter: 1 },
+    });
     try {
       const answer = await client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk }).get('/orders/ordr_evidence1');
       expect(answer.status).toBe(502);
@@ -52,7 +74,9 @@ describe('what a verdict rests on', () => {
       const l3 = (await reportOf(gw.url)).routes.find((r) => r.route === 'L3')!;
       expect(l3.skipped).toEqual({ 'primary failed: upstream_error (502)': 1 });
       expect(l3.ready).toBe(false);
-      expect((await client(gw.url).get('/metrics')).text).toMatch(/^paybridge_shadow_skipped_total\{route="L3",reason="primary failed: upstream_error \(502\)"\} 1$/m);
+      expect((await client(gw.url).get('/metrics')).text).toMatch(
+        /^paybridge_shadow_skipped_total\{route="L3",reason="primary failed: upstream_error \(502\)"\} 1$/m,
+      );
     } finally {
       await gw.close();
       await new Promise((r) => down.close(r));
@@ -61,12 +85,20 @@ describe('what a verdict rests on', () => {
 
   it('a restarted gateway reads its records back: the same verdicts', async () => {
     const log = logPath('shadow-restart', 'jsonl');
-    const settings = { upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'shadow' as const }, operatorToken: TOKEN, shadow: { log, readyAfter: 2, learnSample: 0 } };
+    const settings = {
+      upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } },
+      routes: { '*': 'shadow' as const },
+      operatorToken: TOKEN,
+      shadow: { log, readyAfter: 2, learnSample: 0 },
+    };
     const tx = await paidCardTransaction(sb.current(KEYS.soloSk));
     const first = await startGateway(settings);
     let before: ShadowReport;
     try {
-      for (let i = 0; i < 2; i++) expect((await client(first.url, { 'Limepay-SecretKey': KEYS.soloSk }).get(`/transactions/${tx}`)).status).toBe(200);
+      for (let i = 0; i < 2; i++)
+        expect((await client(first.url, { 'Limepay-SecretKey': KEYS.soloSk }).get(`/transactions/${tx}`)).status).toBe(
+          200,
+        );
       await first.gateway.shadow.idle();
       before = await reportOf(first.url);
     } finally {

@@ -24,7 +24,17 @@ function namesImported(dir: string): Set<string> {
     const text = readFileSync(join(ROOT, dir, file), 'utf8');
     for (const m of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'(\.[^']+)'/g)) {
       const module = relative(ROOT, resolve(ROOT, dir, m[2]!)).replace(/\.js$/, '.ts');
-      for (const name of m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!).filter(Boolean)) out.add(`${module} ${name}`);
+      for (const name of m[1]!
+        .split(',')
+        .map(
+          (n) =>
+            n
+              .trim()
+              .replace(/^type\s+/, '')
+              .split(/\s+as\s+/)[0]!,
+        )
+        .filter(Boolean))
+        out.add(`${module} ${name}`);
     }
   }
   return out;
@@ -41,24 +51,48 @@ function namesImported(dir: string): Set<string> {
 const SHARED = [
   // the legacy contract
   'src/contract/ids.ts payCardIdOf',
-  'src/contract/legacy-customers.ts CONSUMER_REQUIRED', 'src/contract/legacy-customers.ts ORGANISATION_REQUIRED', 'src/contract/legacy-customers.ts consumerFields',
-  'src/contract/legacy-customers.ts eitherName', 'src/contract/legacy-customers.ts organisationFields',
-  'src/contract/legacy-merchants.ts legacyBankAccountBody', 'src/contract/legacy-merchants.ts legacyBusinessProfileBody', 'src/contract/legacy-merchants.ts legacyOnboardingBody',
+  'src/contract/legacy-customers.ts CONSUMER_REQUIRED',
+  'src/contract/legacy-customers.ts ORGANISATION_REQUIRED',
+  'src/contract/legacy-customers.ts consumerFields',
+  'src/contract/legacy-customers.ts eitherName',
+  'src/contract/legacy-customers.ts organisationFields',
+  'src/contract/legacy-merchants.ts legacyBankAccountBody',
+  'src/contract/legacy-merchants.ts legacyBusinessProfileBody',
+  'src/contract/legacy-merchants.ts legacyOnboardingBody',
   'src/contract/legacy-person.ts legacyPersonBody',
-  'src/contract/legacy-transfers.ts legacyReverseBody', 'src/contract/legacy-transfers.ts legacyTransferAnswer', 'src/contract/legacy-transfers.ts legacyTransferBody',
-  'src/contract/legacy-transfers.ts noTransferToReverse', 'src/contract/legacy-transfers.ts transferToReverse',
-  'src/contract/zod-helpers.ts blankable', 'src/contract/zod-helpers.ts legacyCount', 'src/contract/zod-helpers.ts legacyPayPlanVariant', 'src/contract/zod-helpers.ts legacyReference',
+  'src/contract/legacy-transfers.ts legacyReverseBody',
+  'src/contract/legacy-transfers.ts legacyTransferAnswer',
+  'src/contract/legacy-transfers.ts legacyTransferBody',
+  'src/contract/legacy-transfers.ts noTransferToReverse',
+  'src/contract/legacy-transfers.ts transferToReverse',
+  'src/contract/zod-helpers.ts blankable',
+  'src/contract/zod-helpers.ts legacyCount',
+  'src/contract/zod-helpers.ts legacyPayPlanVariant',
+  'src/contract/zod-helpers.ts legacyReference',
   'src/contract/zod-helpers.ts legacyVariantName',
   // the current API's forms and the house's
-  'src/contract/ids.ts IdKind', 'src/contract/ids.ts hasIdForm', 'src/contract/jwt.ts JwtKind', 'src/contract/jwt.ts looksLikeJwt', 'src/contract/jwt.ts peekJwtKind',
-  'src/contract/zod-helpers.ts amountInt', 'src/contract/zod-helpers.ts countryCode', 'src/contract/zod-helpers.ts email', 'src/contract/zod-helpers.ts idOf',
-  'src/contract/zod-helpers.ts longText', 'src/contract/zod-helpers.ts metadata', 'src/contract/zod-helpers.ts phone', 'src/contract/zod-helpers.ts shortText',
-  'src/errors.ts PaybridgeError', 'src/errors.ts legacyErrorBody',
+  'src/contract/ids.ts IdKind',
+  'src/contract/ids.ts hasIdForm',
+  'src/contract/jwt.ts JwtKind',
+  'src/contract/jwt.ts looksLikeJwt',
+  'src/contract/jwt.ts peekJwtKind',
+  'src/contract/zod-helpers.ts amountInt',
+  'src/contract/zod-helpers.ts countryCode',
+  'src/contract/zod-helpers.ts email',
+  'src/contract/zod-helpers.ts idOf',
+  'src/contract/zod-helpers.ts longText',
+  'src/contract/zod-helpers.ts metadata',
+  'src/contract/zod-helpers.ts phone',
+  'src/contract/zod-helpers.ts shortText',
+  'src/errors.ts PaybridgeError',
+  'src/errors.ts legacyErrorBody',
 ];
 
 describe('layers', () => {
   it('shadow/, translate/ and observability/ import nothing from gateway/; translate/ nothing from shadow/ or sandbox/', () => {
-    const upward = [...importsOf('shadow'), ...importsOf('translate'), ...importsOf('observability')].filter((i) => /-> \.\.\/gateway\//.test(i));
+    const upward = [...importsOf('shadow'), ...importsOf('translate'), ...importsOf('observability')].filter((i) =>
+      /-> \.\.\/gateway\//.test(i),
+    );
     expect(upward).toEqual([]);
     expect(importsOf('translate').filter((i) => /-> \.\.\/(shadow|sandbox)\//.test(i))).toEqual([]);
     expect(importsOf('observability').filter((i) => /-> \.\.\/(shadow|sandbox|translate)\//.test(i))).toEqual([]);

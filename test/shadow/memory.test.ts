@@ -17,12 +17,22 @@ async function origin(delayMs: number) {
     req.resume();
     req.on('end', () =>
       setTimeout(() => {
-        if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end('{"merchantOrderId":"ordr_mem1","status":"created"}');
+        if (!res.destroyed)
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end('{"merchantOrderId":"ordr_mem1","status":"created"}');
       }, delayMs),
     );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  };
 }
 
 let legacy: Awaited<ReturnType<typeof origin>>;
@@ -46,7 +56,8 @@ afterAll(async () => {
   await legacy.close();
 });
 
-const metric = (text: string, name: string) => [...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? (\\d+)$`, 'gm'))].reduce((s, m) => s + Number(m[2]), 0);
+const metric = (text: string, name: string) =>
+  [...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? (\\d+)$`, 'gm'))].reduce((s, m) => s + Number(m[2]), 0);
 
 describe('the comparison queue under large bodies and a slow candidate', () => {
   it('holds at most shadow.queueBytes, drops and counts the rest, and the client never waits', async () => {
@@ -57,7 +68,11 @@ describe('the comparison queue under large bodies and a slow candidate', () => {
     for (let i = 0; i < 400; i++) {
       const res = await call(gw.url, 'POST', '/orders', { headers: { 'Limepay-SecretKey': KEYS.soloSk }, raw: body });
       expect(res.status).toBe(200);
-      if (i % 25 === 0) maxQueued = Math.max(maxQueued, metric((await client(gw.url).get('/metrics')).text, 'paybridge_shadow_queue_bytes'));
+      if (i % 25 === 0)
+        maxQueued = Math.max(
+          maxQueued,
+          metric((await client(gw.url).get('/metrics')).text, 'paybridge_shadow_queue_bytes'),
+        );
     }
     const metrics = (await client(gw.url).get('/metrics')).text;
     maxQueued = Math.max(maxQueued, metric(metrics, 'paybridge_shadow_queue_bytes'));

@@ -5,7 +5,14 @@
  * configured ignore rules.
  */
 import { describe, expect, it } from 'vitest';
-import { builtinNoise, globToRegExp, learnable, NoiseRules, RESOURCE_IDS, sameKindIds } from '../../src/shadow/noise.js';
+import {
+  builtinNoise,
+  globToRegExp,
+  learnable,
+  NoiseRules,
+  RESOURCE_IDS,
+  sameKindIds,
+} from '../../src/shadow/noise.js';
 
 const d = (path: string, primary: unknown, candidate: unknown) => ({ path, primary, candidate });
 
@@ -13,10 +20,12 @@ describe('built-in noise', () => {
   it('never takes the ids of resources as noise: on one store one resource has one id', () => {
     expect(builtinNoise(d('merchantOrderId', 'ordr_a1', 'ordr_b2'))).toBeNull();
     expect(builtinNoise(d('refundId', 'rfnd_first', 'rfnd_second'))).toBeNull();
-    expect(builtinNoise(d('agreementUid', '0b5e7a52-8f1e-4d4c-9c1e-0f4b2f9e6a11', '9a1c2b3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d'))).toBeNull();
+    expect(
+      builtinNoise(d('agreementUid', '0b5e7a52-8f1e-4d4c-9c1e-0f4b2f9e6a11', '9a1c2b3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d')),
+    ).toBeNull();
   });
 
-  it('pairs ids of one kind only (an isolated candidate\'s own ids), never of different kinds or an id on one side', () => {
+  it("pairs ids of one kind only (an isolated candidate's own ids), never of different kinds or an id on one side", () => {
     expect(sameKindIds('ordr_a1', 'ordr_b2')).toBe(true);
     expect(sameKindIds('tran_a1', 'ordr_a1')).toBe(false);
     expect(sameKindIds('tran_a1', 'cust_a1')).toBe(false);
@@ -38,12 +47,18 @@ describe('built-in noise', () => {
     expect(sameKindIds('ordr', 'ordr_a1')).toBe(false);
     expect(sameKindIds('ordr_a1', 'ordr_not an id')).toBe(false);
     expect(sameKindIds('ordr_not an id', 'ordr_a1')).toBe(false);
-    expect([...'GET /orders/ordr_a1/x?y=tran_b2 {"id":"rfnd_c3"}'.matchAll(RESOURCE_IDS)].map((m) => m[0])).toEqual(['ordr_a1', 'tran_b2', 'rfnd_c3']);
+    expect([...'GET /orders/ordr_a1/x?y=tran_b2 {"id":"rfnd_c3"}'.matchAll(RESOURCE_IDS)].map((m) => m[0])).toEqual([
+      'ordr_a1',
+      'tran_b2',
+      'rfnd_c3',
+    ]);
   });
 
   it('takes two tracers or request ids as noise, but not a tracer against anything else', () => {
     expect(builtinNoise(d('tracer', 'req-0001-abcd:candidate', 'req-0002-efgh'))).toBe('id');
-    expect(builtinNoise(d('error.tracer', '5f2c1e8a-0b1d-4c3e-9f2a-1b2c3d4e5f6a', 'req-12345678:readback-primary'))).toBe('id');
+    expect(
+      builtinNoise(d('error.tracer', '5f2c1e8a-0b1d-4c3e-9f2a-1b2c3d4e5f6a', 'req-12345678:readback-primary')),
+    ).toBe('id');
     expect(builtinNoise(d('tracer', 'req-0001-abcd', 'x'))).toBeNull();
     expect(builtinNoise(d('tracer', 'x', 'req-0001-abcd'))).toBeNull();
     // the same two values at another path are not a tracer's
@@ -119,8 +134,19 @@ describe('learned noise', () => {
 
   it('keeps what it learned per route with its evidence, and explains only that route by it', () => {
     const rules = new NoiseRules();
-    const added = rules.learn('L6', [d('status', 'created', 'paid'), d('note[3]', 'a', 'b')], 'req-1', '2026-11-26T10:00:00.000Z');
-    expect(added).toEqual([{ route: 'L6', path: 'note[*]', evidence: { requestId: 'req-1', time: '2026-11-26T10:00:00.000Z', first: 'a', second: 'b' } }]);
+    const added = rules.learn(
+      'L6',
+      [d('status', 'created', 'paid'), d('note[3]', 'a', 'b')],
+      'req-1',
+      '2026-11-26T10:00:00.000Z',
+    );
+    expect(added).toEqual([
+      {
+        route: 'L6',
+        path: 'note[*]',
+        evidence: { requestId: 'req-1', time: '2026-11-26T10:00:00.000Z', first: 'a', second: 'b' },
+      },
+    ]);
     expect(rules.learn('L6', [d('note[0]', 'c', 'd')], 'req-2', 't')).toEqual([]);
     expect(rules.explain('L6', d('note[7]', 'x', 'y'))).toBe('learned');
     expect(rules.explain('L3', d('note[7]', 'x', 'y'))).toBeNull();

@@ -22,8 +22,33 @@ const OPERATOR = 'operator-token-planted-secrets';
 
 /** Query parameter names that mark a secret, each with its own planted value (none has a secret's shape: only the name can mask it). */
 const QUERY_NAMES = [
-  'private_key', 'pwd', 'pass', 'session', 'sk', 'cvc_code', 'cvv', 'api_key', 'key', 'sig', 'signature', 'code', 'jwt', 'auth',
-  'cvn', 'cvc2', 'security_code', 'access_token', 'secret_key', 'api-key', 'x-auth-token', 'card_cvv', 'checkoutToken', 'card', 'cvc', 'token', 'password',
+  'private_key',
+  'pwd',
+  'pass',
+  'session',
+  'sk',
+  'cvc_code',
+  'cvv',
+  'api_key',
+  'key',
+  'sig',
+  'signature',
+  'code',
+  'jwt',
+  'auth',
+  'cvn',
+  'cvc2',
+  'security_code',
+  'access_token',
+  'secret_key',
+  'api-key',
+  'x-auth-token',
+  'card_cvv',
+  'checkoutToken',
+  'card',
+  'cvc',
+  'token',
+  'password',
 ];
 const queryValue = (name: string) => `zq-${name.replace(/[^a-z0-9]/gi, '')}-planted`;
 
@@ -32,10 +57,49 @@ const queryValue = (name: string) => `zq-${name.replace(/[^a-z0-9]/gi, '')}-plan
  * earlier CVC aliases, and one name for every entry of the rule set, so that removing any fails here).
  */
 const BODY_NAMES = [
-  'cvvNumber', 'cvcCode', 'cvv_code', 'cvn2', 'card[cvc]', 'pin', 'card_cvc', 'cid', 'cardCvv', 'card_cvv', 'cvn', 'ccv', 'cvd', 'verificationCode',
-  'securityCode', 'cvv2', 'CardCode', 'cardSecurityCode', 'csc', 'cav2', 'cvd2', 'cardVerificationValue', 'password', 'passwd', 'passphrase', 'passcode',
-  'otp', 'authCookie', 'private_key', 'client_secret', 'sessionToken', 'publicKey', 'serviceKey', 'accessKey', 'signingKey', 'customerJwt', 'cardExpiry',
-  'magicLink', 'cardNumber', 'pan', 'cardNo', 'ccNumber', 'creditCardNumber',
+  'cvvNumber',
+  'cvcCode',
+  'cvv_code',
+  'cvn2',
+  'card[cvc]',
+  'pin',
+  'card_cvc',
+  'cid',
+  'cardCvv',
+  'card_cvv',
+  'cvn',
+  'ccv',
+  'cvd',
+  'verificationCode',
+  'securityCode',
+  'cvv2',
+  'CardCode',
+  'cardSecurityCode',
+  'csc',
+  'cav2',
+  'cvd2',
+  'cardVerificationValue',
+  'password',
+  'passwd',
+  'passphrase',
+  'passcode',
+  'otp',
+  'authCookie',
+  'private_key',
+  'client_secret',
+  'sessionToken',
+  'publicKey',
+  'serviceKey',
+  'accessKey',
+  'signingKey',
+  'customerJwt',
+  'cardExpiry',
+  'magicLink',
+  'cardNumber',
+  'pan',
+  'cardNo',
+  'ccNumber',
+  'creditCardNumber',
 ];
 /** A distinct four-digit value per body name (a CVC's form), none a run inside another. */
 const bodyValue = (i: number) => String(9400 + i * 7);
@@ -74,18 +138,37 @@ const FORM = `pin=${FORM_PIN}&cvv=9364&amount=100`;
 
 /** Every planted value: what must be in no output. A digit value is matched only as a whole number (not inside an id or a time). */
 function planted(): { label: string; pattern: RegExp }[] {
-  const literal = (label: string, value: string) => ({ label, pattern: new RegExp(value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
-  const digits = (label: string, value: string) => ({ label, pattern: new RegExp(`(?<![0-9A-Fa-f.-])${value}(?![0-9A-Fa-f-])`) });
+  const literal = (label: string, value: string) => ({
+    label,
+    pattern: new RegExp(value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+  });
+  const digits = (label: string, value: string) => ({
+    label,
+    pattern: new RegExp(`(?<![0-9A-Fa-f.-])${value}(?![0-9A-Fa-f-])`),
+  });
   return [
     ...QUERY_NAMES.map((name) => literal(`query ${name}`, queryValue(name))),
     ...BODY_NAMES.map((name, i) => digits(`body ${name}`, bodyValue(i))),
-    ...Object.entries(HEADERS).map(([name, value]) => (/^\d+$/.test(value) ? digits(`header ${name}`, value) : literal(`header ${name}`, value))),
-    literal('card in free text', CARD), literal('spaced card', CARD_SPACED), literal('dashed card', CARD_DASHED), digits('cvc in free text', TEXT_CVC),
-    literal('key in free text', TEXT_KEY), literal('JWT in free text', TEXT_JWT), literal('checkout token in free text', TEXT_CHECKOUT),
-    literal('merchant token in free text', TEXT_MERCHANT_TOKEN), literal('card glued to a word', TEXT_GLUED_CARD), literal('e-mail in free text', TEXT_EMAIL),
-    literal('Bearer value in free text', TEXT_BEARER), digits('CVC of a body that is not JSON', NOT_JSON_CVC),
-    literal('PIN of a form body', FORM_PIN), digits('CVV of a form body', '9364'), literal('the credential', KEYS.soloSk),
-    digits('a card number as a JSON number', '4024007198964305'), literal('a card number as a key', '5105105105105100'),
+    ...Object.entries(HEADERS).map(([name, value]) =>
+      /^\d+$/.test(value) ? digits(`header ${name}`, value) : literal(`header ${name}`, value),
+    ),
+    literal('card in free text', CARD),
+    literal('spaced card', CARD_SPACED),
+    literal('dashed card', CARD_DASHED),
+    digits('cvc in free text', TEXT_CVC),
+    literal('key in free text', TEXT_KEY),
+    literal('JWT in free text', TEXT_JWT),
+    literal('checkout token in free text', TEXT_CHECKOUT),
+    literal('merchant token in free text', TEXT_MERCHANT_TOKEN),
+    literal('card glued to a word', TEXT_GLUED_CARD),
+    literal('e-mail in free text', TEXT_EMAIL),
+    literal('Bearer value in free text', TEXT_BEARER),
+    digits('CVC of a body that is not JSON', NOT_JSON_CVC),
+    literal('PIN of a form body', FORM_PIN),
+    digits('CVV of a form body', '9364'),
+    literal('the credential', KEYS.soloSk),
+    digits('a card number as a JSON number', '4024007198964305'),
+    literal('a card number as a key', '5105105105105100'),
   ];
 }
 
@@ -93,19 +176,29 @@ function planted(): { label: string; pattern: RegExp }[] {
 async function echoingLegacy() {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => /^(x-|proxy-)/.test(name)));
-      const id = /ordr_[A-Za-z0-9]+/.exec(req.url ?? '')?.[0] ?? 'ordr_echo';
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          merchantOrderId: id, internalOrderId: 'echo', amount: 100, currency: 'AUD', status: 'created', description: FREE_TEXT,
-          echo: `${req.method} ${req.url} ${JSON.stringify(headers)} ${Buffer.concat(chunks).toString('utf8')}`,
-        }),
-      );
-    });
+    req
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('end', () => {
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => /^(x-|proxy-)/.test(name)));
+        const id = /ordr_[A-Za-z0-9]+/.exec(req.url ?? '')?.[0] ?? 'ordr_echo';
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            merchantOrderId: id,
+            internalOrderId: 'echo',
+            amount: 100,
+            currency: 'AUD',
+            status: 'created',
+            description: FREE_TEXT,
+            echo: `${req.method} ${req.url} ${JSON.stringify(headers)} ${Buffer.concat(chunks).toString('utf8')}`,
+          }),
+        );
+      });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'paybridge-planted-'));
@@ -132,7 +225,11 @@ beforeAll(async () => {
     const query = QUERY_NAMES.map((name) => `${encodeURIComponent(name)}=${queryValue(name)}`).join('&');
     const headers = { 'Limepay-SecretKey': KEYS.soloSk, ...HEADERS };
     const fields = Object.fromEntries(BODY_NAMES.map((name, i) => [name, bodyValue(i)]));
-    const body = legacyOrder({ description: FREE_TEXT, ...fields, metadata: { note: FREE_TEXT, digits: 4024007198964305, '5105105105105100': 'gift card' } });
+    const body = legacyOrder({
+      description: FREE_TEXT,
+      ...fields,
+      metadata: { note: FREE_TEXT, digits: 4024007198964305, '5105105105105100': 'gift card' },
+    });
     // a read in shadow mode: the query and headers, compared (the echo differs from the translation's answer), in the corpus
     const read = await call(gw.url, 'GET', `/orders/ordr_planted1?${query}`, { headers });
     expect(read.status).toBe(200);
@@ -141,18 +238,30 @@ beforeAll(async () => {
     expect(created.status).toBe(200);
     // a write in shadow mode (its record keeps the body), with JSON, a body that is not JSON, and a form
     for (const raw of [JSON.stringify(body), NOT_JSON, FORM]) {
-      const answer = await call(gw.url, 'POST', '/customers/consumer', { headers: { ...headers, 'content-type': 'application/json' }, raw });
+      const answer = await call(gw.url, 'POST', '/customers/consumer', {
+        headers: { ...headers, 'content-type': 'application/json' },
+        raw,
+      });
       expect(answer.status).toBe(200);
     }
     await gw.gateway.shadow.idle();
     const operator = client(gw.url, { authorization: `Bearer ${OPERATOR}` });
     const report = await operator.get('/_paybridge/report');
-    const found = await operator.get(`/_paybridge/report?find=${encodeURIComponent(read.headers.get('x-request-id') ?? '')}`);
+    const found = await operator.get(
+      `/_paybridge/report?find=${encodeURIComponent(read.headers.get('x-request-id') ?? '')}`,
+    );
     const page = await operator.get('/_paybridge/');
     expect([report.status, found.status, page.status]).toEqual([200, 200, 200]);
     gw.gateway.flushLogs();
     await gw.close();
-    outputs = { logs: logs.lines.join('\n'), records: readFileSync(recordFile, 'utf8'), corpus: readFileSync(corpusFile, 'utf8'), report: report.text, find: found.text, page: page.text };
+    outputs = {
+      logs: logs.lines.join('\n'),
+      records: readFileSync(recordFile, 'utf8'),
+      corpus: readFileSync(corpusFile, 'utf8'),
+      report: report.text,
+      find: found.text,
+      page: page.text,
+    };
   } catch (err) {
     await gw.close();
     throw err;
@@ -166,7 +275,8 @@ afterAll(async () => {
 describe('secrets planted in traffic', () => {
   it('appear in no output: logs, shadow records, the corpus, the report, a find, the report page', () => {
     const hits: string[] = [];
-    for (const [output, text] of Object.entries(outputs)) for (const { label, pattern } of planted()) if (pattern.test(text)) hits.push(`${label} in ${output}`);
+    for (const [output, text] of Object.entries(outputs))
+      for (const { label, pattern } of planted()) if (pattern.test(text)) hits.push(`${label} in ${output}`);
     expect(hits).toEqual([]);
   });
 
@@ -182,7 +292,8 @@ describe('secrets planted in traffic', () => {
       expect(outputs.records, `records: ${name}`).toContain(`"${name}":"[redacted]"`);
       expect(outputs.corpus, `corpus: ${name}`).toContain(`"${name}":`);
     }
-    for (const name of Object.keys(HEADERS).filter((h) => h !== 'x-request-id')) expect(outputs.records.toLowerCase(), `records: ${name}`).toContain(`"${name.toLowerCase()}":"[redacted]"`);
+    for (const name of Object.keys(HEADERS).filter((h) => h !== 'x-request-id'))
+      expect(outputs.records.toLowerCase(), `records: ${name}`).toContain(`"${name.toLowerCase()}":"[redacted]"`);
     // the echo reached the report and its page: the differences' examples, masked
     for (const output of ['report', 'page', 'find'] as const) {
       expect(outputs[output], output).toContain('[redacted card]');
@@ -194,20 +305,49 @@ describe('secrets planted in traffic', () => {
   });
 
   it('the corpus keeps each secret as a placeholder of its kind: a CVC as 123, a key as a key of its environment', () => {
-    const entries = outputs.corpus.trim().split('\n').map((line) => JSON.parse(line) as { route: string; legacy: { request: { body?: Record<string, unknown>; headers: Record<string, unknown> } } });
+    const entries = outputs.corpus
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            route: string;
+            legacy: { request: { body?: Record<string, unknown>; headers: Record<string, unknown> } };
+          },
+      );
     const create = entries.find((e) => e.route === 'L1')!;
-    expect(create.legacy.request.body).toMatchObject({ cvvNumber: '123', 'card[cvc]': '123', cid: '123', card_cvc: '123', cvcCode: '123' });
+    expect(create.legacy.request.body).toMatchObject({
+      cvvNumber: '123',
+      'card[cvc]': '123',
+      cid: '123',
+      card_cvc: '123',
+      cvcCode: '123',
+    });
     expect(create.legacy.request.headers['limepay-secretkey']).toMatch(/^sandbox_sk_corpus[0-9a-f]{12}$/);
     expect(create.legacy.request.headers['x-cvv']).toBe('123');
-    expect(JSON.stringify(create.legacy.request.body)).toContain('card 4242424242424242, or 4242424242424242, or 4242424242424242; cvc 123; key sandbox_sk_corpus');
-    expect(JSON.stringify(create.legacy.request.body)).toMatch(/link chk_corpus[0-9a-f]{12} for mtok_corpus[0-9a-f]{12}; ref_4242424242424242; write to u[0-9a-f]{8}@example\.com; Authorization: Bearer corpus[0-9a-f]{12}/);
+    expect(JSON.stringify(create.legacy.request.body)).toContain(
+      'card 4242424242424242, or 4242424242424242, or 4242424242424242; cvc 123; key sandbox_sk_corpus',
+    );
+    expect(JSON.stringify(create.legacy.request.body)).toMatch(
+      /link chk_corpus[0-9a-f]{12} for mtok_corpus[0-9a-f]{12}; ref_4242424242424242; write to u[0-9a-f]{8}@example\.com; Authorization: Bearer corpus[0-9a-f]{12}/,
+    );
   });
 
   it('the corpus writer masks a body that is not JSON as text, never writing it raw', async () => {
     const file = join(dir, 'corpus-not-json.jsonl');
     const corpus = createCorpus({ file, maxBytes: 1 << 20, keep: 1, sample: 1 });
-    corpus.write('L1', { method: 'POST', path: '/orders', headers: { 'limepay-secretkey': KEYS.soloSk }, body: NOT_JSON }, { status: 400, body: { errorCode: 'invalid_request' } }, []);
-    corpus.write('L1', { method: 'POST', path: '/orders', headers: { 'limepay-secretkey': KEYS.soloSk }, body: FORM }, { status: 400, body: { errorCode: 'invalid_request' } }, []);
+    corpus.write(
+      'L1',
+      { method: 'POST', path: '/orders', headers: { 'limepay-secretkey': KEYS.soloSk }, body: NOT_JSON },
+      { status: 400, body: { errorCode: 'invalid_request' } },
+      [],
+    );
+    corpus.write(
+      'L1',
+      { method: 'POST', path: '/orders', headers: { 'limepay-secretkey': KEYS.soloSk }, body: FORM },
+      { status: 400, body: { errorCode: 'invalid_request' } },
+      [],
+    );
     await corpus.close();
     const text = readFileSync(file, 'utf8');
     for (const { label, pattern } of planted()) expect(pattern.test(text), label).toBe(false);

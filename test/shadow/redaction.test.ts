@@ -31,7 +31,9 @@ describe('the rule table', () => {
     expect(scrub(`/customers/${encodeURIComponent(spaced)}/cards`)).toBe('/customers/[redacted card]/cards');
     // digit runs inside an id are not card numbers
     expect(scrub('/transactions/tran_f67cd494000003890a28')).toBe('/transactions/tran_f67cd494000003890a28');
-    expect(scrub(`/orders/ordr_1?card=${encodeURIComponent(spaced)}&cvc=123&checkoutToken=${QUERY_TOKEN}`)).toBe('/orders/ordr_1?card=[redacted]&cvc=[redacted]&checkoutToken=[redacted]');
+    expect(scrub(`/orders/ordr_1?card=${encodeURIComponent(spaced)}&cvc=123&checkoutToken=${QUERY_TOKEN}`)).toBe(
+      '/orders/ordr_1?card=[redacted]&cvc=[redacted]&checkoutToken=[redacted]',
+    );
   });
 
   it('leaves a UUID whose groups are all digits (a tracer, one time in 280), and masks a card beside it', () => {
@@ -46,7 +48,12 @@ describe('the rule table', () => {
   });
 
   it('tells ids from mismatches on the values compared, not on the masked values a record keeps', () => {
-    const exchange = { mode: 'shadow', route: 'L31', requestId: 'req-1', request: { method: 'POST', path: '/orders/invoices', headers: {} } } as unknown as Exchange;
+    const exchange = {
+      mode: 'shadow',
+      route: 'L31',
+      requestId: 'req-1',
+      request: { method: 'POST', path: '/orders/invoices', headers: {} },
+    } as unknown as Exchange;
     const answer = { status: 200, body: {}, latencyMs: 1 };
     // the send paired the two tokens (minted by this create) on their values; the record keeps that verdict
     const record = comparisonRecord(exchange, 'send', answer, answer, [
@@ -66,25 +73,63 @@ describe('the rule table', () => {
   });
 
   it('replaces CVC-like fields and tokens by name, in any spelling, and masks e-mails', () => {
-    const out = redactValue({ securityCode: '123', card_number: spaced, pan: '4000000000000002', cvv2: '999', CardCode: '1234', customToken: 'abc', magicLink: 'https://x/?token=abc', customerEmail: 'shopper@example.com', nested: [{ emailAddress: 'alice@example.com', note: 'write to jo@example.com' }] });
-    expect(out).toEqual({ securityCode: '[redacted]', card_number: '[redacted]', pan: '[redacted]', cvv2: '[redacted]', CardCode: '[redacted]', customToken: '[redacted]', magicLink: '[redacted]', customerEmail: 's***@example.com', nested: [{ emailAddress: 'a***@example.com', note: 'write to j***@example.com' }] });
+    const out = redactValue({
+      securityCode: '123',
+      card_number: spaced,
+      pan: '4000000000000002',
+      cvv2: '999',
+      CardCode: '1234',
+      customToken: 'abc',
+      magicLink: 'https://x/?token=abc',
+      customerEmail: 'shopper@example.com',
+      nested: [{ emailAddress: 'alice@example.com', note: 'write to jo@example.com' }],
+    });
+    expect(out).toEqual({
+      securityCode: '[redacted]',
+      card_number: '[redacted]',
+      pan: '[redacted]',
+      cvv2: '[redacted]',
+      CardCode: '[redacted]',
+      customToken: '[redacted]',
+      magicLink: '[redacted]',
+      customerEmail: 's***@example.com',
+      nested: [{ emailAddress: 'a***@example.com', note: 'write to j***@example.com' }],
+    });
   });
 });
 
 describe('the secret forms of the adversarial pass (issue 41)', () => {
   // each row: a value as a client or upstream may write it, and the secret that must not survive
   const FIELDS: [string, string][] = [
-    ['cardCvv', TEST_CVC], ['card_cvv', TEST_CVC], ['cvn', TEST_CVC], ['ccv', TEST_CVC], ['cvd', TEST_CVC], ['verificationCode', TEST_CVC],
-    ['x-cvv', TEST_CVC], ['Proxy-Authorization', 'Basic c2VjcmV0LXByb3h5Og=='], ['X-Auth-Token', 'opaque-auth-token-value'],
-    ['cardSecurityCode', TEST_CVC], ['x-api-key', 'opaque-api-key-value'], ['client_secret', 'opaque-client-secret'],
+    ['cardCvv', TEST_CVC],
+    ['card_cvv', TEST_CVC],
+    ['cvn', TEST_CVC],
+    ['ccv', TEST_CVC],
+    ['cvd', TEST_CVC],
+    ['verificationCode', TEST_CVC],
+    ['x-cvv', TEST_CVC],
+    ['Proxy-Authorization', 'Basic c2VjcmV0LXByb3h5Og=='],
+    ['X-Auth-Token', 'opaque-auth-token-value'],
+    ['cardSecurityCode', TEST_CVC],
+    ['x-api-key', 'opaque-api-key-value'],
+    ['client_secret', 'opaque-client-secret'],
   ];
   it.each(FIELDS)('a field or header named %s is replaced', (name, secret) => {
-    expect(JSON.stringify(redactValue({ [name]: secret, kept: 'visible' }))).toBe(JSON.stringify({ [name]: '[redacted]', kept: 'visible' }));
+    expect(JSON.stringify(redactValue({ [name]: secret, kept: 'visible' }))).toBe(
+      JSON.stringify({ [name]: '[redacted]', kept: 'visible' }),
+    );
   });
 
   const QUERIES: [string, string][] = [
-    ['cvn', TEST_CVC], ['cvc2', TEST_CVC], ['security_code', TEST_CVC], ['access_token', 'opaque-access-token'], ['secret_key', 'opaque-secret'],
-    ['api-key', 'opaque-api-key'], ['x-auth-token', 'opaque-auth'], ['card_cvv', TEST_CVC], ['api%2Dkey', 'opaque-encoded-name'],
+    ['cvn', TEST_CVC],
+    ['cvc2', TEST_CVC],
+    ['security_code', TEST_CVC],
+    ['access_token', 'opaque-access-token'],
+    ['secret_key', 'opaque-secret'],
+    ['api-key', 'opaque-api-key'],
+    ['x-auth-token', 'opaque-auth'],
+    ['card_cvv', TEST_CVC],
+    ['api%2Dkey', 'opaque-encoded-name'],
   ];
   it.each(QUERIES)('a query parameter named %s is masked in a logged URL', (name, secret) => {
     const url = `/orders/ordr_1?merchantOrderId=ordr_1&${name}=${secret}&page=2`;
@@ -105,9 +150,21 @@ describe('the secret forms of the adversarial pass (issue 41)', () => {
   it('a card number as a JSON key is masked in the value, in a difference path and in its record', () => {
     const out = redactValue({ metadata: { [CARDS.ok]: 'gift', plain: 1 } }) as { metadata: Record<string, unknown> };
     expect(Object.keys(out.metadata)).toEqual(['[redacted card]', 'plain']);
-    const exchange = { mode: 'shadow', route: 'L1', requestId: 'req-2', request: { method: 'POST', path: '/orders', headers: {}, body: JSON.stringify({ metadata: { [CARDS.ok]: 'x' } }) } } as unknown as Exchange;
+    const exchange = {
+      mode: 'shadow',
+      route: 'L1',
+      requestId: 'req-2',
+      request: {
+        method: 'POST',
+        path: '/orders',
+        headers: {},
+        body: JSON.stringify({ metadata: { [CARDS.ok]: 'x' } }),
+      },
+    } as unknown as Exchange;
     const answer = { status: 200, body: {}, latencyMs: 1 };
-    const record = comparisonRecord(exchange, 'readback', answer, answer, [{ path: `metadata.${CARDS.ok}`, primary: 'a', candidate: 'b' }]);
+    const record = comparisonRecord(exchange, 'readback', answer, answer, [
+      { path: `metadata.${CARDS.ok}`, primary: 'a', candidate: 'b' },
+    ]);
     expect(JSON.stringify(record)).not.toContain(CARDS.ok);
     expect(record.differences[0]!.path).toBe('metadata.[redacted card]');
   });
@@ -115,7 +172,9 @@ describe('the secret forms of the adversarial pass (issue 41)', () => {
 
 describe('numbers', () => {
   it('are written as numbers, exact ones exactly, except an integer of 12 to 19 digits (a card number sent as a number)', () => {
-    const value = parseJsonValue('{"ref":12345678901234567890,"rate":12345678.123456789,"n":12345678901234567,"card":4242424242424242,"negative":-400000000000,"amount":10000,"ratio":0.5}');
+    const value = parseJsonValue(
+      '{"ref":12345678901234567890,"rate":12345678.123456789,"n":12345678901234567,"card":4242424242424242,"negative":-400000000000,"amount":10000,"ratio":0.5}',
+    );
     expect(stringifyJson(redactValue(value))).toBe(
       '{"ref":12345678901234567890,"rate":12345678.123456789,"n":"[redacted card]","card":"[redacted card]","negative":"[redacted card]","amount":10000,"ratio":0.5}',
     );
@@ -128,7 +187,9 @@ describe('numbers', () => {
     const answer = (ref: string) => ({ status: 200, body: parseJsonValue(`{"metadata":{"ref":${ref},"n":1}}`) });
     expect(compareAnswers(answer('12345678901234567890'), answer('12345678901234567890'))).toEqual([]);
     const differences = compareAnswers(answer('12345678901234567890'), answer('12345678901234567891'));
-    expect(differences.map((d) => [d.path, String(d.primary), String(d.candidate)])).toEqual([['metadata.ref', '12345678901234567890', '12345678901234567891']]);
+    expect(differences.map((d) => [d.path, String(d.primary), String(d.candidate)])).toEqual([
+      ['metadata.ref', '12345678901234567890', '12345678901234567891'],
+    ]);
     expect(compareAnswers(answer('12345678901234567890'), answer('1')).map((d) => d.path)).toEqual(['metadata.ref']);
   });
 });
@@ -141,7 +202,12 @@ describe('redaction in shadow mode', () => {
   beforeAll(async () => {
     sb = await startSandbox();
     gw = await startGateway(
-      { upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } }, routes: { '*': 'shadow' }, shadow: { log: recordFile, learnSample: 1 }, operatorToken: OPERATOR_TOKENS.replay },
+      {
+        upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } },
+        routes: { '*': 'shadow' },
+        shadow: { log: recordFile, learnSample: 1 },
+        operatorToken: OPERATOR_TOKENS.replay,
+      },
       logs.stream,
     );
   });
@@ -153,14 +219,30 @@ describe('redaction in shadow mode', () => {
   it('writes no card number, CVC, token or e-mail into records, logs or the report', async () => {
     const api = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk });
     // fields a client may send that the contract does not know, card data in metadata and free text
-    const order = await api.post('/orders', legacyOrder({
-      customerEmail: 'shopper@example.com',
-      securityCode: TEST_CVC, card_number: spaced, pan: dashed, cvv2: TEST_CVC,
-      metadata: { cardCode: TEST_CVC, note: `card ${dashed}`, contact: 'alice@example.com', digits: Number(CARDS.ok) },
-    }));
+    const order = await api.post(
+      '/orders',
+      legacyOrder({
+        customerEmail: 'shopper@example.com',
+        securityCode: TEST_CVC,
+        card_number: spaced,
+        pan: dashed,
+        cvv2: TEST_CVC,
+        metadata: {
+          cardCode: TEST_CVC,
+          note: `card ${dashed}`,
+          contact: 'alice@example.com',
+          digits: Number(CARDS.ok),
+        },
+      }),
+    );
     expect(order.status).toBe(200);
     const id = order.body.merchantOrderId;
-    await call(gw.url, 'GET', `/orders/${id}?card=${encodeURIComponent(spaced)}&cvc=${TEST_CVC}&checkoutToken=${QUERY_TOKEN}`, { headers: { 'Limepay-SecretKey': KEYS.soloSk } });
+    await call(
+      gw.url,
+      'GET',
+      `/orders/${id}?card=${encodeURIComponent(spaced)}&cvc=${TEST_CVC}&checkoutToken=${QUERY_TOKEN}`,
+      { headers: { 'Limepay-SecretKey': KEYS.soloSk } },
+    );
     await api.get(`/merchants/mcht_solo/customers?email=${encodeURIComponent('alice@example.com')}`);
     const customer = await api.post('/customers/plugin', { emailAddress: 'jo@example.com', givenName: 'Jo' });
     await api.post('/authn/tenants/accounts:signinCustomerWithCustomerId', { customerId: customer.body.customerId });
@@ -168,24 +250,57 @@ describe('redaction in shadow mode', () => {
     // request id (it would be written as requestId everywhere) and as a metadata key
     const odd = await call(gw.url, 'POST', '/orders', {
       headers: {
-        'Limepay-SecretKey': KEYS.soloSk, 'x-cvv': TEST_CVC, 'X-Auth-Token': QUERY_TOKEN, 'Proxy-Authorization': `Bearer ${QUERY_TOKEN}`, 'x-request-id': CARDS.ok,
+        'Limepay-SecretKey': KEYS.soloSk,
+        'x-cvv': TEST_CVC,
+        'X-Auth-Token': QUERY_TOKEN,
+        'Proxy-Authorization': `Bearer ${QUERY_TOKEN}`,
+        'x-request-id': CARDS.ok,
       },
-      body: legacyOrder({ cardCvv: TEST_CVC, card_cvv: TEST_CVC, cvn: TEST_CVC, ccv: TEST_CVC, cvd: TEST_CVC, verificationCode: TEST_CVC, metadata: { [CARDS.ok]: 'gift card', pan_5555555555554444: 1 } }),
+      body: legacyOrder({
+        cardCvv: TEST_CVC,
+        card_cvv: TEST_CVC,
+        cvn: TEST_CVC,
+        ccv: TEST_CVC,
+        cvd: TEST_CVC,
+        verificationCode: TEST_CVC,
+        metadata: { [CARDS.ok]: 'gift card', pan_5555555555554444: 1 },
+      }),
     });
     expect(odd.status).toBe(200);
     expect(odd.headers.get('x-request-id')).not.toBe(CARDS.ok);
-    await call(gw.url, 'GET', `/orders/${id}?cvn=${TEST_CVC}&cvc2=${TEST_CVC}&security_code=${TEST_CVC}&access_token=${QUERY_TOKEN}&secret_key=${QUERY_TOKEN}&api-key=${QUERY_TOKEN}`, { headers: { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': `req-${KEYS.soloSk}` } });
-    const token = (await client(sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` }).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
+    await call(
+      gw.url,
+      'GET',
+      `/orders/${id}?cvn=${TEST_CVC}&cvc2=${TEST_CVC}&security_code=${TEST_CVC}&access_token=${QUERY_TOKEN}&secret_key=${QUERY_TOKEN}&api-key=${QUERY_TOKEN}`,
+      { headers: { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': `req-${KEYS.soloSk}` } },
+    );
+    const token = (
+      await client(sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` }).post('/sandbox/card-tokens', {
+        cardNumber: CARDS.ok,
+      })
+    ).body.paymentTokenId;
     expect((await api.post(`/orders/${id}/pay`, { paymentToken: token, cardCvc: TEST_CVC })).status).toBe(200);
     await gw.gateway.shadow.idle();
     gw.gateway.flushLogs();
 
-    const report = await client(gw.url, { authorization: `Bearer ${OPERATOR_TOKENS.replay}` }).get('/_paybridge/report');
+    const report = await client(gw.url, { authorization: `Bearer ${OPERATOR_TOKENS.replay}` }).get(
+      '/_paybridge/report',
+    );
     const page = await client(gw.url, { authorization: `Bearer ${OPERATOR_TOKENS.replay}` }).get('/_paybridge/');
     expect(page.status).toBe(200);
     const written = [readFileSync(recordFile, 'utf8'), logs.lines.join('\n'), report.text, page.text].join('\n');
     expect(written).toContain('[redacted');
-    for (const secret of [CARDS.ok, spaced, dashed, '5555555555554444', `"${TEST_CVC}"`, `=${TEST_CVC}`, QUERY_TOKEN, ...CUSTOMER_EMAILS, KEYS.soloSk])
+    for (const secret of [
+      CARDS.ok,
+      spaced,
+      dashed,
+      '5555555555554444',
+      `"${TEST_CVC}"`,
+      `=${TEST_CVC}`,
+      QUERY_TOKEN,
+      ...CUSTOMER_EMAILS,
+      KEYS.soloSk,
+    ])
       expect(written, secret).not.toContain(secret);
     expect(written).toContain('s***@example.com');
   });

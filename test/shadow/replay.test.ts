@@ -37,7 +37,11 @@ afterAll(async () => {
 });
 
 const token = async (card: string) =>
-  (await client(sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` }).post('/sandbox/card-tokens', { cardNumber: card })).body.paymentTokenId as string;
+  (
+    await client(sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` }).post('/sandbox/card-tokens', {
+      cardNumber: card,
+    })
+  ).body.paymentTokenId as string;
 
 async function report(): Promise<ShadowReport> {
   await gw.gateway.shadow.idle();
@@ -54,20 +58,40 @@ describe('shadow mode replay', () => {
       const order = await solo.post('/orders', legacyOrder());
       expect(order.status).toBe(200);
       const paymentToken = await token(card);
-      let paid = await solo.post(`/orders/${order.body.merchantOrderId}/pay`, { paymentToken, request3DS: card === CARDS.threeDS });
-      if (paid.status === 403) paid = await solo.post(`/orders/${order.body.merchantOrderId}/pay`, { paymentToken, paymentActionRequired: paid.body.paymentActionRequired });
+      let paid = await solo.post(`/orders/${order.body.merchantOrderId}/pay`, {
+        paymentToken,
+        request3DS: card === CARDS.threeDS,
+      });
+      if (paid.status === 403)
+        paid = await solo.post(`/orders/${order.body.merchantOrderId}/pay`, {
+          paymentToken,
+          paymentActionRequired: paid.body.paymentActionRequired,
+        });
       expect(paid.status).toBe(200);
       pays++;
       const tx = paid.body.transactionId;
       expect((await solo.get(`/orders/${order.body.merchantOrderId}`)).body.status).toBe('paid');
-      expect((await solo.post('/refunds', { transactionId: tx, refundAmount: { amount: 4_000, currency: 'AUD' } })).status).toBe(200);
-      expect((await solo.post('/refunds', { transactionId: tx, refundAmount: { amount: 6_000, currency: 'AUD' } })).status).toBe(200);
+      expect(
+        (await solo.post('/refunds', { transactionId: tx, refundAmount: { amount: 4_000, currency: 'AUD' } })).status,
+      ).toBe(200);
+      expect(
+        (await solo.post('/refunds', { transactionId: tx, refundAmount: { amount: 6_000, currency: 'AUD' } })).status,
+      ).toBe(200);
       expect((await solo.get(`/transactions/${tx}`)).body.status).toBe('refunded');
-      expect((await solo.get(`/transactions?merchantOrderId=${order.body.merchantOrderId}`)).body.transactions).toHaveLength(1);
+      expect(
+        (await solo.get(`/transactions?merchantOrderId=${order.body.merchantOrderId}`)).body.transactions,
+      ).toHaveLength(1);
     }
-    const customer = await solo.post('/customers/consumer', { internalCustomerId: 'crm-shadow', email: 'shadow@example.com', firstName: 'Sha', lastName: 'Dow' });
+    const customer = await solo.post('/customers/consumer', {
+      internalCustomerId: 'crm-shadow',
+      email: 'shadow@example.com',
+      firstName: 'Sha',
+      lastName: 'Dow',
+    });
     expect(customer.status).toBe(200);
-    expect((await solo.post('/customers/organisation', { businessName: 'Shadow Pty', email: 'org@example.com' })).status).toBe(200);
+    expect(
+      (await solo.post('/customers/organisation', { businessName: 'Shadow Pty', email: 'org@example.com' })).status,
+    ).toBe(200);
     expect((await solo.get('/merchants/mcht_solo/customers?email=shadow@example.com')).body.customers).toHaveLength(1);
     expect((await solo.get('/merchants/mcht_solo/customers/cust_alice/payments/sources')).status).toBe(200);
 
@@ -100,10 +124,17 @@ describe('shadow mode replay', () => {
     expect(stats.customersCreated - before.customersCreated).toBe(2);
 
     // one JSON line per comparison, secrets redacted
-    const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const comparisons = lines.filter((l) => l.type === 'comparison');
     expect(comparisons.length).toBe(result.totals.compared);
-    expect(comparisons[0]).toMatchObject({ route: expect.stringMatching(/^L\d+$/), requestId: expect.any(String), primary: { status: expect.any(Number), latencyMs: expect.any(Number) } });
+    expect(comparisons[0]).toMatchObject({
+      route: expect.stringMatching(/^L\d+$/),
+      requestId: expect.any(String),
+      primary: { status: expect.any(Number), latencyMs: expect.any(Number) },
+    });
     // latencies to a tenth of a millisecond on both sides (the primary's was the raw double)
     const tenths = comparisons.flatMap((c) => [c.primary.latencyMs, ...(c.candidate ? [c.candidate.latencyMs] : [])]);
     expect(tenths.filter((ms: number) => Math.round(ms * 10) / 10 !== ms)).toEqual([]);
@@ -113,10 +144,18 @@ describe('shadow mode replay', () => {
   });
 
   it('refuses the operator report without the token, in the error shape with a tracer', async () => {
-    for (const res of [await client(gw.url).get('/_paybridge/report'), await client(gw.url, { authorization: 'Bearer wrong-token-wrong-token' }).get('/_paybridge/')]) {
+    for (const res of [
+      await client(gw.url).get('/_paybridge/report'),
+      await client(gw.url, { authorization: 'Bearer wrong-token-wrong-token' }).get('/_paybridge/'),
+    ]) {
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
-      expect(legacyError.parse(res.body)).toMatchObject({ statusCode: 401, errorCode: 'unauthenticated', detail: 'Authorization: the operator token is missing or wrong', tracer: res.headers.get('x-request-id') });
+      expect(legacyError.parse(res.body)).toMatchObject({
+        statusCode: 401,
+        errorCode: 'unauthenticated',
+        detail: 'Authorization: the operator token is missing or wrong',
+        tracer: res.headers.get('x-request-id'),
+      });
     }
     // a gateway without an operator token has no report at all
     const closed = await startGateway({ upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } } });

@@ -45,7 +45,11 @@ async function instance(name: string, brokenL6: boolean) {
       operatorToken: OPERATOR,
     },
   });
-  const gateway = await createGateway({ config, logStream: logStream(`gateway-${name}`), translator: createTranslator({ mappings }) });
+  const gateway = await createGateway({
+    config,
+    logStream: logStream(`gateway-${name}`),
+    translator: createTranslator({ mappings }),
+  });
   gateways.push(gateway);
   return { gateway, url: await gateway.listen() };
 }
@@ -89,16 +93,29 @@ describe('paybridge report', () => {
     expect(code).toBe(3);
     expect(stderr).toContain('--fail-on mismatch: L6 mismatch');
     expect(stdout).toMatch(/^shadow report: 12 comparisons, 11 matching/m);
-    expect(stdout).toMatch(/^L3\s+READY\s+4 compared\s+100\.0% match\s+ready: 4 comparisons in the 1h up to the last comparison, none unexplained \(3 needed\)$/m);
-    expect(stdout).toMatch(/^L6\s+MISMATCH\s+5 compared\s+80\.0% match\s+mismatch: 1 unexplained in the 1h up to the last comparison \(2xx: 1 at fee\); the route stays so until the window passes them or an operator accepts them$/m);
+    expect(stdout).toMatch(
+      /^L3\s+READY\s+4 compared\s+100\.0% match\s+ready: 4 comparisons in the 1h up to the last comparison, none unexplained \(3 needed\)$/m,
+    );
+    expect(stdout).toMatch(
+      /^L6\s+MISMATCH\s+5 compared\s+80\.0% match\s+mismatch: 1 unexplained in the 1h up to the last comparison \(2xx: 1 at fee\); the route stays so until the window passes them or an operator accepts them$/m,
+    );
     // the window by path kind: the bad request's 404 is judged with the rest, and matched
     expect(stdout).toMatch(/^\s+window \S+ to \S+: 2xx 4 \(1 unexplained at fee\), 4xx not_found 1$/m);
     expect(stdout).toMatch(/^L17\s+READY\s+3 compared\s+100\.0% match/m);
     expect(stdout).toMatch(/differs at fee \(1x\), e\.g\. \S+: 226 -> 30/);
     // latencies in whole milliseconds with one decimal
     expect(stdout).toMatch(/primary p50 \d+\.\d ms p99 \d+\.\d ms, candidate p50 \d+\.\d ms/);
-    const json = JSON.parse((await run(process.execPath, [BIN, 'report', '--json', '--fail-on', 'never', '--ready-after', '3', ...files])).stdout);
-    expect(json.routes.map((r: { route: string; compared: number; state: string }) => [r.route, r.compared, r.state])).toEqual([['L3', 4, 'ready'], ['L6', 5, 'mismatch'], ['L17', 3, 'ready']]);
+    const json = JSON.parse(
+      (await run(process.execPath, [BIN, 'report', '--json', '--fail-on', 'never', '--ready-after', '3', ...files]))
+        .stdout,
+    );
+    expect(
+      json.routes.map((r: { route: string; compared: number; state: string }) => [r.route, r.compared, r.state]),
+    ).toEqual([
+      ['L3', 4, 'ready'],
+      ['L6', 5, 'mismatch'],
+      ['L17', 3, 'ready'],
+    ]);
     // one bad request did not block L6 on a: its comparison matched (tracers are ids)
     const bad = JSON.parse((await run(process.execPath, [BIN, 'report', '--json', '--find', findId, ...files])).stdout);
     expect(bad).toHaveLength(1);
@@ -117,7 +134,10 @@ describe('paybridge report', () => {
     expect(notReady.code).toBe(3);
     expect(notReady.stderr).toMatch(/--fail-on not-ready: L3 collecting/);
     const unknown = await report(['--find', 'no-such-request-id', ...files]);
-    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('no comparison with request id or tracer no-such-request-id') });
+    expect(unknown).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('no comparison with request id or tracer no-such-request-id'),
+    });
     const garbage = join(dir, `garbage-${process.pid}.jsonl`);
     writeFileSync(garbage, 'this is not json\n{"type":"weather","time":"x"}\n');
     const bad = await report([files[0]!, garbage]);
@@ -130,44 +150,71 @@ describe('paybridge report', () => {
     expect((await report([])).code).toBe(2);
   });
 
-  it.skipIf(browserMissing)('shows the per-route table of a recorded run in a real browser, the three verdicts in their colours', async () => {
-    const executablePath = browserPath();
-    const browser = await chromium.launch({
-      executablePath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    try {
-      // an operator's browser sends the token as a header (a proxy in front, or an extension), never in the URL
-      const page = await browser.newPage({ extraHTTPHeaders: { authorization: `Bearer ${OPERATOR}` } });
-      const res = await page.goto(`${a.url}/_paybridge/`);
-      expect(res?.status()).toBe(200);
-      await page.waitForSelector('table#routes');
-      const rows = await page.$$eval('table#routes tbody tr', (trs) =>
-        trs.map((tr) => ({ route: tr.getAttribute('data-route'), cells: Array.from(tr.querySelectorAll('td')).map((td) => (td as { textContent: string | null }).textContent?.trim() ?? '') })),
-      );
-      expect(rows.map((r) => r.route)).toEqual(['L3', 'L6']);
-      expect(rows[0]!.cells[2]).toBe('3');
-      expect(rows[0]!.cells[3]).toContain('100%');
-      expect(rows[0]!.cells[6]).toBe('ready: 3 comparisons in the 1h up to the last comparison, none unexplained (3 needed)');
-      const bar = await page.$eval('tr[data-route="L3"] .bar div', (el) => (el as unknown as { style: { width: string } }).style.width);
-      expect(bar).toBe('100%');
-      const stranger = await browser.newPage();
-      expect((await stranger.goto(`${a.url}/_paybridge/?token=${OPERATOR}`))?.status()).toBe(401);
-      await page.goto(`${b.url}/_paybridge/`);
-      const states = await page.$$eval('table#routes tbody tr', (trs) =>
-        trs.map((tr) => {
-          const verdict: unknown = tr.querySelector('td.verdict');
-          return [tr.getAttribute('data-route'), tr.getAttribute('data-state'), (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(verdict).color];
-        }),
-      );
-      expect(states).toEqual([
-        ['L3', 'collecting', 'rgb(95, 107, 122)'],
-        ['L6', 'mismatch', 'rgb(198, 40, 40)'],
-        ['L17', 'ready', 'rgb(46, 125, 50)'],
-      ]);
-      await page.screenshot({ path: join(dir, 'shadow-report.png') });
-    } finally {
-      await browser.close();
-    }
-  });
+  it.skipIf(browserMissing)(
+    'shows the per-route table of a recorded run in a real browser, the three verdicts in their colours',
+    async () => {
+      const executablePath = browserPath();
+      const browser = await chromium.launch({
+        executablePath,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+      try {
+        // an operator's browser sends the token as a header (a proxy in front, or an extension), never in the URL
+        const page = await browser.newPage({ extraHTTPHeaders: { authorization: `Bearer ${OPERATOR}` } });
+        const res = await page.goto(`${a.url}/_paybridge/`);
+        expect(res?.status()).toBe(200);
+        await page.waitForSelector('table#routes');
+        const rows = await page.$$eval('table#routes tbody tr', (trs) =>
+          trs.map((tr) => ({
+            route: tr.getAttribute('data-route'),
+            cells: Array.from(tr.querySelectorAll('td')).map(
+              (td) => (td as { textContent: string | null }).textContent?.trim() ?? '',
+            ),
+          })),
+        );
+        expect(rows.map((r) => r.route)).toEqual(['L3', 'L6']);
+        expect(rows[0]!.cells[2]).toBe('3');
+        expect(rows[0]!.cells[3]).toContain('100%');
+        expect(rows[0]!.cells[6]).toBe(
+          'ready: 3 comparisons in the 1h up to the last comparison, none unexplained (3 needed)',
+        );
+        const bar = await page.$eval(
+          'tr[data-route="L3"] .bar div',
+          (el) => (el as unknown as { style: { width: string } }).style.width,
+        );
+        expect(bar).toBe('100%');
+        const stranger = await browser.newPage();
+        expect((await stranger.goto(`${a.url}/_paybridge/?token=${OPERATOR}`))?.status()).toBe(401);
+        await page.goto(`${b.url}/_paybridge/`);
+        const states = await page.$$eval('table#routes tbody tr', (trs) =>
+          trs.map((tr) => {
+            const verdict: unknown = tr.querySelector('td.verdict');
+            return [
+              tr.getAttribute('data-route'),
+              tr.getAttribute('data-state'),
+              (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(verdict)
+                .color,
+            ];
+          }),
+        );
+        expect(states).toEqual([
+          ['L3', 'collecting', 'rgb(95, 107, 122)'],
+          ['L6', 'mismatch', 'rgb(198, 40, 40)'],
+          ['L17', 'ready', 'rgb(46, 125, 50)'],
+        ]);
+        await page.screenshot({ path: join(dir, 'shadow-report.png') });
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });

@@ -23,17 +23,34 @@ const OPERATOR = OPERATOR_TOKENS.replay;
 /** L1 as a translator that has not learnt the deployed plugins' habits: `phoneNo: ""` is refused. */
 function strictL1Translator() {
   const l1 = ALL_MAPPINGS.find((m) => m.route === 'L1')!;
-  const strict = defineMapping({ ...l1, body: (l1.body as z.ZodObject).extend({ phoneNo: z.string().regex(/^\+\d+$/, 'expected a phone number').optional() }) });
+  const strict = defineMapping({
+    ...l1,
+    body: (l1.body as z.ZodObject).extend({
+      phoneNo: z
+        .string()
+        .regex(/^\+\d+$/, 'expected a phone number')
+        .optional(),
+    }),
+  });
   return createTranslator({ mappings: ALL_MAPPINGS.map((m) => (m.route === 'L1' ? strict : m)) });
 }
 
 async function shadowGateway(input: Record<string, unknown>, translator?: ReturnType<typeof createTranslator>) {
-  const config = loadConfig({ file: { listen: { host: '127.0.0.1', port: 0 }, routes: { '*': 'shadow' }, operatorToken: OPERATOR, ...input } });
-  const gateway = await createGateway({ config, logStream: logStream('gateway-truth'), ...(translator ? { translator } : {}) });
+  const config = loadConfig({
+    file: { listen: { host: '127.0.0.1', port: 0 }, routes: { '*': 'shadow' }, operatorToken: OPERATOR, ...input },
+  });
+  const gateway = await createGateway({
+    config,
+    logStream: logStream('gateway-truth'),
+    ...(translator ? { translator } : {}),
+  });
   return { gateway, url: await gateway.listen() };
 }
 
-async function reportOf(gw: { gateway: Awaited<ReturnType<typeof createGateway>>; url: string }): Promise<ShadowReport> {
+async function reportOf(gw: {
+  gateway: Awaited<ReturnType<typeof createGateway>>;
+  url: string;
+}): Promise<ShadowReport> {
   await gw.gateway.shadow.idle();
   return (await client(gw.url, { authorization: `Bearer ${OPERATOR}` }).get('/_paybridge/report')).body;
 }
@@ -48,7 +65,13 @@ describe('a route is ready only when the translator accepts what the legacy upst
       send(url, {
         method: 'POST',
         path: '/orders',
-        headers: [['Host', hostOf(url)], ['0', 'Content-Type: application/json'], ['Limepay-SecretKey', KEYS.soloSk], ['Content-Type', 'application/x-www-form-urlencoded'], ['Content-Length', String(body.length)]],
+        headers: [
+          ['Host', hostOf(url)],
+          ['0', 'Content-Type: application/json'],
+          ['Limepay-SecretKey', KEYS.soloSk],
+          ['Content-Type', 'application/x-www-form-urlencoded'],
+          ['Content-Length', String(body.length)],
+        ],
         body,
       });
     const upstreams = { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } };
@@ -59,7 +82,11 @@ describe('a route is ready only when the translator accepts what the legacy upst
       const broken = (await reportOf(before)).routes.find((r) => r.route === 'L1')!;
       expect(broken.state).toBe('mismatch');
       expect(broken.ready).toBe(false);
-      expect(broken.topDiffs[0]).toMatchObject({ path: '$translation', count: 3, example: { primary: 'accepted (200)', candidate: expect.stringMatching(/^refused: invalid_request: phoneNo/) } });
+      expect(broken.topDiffs[0]).toMatchObject({
+        path: '$translation',
+        count: 3,
+        example: { primary: 'accepted (200)', candidate: expect.stringMatching(/^refused: invalid_request: phoneNo/) },
+      });
 
       for (let i = 0; i < 3; i++) expect((await wordpress(after.url)).status).toBe(200);
       const fixed = (await reportOf(after)).routes.find((r) => r.route === 'L1')!;
@@ -83,7 +110,10 @@ describe('send never moves money twice', () => {
 
   it('is refused at start-up with the embedded sandbox', async () => {
     const config = logPath('send-embedded', 'json');
-    writeFileSync(config, JSON.stringify({ shadow: { writeSafety: { '*': 'send' }, candidateIsolated: true }, routes: { '*': 'shadow' } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ shadow: { writeSafety: { '*': 'send' }, candidateIsolated: true }, routes: { '*': 'shadow' } }),
+    );
     const refused = spawnBin(['serve', '--port', '0', '--config', config]);
     expect(await refused.exited).toBe(1);
     expect(refused.stderr()).toMatch(/shadow\.writeSafety\.\*: send cannot be used with the embedded sandbox/);
@@ -92,16 +122,33 @@ describe('send never moves money twice', () => {
   it('stops sending after the first write when the candidate shares the primary store, and every pay and refund runs once', async () => {
     const gw = await shadowGateway({
       upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } },
-      shadow: { writeSafety: { '*': 'send' }, candidateIsolated: true, learnSample: 0, log: logPath('shadow-send', 'jsonl') },
+      shadow: {
+        writeSafety: { '*': 'send' },
+        candidateIsolated: true,
+        learnSample: 0,
+        log: logPath('shadow-send', 'jsonl'),
+      },
     });
     const before = { ...sb.sandbox.store.stats };
     const api = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk });
     try {
       for (let i = 0; i < 5; i++) {
         const order = (await api.post('/orders', legacyOrder())).body;
-        const token = (await client(sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` }).post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId;
+        const token = (
+          await client(sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` }).post('/sandbox/card-tokens', {
+            cardNumber: CARDS.ok,
+          })
+        ).body.paymentTokenId;
         const paid = (await api.post(`/orders/${order.merchantOrderId}/pay`, { paymentToken: token })).body;
-        if (i < 3) expect((await api.post('/refunds', { transactionId: paid.transactionId, refundAmount: { amount: 1_000, currency: 'AUD' } })).status).toBe(200);
+        if (i < 3)
+          expect(
+            (
+              await api.post('/refunds', {
+                transactionId: paid.transactionId,
+                refundAmount: { amount: 1_000, currency: 'AUD' },
+              })
+            ).status,
+          ).toBe(200);
         await gw.gateway.shadow.idle();
       }
       const stats = sb.sandbox.store.stats;

@@ -71,7 +71,11 @@ function gapsOf(compiled: CompiledMapping, translator: Translator): Gap[] {
     for (const mode of ['sparse', 'full'] as const) {
       const body = sampleOf(form, mode);
       const context: TranslationContext = {
-        routeId: mapping.route, compiled, requestId: 'sample', droppedFields: [], pathValues: {},
+        routeId: mapping.route,
+        compiled,
+        requestId: 'sample',
+        droppedFields: [],
+        pathValues: {},
         legacyBody: parsedSample(mapping.body, 'full') ?? {},
         // the state before the call: the least it may hold (a new refund or account is told from it)
         preflightAnswer: parsedSample(mapping.preflight?.reads, 'sparse'),
@@ -92,12 +96,12 @@ function gapsOf(compiled: CompiledMapping, translator: Translator): Gap[] {
         continue;
       }
       if (schema === null) continue;
-      for (const path of requiredPaths(schema)) if (at(legacy.body, path) === undefined) gap(`lacks ${path}, which answers[${legacy.status}] requires`);
+      for (const path of requiredPaths(schema))
+        if (at(legacy.body, path) === undefined) gap(`lacks ${path}, which answers[${legacy.status}] requires`);
     }
   });
   return gaps;
 }
-
 
 describe('every answer translation gives the fields its answers schema requires', () => {
   it('for the sparsest and the fullest answer of every form each route reads', () => {
@@ -111,16 +115,25 @@ describe('every answer translation gives the fields its answers schema requires'
   it('the samples themselves: every current answer form of every mapped operation can be sampled both ways and fits its schema', () => {
     const forms = new Set(ALL_MAPPINGS.flatMap(formsOf));
     expect(forms.size).toBeGreaterThan(10);
-    for (const form of forms) for (const mode of ['sparse', 'full'] as const) expect(() => sampleOf(form, mode)).not.toThrow();
+    for (const form of forms)
+      for (const mode of ['sparse', 'full'] as const) expect(() => sampleOf(form, mode)).not.toThrow();
   });
 
   it('an answer translation that fills a required legacy field from an optional current one is caught, naming the route and the field', () => {
     const translator = createTranslator();
     const l29 = ALL_MAPPINGS.find((m) => m.route === 'L29')!;
     // customToken read from the sign-in answer's customerDelegateId, which the current API may leave out
-    const planted = compileRouter([{ ...l29, response: { shape: closed({ customToken: 'customerDelegateId' }) } }]).mappings[0]!;
-    expect(gapsOf(planted, translator).map((g) => `${g.route} ${g.mode}: ${g.problem}`)).toEqual(['L29 sparse: lacks customToken, which answers[200] requires']);
+    const planted = compileRouter([{ ...l29, response: { shape: closed({ customToken: 'customerDelegateId' }) } }])
+      .mappings[0]!;
+    expect(gapsOf(planted, translator).map((g) => `${g.route} ${g.mode}: ${g.problem}`)).toEqual([
+      'L29 sparse: lacks customToken, which answers[200] requires',
+    ]);
     // the route as mapped keeps its promise
-    expect(gapsOf(translator.routes.mappings.find((c) => c.mapping.route === 'L29')!, translator)).toEqual([]);
+    expect(
+      gapsOf(
+        translator.routes.mappings.find((c) => c.mapping.route === 'L29')!,
+        translator,
+      ),
+    ).toEqual([]);
   });
 });

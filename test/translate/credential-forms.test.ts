@@ -57,14 +57,22 @@ describe('a credential value of the wrong form is a 401 naming the header', () =
   it('an opaque token may hold an environment word inside it; only one that starts like a key is refused', () => {
     expect(refusal({ 'limepay-checkouttoken': 'chk_for_sandbox_demo' })).toBe('accepted');
     expect(refusal({ 'limepay-merchanttoken': 'mtok_live_shop_token' })).toBe('accepted');
-    expect(refusal({ 'limepay-checkouttoken': 'live_chk_token_value' })).toEqual(['unauthenticated', 'Limepay-CheckoutToken: the value is not a checkout token']);
+    expect(refusal({ 'limepay-checkouttoken': 'live_chk_token_value' })).toEqual([
+      'unauthenticated',
+      'Limepay-CheckoutToken: the value is not a checkout token',
+    ]);
   });
 
   it('the right forms are taken (the cases above are refused for their form, not for their header)', () => {
     for (const [header, value] of [
-      ['limepay-secretkey', KEYS.soloSk], ['limepay-publickey', KEYS.soloPk], ['limepay-token', KEYS.marketplace],
-      ['limepay-customerjwt', jwt('customer', 'cust_alice')], ['limepay-merchantjwt', jwt('merchant', 'mcht_solo')],
-      ['limepay-platformjwt', jwt('marketplace', 'mktp_demo')], ['limepay-checkouttoken', KEYS.checkout], ['limepay-merchanttoken', 'mtok_solo_merchant_token'],
+      ['limepay-secretkey', KEYS.soloSk],
+      ['limepay-publickey', KEYS.soloPk],
+      ['limepay-token', KEYS.marketplace],
+      ['limepay-customerjwt', jwt('customer', 'cust_alice')],
+      ['limepay-merchantjwt', jwt('merchant', 'mcht_solo')],
+      ['limepay-platformjwt', jwt('marketplace', 'mktp_demo')],
+      ['limepay-checkouttoken', KEYS.checkout],
+      ['limepay-merchanttoken', 'mtok_solo_merchant_token'],
     ] as const)
       expect(refusal({ [header]: value }), header).toBe('accepted');
   });
@@ -73,8 +81,14 @@ describe('a credential value of the wrong form is a 401 naming the header', () =
 describe('which headers are credentials', () => {
   it('a Limepay- header outside the table, or a table header with no value, is not a credential', () => {
     expect(refusal({ 'limepay-version': '2', 'limepay-secretkey': KEYS.soloSk })).toBe('accepted');
-    expect(refusal({ 'limepay-version': '2' })).toEqual(['missing_credentials', 'one Limepay-* credential header is required']);
-    expect(refusal({ 'x-limepay-secretkey': KEYS.soloSk })).toEqual(['missing_credentials', 'one Limepay-* credential header is required']);
+    expect(refusal({ 'limepay-version': '2' })).toEqual([
+      'missing_credentials',
+      'one Limepay-* credential header is required',
+    ]);
+    expect(refusal({ 'x-limepay-secretkey': KEYS.soloSk })).toEqual([
+      'missing_credentials',
+      'one Limepay-* credential header is required',
+    ]);
     // a header given as an empty list (no line) is none; the one with a value is taken
     expect(refusal({ 'limepay-publickey': [], 'limepay-secretkey': KEYS.soloSk })).toBe('accepted');
     expect(legacyCredential({ 'limepay-publickey': [], 'limepay-secretkey': [KEYS.soloSk] }).value).toBe(KEYS.soloSk);
@@ -82,13 +96,21 @@ describe('which headers are credentials', () => {
   });
 
   it('context headers are refused on a legacy call, each named', () => {
-    for (const [name, spelled] of [['marketplace-id', 'Marketplace-Id'], ['merchant-id', 'Merchant-Id'], ['customer-id', 'Customer-Id']] as const)
-      expect(refusal({ 'limepay-secretkey': KEYS.soloSk, [name]: 'x' })).toEqual(['invalid_request', `${spelled}: context headers are not accepted on legacy calls; the path names the context`]);
+    for (const [name, spelled] of [
+      ['marketplace-id', 'Marketplace-Id'],
+      ['merchant-id', 'Merchant-Id'],
+      ['customer-id', 'Customer-Id'],
+    ] as const)
+      expect(refusal({ 'limepay-secretkey': KEYS.soloSk, [name]: 'x' })).toEqual([
+        'invalid_request',
+        `${spelled}: context headers are not accepted on legacy calls; the path names the context`,
+      ]);
   });
 
   it('names only the headers that hold a value when refusing two', () => {
     expect(refusal({ 'limepay-secretkey': [KEYS.soloSk, KEYS.betaSk], 'limepay-publickey': [] })).toEqual([
-      'invalid_credentials', 'Limepay-SecretKey: exactly one credential header is allowed, got 2',
+      'invalid_credentials',
+      'Limepay-SecretKey: exactly one credential header is allowed, got 2',
     ]);
   });
 
@@ -106,11 +128,21 @@ describe('which headers are credentials', () => {
 describe('more than one credential header', () => {
   it('names the headers sorted, whatever their order in the table or the request', () => {
     // table order: Limepay-Token before Limepay-CustomerJwt; sorted: the other way round
-    expect(refusal({ 'limepay-token': KEYS.marketplace, 'limepay-customerjwt': jwt('customer', 'cust_alice') })).toEqual([
-      'invalid_credentials', 'Limepay-CustomerJwt, Limepay-Token: exactly one credential header is allowed, got 2',
+    expect(
+      refusal({ 'limepay-token': KEYS.marketplace, 'limepay-customerjwt': jwt('customer', 'cust_alice') }),
+    ).toEqual([
+      'invalid_credentials',
+      'Limepay-CustomerJwt, Limepay-Token: exactly one credential header is allowed, got 2',
     ]);
-    expect(refusal({ 'limepay-merchanttoken': 'mtok_solo_merchant_token', 'limepay-checkouttoken': KEYS.checkout, 'limepay-publickey': KEYS.soloPk })).toEqual([
-      'invalid_credentials', 'Limepay-CheckoutToken, Limepay-MerchantToken, Limepay-PublicKey: exactly one credential header is allowed, got 3',
+    expect(
+      refusal({
+        'limepay-merchanttoken': 'mtok_solo_merchant_token',
+        'limepay-checkouttoken': KEYS.checkout,
+        'limepay-publickey': KEYS.soloPk,
+      }),
+    ).toEqual([
+      'invalid_credentials',
+      'Limepay-CheckoutToken, Limepay-MerchantToken, Limepay-PublicKey: exactly one credential header is allowed, got 3',
     ]);
   });
 });
@@ -120,27 +152,47 @@ describe('a merchant token whose merchant has no public key', () => {
   let url: string;
   beforeAll(async () => {
     // Get Merchant answering 200 without a publicKey
-    server = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ merchantId: 'mcht_solo' })));
+    server = createServer((req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ merchantId: 'mcht_solo' })),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise((r) => server.close(r)));
 
-  const request = { method: 'GET', path: '/orders/ordr_1', headers: { 'limepay-merchanttoken': 'mtok_solo_merchant_token' } };
+  const request = {
+    method: 'GET',
+    path: '/orders/ordr_1',
+    headers: { 'limepay-merchanttoken': 'mtok_solo_merchant_token' },
+  };
 
   it('is an upstream error, never `Bearer undefined`: from Get Merchant, and from a look-up that gives nothing', async () => {
     const lookup = merchantKeyLookup({ currentUrl: url, serviceKey: KEYS.marketplace });
     await expect(lookup('mcht_solo')).rejects.toMatchObject({ code: 'upstream_error' });
-    const viaGetMerchant = createTranslator({ merchantTokens: { mtok_solo_merchant_token: 'mcht_solo' }, currentUrl: url, serviceKey: KEYS.marketplace });
+    const viaGetMerchant = createTranslator({
+      merchantTokens: { mtok_solo_merchant_token: 'mcht_solo' },
+      currentUrl: url,
+      serviceKey: KEYS.marketplace,
+    });
     await expect(viaGetMerchant.toCurrent(request)).rejects.toMatchObject({ code: 'upstream_error' });
-    const empty = createTranslator({ merchantTokens: { mtok_solo_merchant_token: 'mcht_solo' }, lookupMerchantKey: async () => undefined as unknown as string });
-    const err = await empty.toCurrent(request).then(() => undefined, (e: unknown) => e);
+    const empty = createTranslator({
+      merchantTokens: { mtok_solo_merchant_token: 'mcht_solo' },
+      lookupMerchantKey: async () => undefined as unknown as string,
+    });
+    const err = await empty.toCurrent(request).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ code: 'upstream_error', detail: 'Get Merchant mcht_solo gave no public key' });
   });
 
   it('bounds its cache as configured: past max entries a merchant is looked up again', async () => {
     let calls = 0;
-    const resolver = new MerchantKeyResolver({ tokens: { mtok_a_token_value: 'mcht_a', mtok_b_token_value: 'mcht_b' }, lookup: async (id) => (calls++, `sandbox_pk_${id}`), max: 1 });
+    const resolver = new MerchantKeyResolver({
+      tokens: { mtok_a_token_value: 'mcht_a', mtok_b_token_value: 'mcht_b' },
+      lookup: async (id) => (calls++, `sandbox_pk_${id}`),
+      max: 1,
+    });
     await resolver.publicKey('mtok_a_token_value');
     await resolver.publicKey('mtok_a_token_value');
     expect(calls).toBe(1);
@@ -151,8 +203,13 @@ describe('a merchant token whose merchant has no public key', () => {
 
   it('an unknown merchant token is a 401 and Get Merchant is not called', async () => {
     let calls = 0;
-    const translator = createTranslator({ merchantTokens: { mtok_solo_merchant_token: 'mcht_solo' }, lookupMerchantKey: async () => (calls++, KEYS.soloPk) });
-    await expect(translator.toCurrent({ ...request, headers: { 'limepay-merchanttoken': 'mtok_unknown_token_value' } })).rejects.toMatchObject({ code: 'unauthenticated' });
+    const translator = createTranslator({
+      merchantTokens: { mtok_solo_merchant_token: 'mcht_solo' },
+      lookupMerchantKey: async () => (calls++, KEYS.soloPk),
+    });
+    await expect(
+      translator.toCurrent({ ...request, headers: { 'limepay-merchanttoken': 'mtok_unknown_token_value' } }),
+    ).rejects.toMatchObject({ code: 'unauthenticated' });
     expect(calls).toBe(0);
     expect((await translator.toCurrent(request)).headers.authorization).toBe(`Bearer ${KEYS.soloPk}`);
     expect(calls).toBe(1);

@@ -3,7 +3,16 @@ import { headerRecord, lowerCaseName } from '../../src/translate/headers.js';
 
 describe('headerRecord', () => {
   it('keys headers by lower-case name, a name repeated in two spellings as a list, numeric names dropped', () => {
-    const record = headerRecord(['Limepay-SecretKey', 'sandbox_sk_a', 'limepay-secretkey', 'sandbox_sk_b', 'Host', 'gw', '0', 'Content-Type: application/json']);
+    const record = headerRecord([
+      'Limepay-SecretKey',
+      'sandbox_sk_a',
+      'limepay-secretkey',
+      'sandbox_sk_b',
+      'Host',
+      'gw',
+      '0',
+      'Content-Type: application/json',
+    ]);
     expect(record).toEqual({ 'limepay-secretkey': ['sandbox_sk_a', 'sandbox_sk_b'], host: 'gw' });
   });
 });

@@ -19,7 +19,10 @@ afterAll(() => sb.close());
 async function legacyFetch(method: string, path: string, body?: unknown) {
   const res = await fetch(`${LEGACY_BASE}${path}`, {
     method,
-    headers: { 'Limepay-SecretKey': KEYS.soloSk, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      'Limepay-SecretKey': KEYS.soloSk,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     dispatcher,
   } as unknown as RequestInit);
@@ -30,11 +33,15 @@ async function legacyFetch(method: string, path: string, body?: unknown) {
 describe('bridgeInterceptor: an old Node integration on the current API with no gateway hop', () => {
   it('drives the card flow with 3DS, partial and full refunds against the current face', async () => {
     const token = async (card: string) =>
-      ((await (await fetch(`${sb.currentUrl}/sandbox/card-tokens`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${KEYS.soloPk}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ cardNumber: card }),
-      })).json()) as { paymentTokenId: string }).paymentTokenId;
+      (
+        (await (
+          await fetch(`${sb.currentUrl}/sandbox/card-tokens`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${KEYS.soloPk}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ cardNumber: card }),
+          })
+        ).json()) as { paymentTokenId: string }
+      ).paymentTokenId;
     const before = { ...sb.sandbox.store.stats };
 
     const order = await legacyFetch('POST', '/orders', legacyOrder());
@@ -43,7 +50,10 @@ describe('bridgeInterceptor: an old Node integration on the current API with no 
     expect(order.body).toMatchObject({ internalOrderId: 'legacy-ref-1', amount: 10_000, status: 'created' });
 
     const paymentToken = await token(CARDS.threeDS);
-    const challenge = await legacyFetch('POST', `/orders/${order.body.merchantOrderId}/pay`, { paymentToken, request3DS: true });
+    const challenge = await legacyFetch('POST', `/orders/${order.body.merchantOrderId}/pay`, {
+      paymentToken,
+      request3DS: true,
+    });
     expect(challenge.status).toBe(403);
     expect(challenge.body.paymentActionRequired.redirectURL).toMatch(`${sb.currentUrl}/sandbox/3ds/`);
     const paid = await legacyFetch('POST', `/orders/${order.body.merchantOrderId}/pay`, {
@@ -53,9 +63,15 @@ describe('bridgeInterceptor: an old Node integration on the current API with no 
     expect(paid).toMatchObject({ status: 200, body: { transactionStatus: 'paid', type: 'paycard', amount: 10_000 } });
 
     const tx = paid.body.transactionId;
-    const partial = await legacyFetch('POST', '/refunds', { transactionId: tx, refundAmount: { amount: 3_000, currency: 'AUD' } });
+    const partial = await legacyFetch('POST', '/refunds', {
+      transactionId: tx,
+      refundAmount: { amount: 3_000, currency: 'AUD' },
+    });
     expect(partial.body.refundId).toMatch(/^rfnd_/);
-    expect((await legacyFetch('GET', `/transactions/${tx}`)).body).toMatchObject({ status: 'partially_refunded', refundedAmount: 3_000 });
+    expect((await legacyFetch('GET', `/transactions/${tx}`)).body).toMatchObject({
+      status: 'partially_refunded',
+      refundedAmount: 3_000,
+    });
     await legacyFetch('POST', '/refunds', { transactionId: tx, refundAmount: { amount: 7_000, currency: 'AUD' } });
     const refunded = await legacyFetch('GET', `/transactions/${tx}`);
     expect(refunded.body).toMatchObject({ status: 'refunded', refundedAmount: 10_000 });
@@ -68,9 +84,15 @@ describe('bridgeInterceptor: an old Node integration on the current API with no 
 
   it('answers a declined card and an unknown route with legacy errors', async () => {
     const order = await legacyFetch('POST', '/orders', legacyOrder());
-    const token = ((await (await fetch(`${sb.currentUrl}/sandbox/card-tokens`, {
-      method: 'POST', headers: { authorization: `Bearer ${KEYS.soloSk}`, 'content-type': 'application/json' }, body: JSON.stringify({ cardNumber: CARDS.decline }),
-    })).json()) as { paymentTokenId: string }).paymentTokenId;
+    const token = (
+      (await (
+        await fetch(`${sb.currentUrl}/sandbox/card-tokens`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEYS.soloSk}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ cardNumber: CARDS.decline }),
+        })
+      ).json()) as { paymentTokenId: string }
+    ).paymentTokenId;
     const declined = await legacyFetch('POST', `/orders/${order.body.merchantOrderId}/pay`, { paymentToken: token });
     expect(declined).toMatchObject({ status: 400, body: { statusCode: 400, errorCode: 'do_not_honor' } });
     expect(declined.body).toHaveProperty('errorTypeDescription', expect.any(String));
@@ -82,16 +104,24 @@ describe('bridgeInterceptor: an old Node integration on the current API with no 
     const res = await fetch(`${sb.currentUrl}/orders`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEYS.soloSk}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ CreateOnlineOrder: { referenceOrderId: 'direct', amount: { minorCurrencyUnits: 100, currency: 'AUD' } } }),
+      body: JSON.stringify({
+        CreateOnlineOrder: { referenceOrderId: 'direct', amount: { minorCurrencyUnits: 100, currency: 'AUD' } },
+      }),
       dispatcher,
     } as unknown as RequestInit);
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { OnlineOrder: { order: { referenceOrderId: string } } }).OnlineOrder.order.referenceOrderId).toBe('direct');
+    expect(
+      ((await res.json()) as { OnlineOrder: { order: { referenceOrderId: string } } }).OnlineOrder.order
+        .referenceOrderId,
+    ).toBe('direct');
   });
 
   it('answers 502 upstream_error when the current API cannot be reached', async () => {
     const broken = new Agent().compose(bridgeInterceptor({ currentUrl: 'http://127.0.0.1:1' }));
-    const res = await fetch(`${LEGACY_BASE}/orders/ordr_1`, { headers: { 'Limepay-SecretKey': KEYS.soloSk }, dispatcher: broken } as unknown as RequestInit);
+    const res = await fetch(`${LEGACY_BASE}/orders/ordr_1`, {
+      headers: { 'Limepay-SecretKey': KEYS.soloSk },
+      dispatcher: broken,
+    } as unknown as RequestInit);
     expect(res.status).toBe(502);
     expect(((await res.json()) as { errorCode: string }).errorCode).toBe('upstream_error');
   });
@@ -101,10 +131,19 @@ describe('bridgeInterceptor: an old Node integration on the current API with no 
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
-      const slow = new Agent({ headersTimeout: 300 }).compose(bridgeInterceptor({ currentUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` }));
-      const res = await fetch(`${LEGACY_BASE}/orders/ordr_1`, { headers: { 'Limepay-SecretKey': KEYS.soloSk }, dispatcher: slow } as unknown as RequestInit);
+      const slow = new Agent({ headersTimeout: 300 }).compose(
+        bridgeInterceptor({ currentUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` }),
+      );
+      const res = await fetch(`${LEGACY_BASE}/orders/ordr_1`, {
+        headers: { 'Limepay-SecretKey': KEYS.soloSk },
+        dispatcher: slow,
+      } as unknown as RequestInit);
       expect(res.status).toBe(504);
-      expect(await res.json()).toMatchObject({ statusCode: 504, errorCode: 'upstream_timeout', detail: 'the upstream did not answer in time (UND_ERR_HEADERS_TIMEOUT)' });
+      expect(await res.json()).toMatchObject({
+        statusCode: 504,
+        errorCode: 'upstream_timeout',
+        detail: 'the upstream did not answer in time (UND_ERR_HEADERS_TIMEOUT)',
+      });
     } finally {
       silent.closeAllConnections();
       silent.close();

@@ -4,7 +4,15 @@
  * Upstream answers: only a long number, not a long digit run inside a string, takes the exact parse.
  */
 import { describe, expect, it } from 'vitest';
-import { duplicateKey, ExactNumber, holdsLongNumber, MAX_JSON_DEPTH, parseJsonBody, parseJsonValue, stringifyJson } from '../../src/contract/json.js';
+import {
+  duplicateKey,
+  ExactNumber,
+  holdsLongNumber,
+  MAX_JSON_DEPTH,
+  parseJsonBody,
+  parseJsonValue,
+  stringifyJson,
+} from '../../src/contract/json.js';
 import { answerBody } from '../../src/translate/answers.js';
 import { createTranslator } from '../../src/translate/index.js';
 import { refusalOf } from '../helpers/refusal.js';
@@ -23,7 +31,8 @@ describe('parseJsonBody', () => {
   });
 
   it('keeps a number a double cannot hold exactly, and leaves long digit runs inside strings as text', () => {
-    const text = '{"id":"card 4242424242424242","ref":12345678901234567890,"ratio":0.1000000000000000055511151231257827,"n":1}';
+    const text =
+      '{"id":"card 4242424242424242","ref":12345678901234567890,"ratio":0.1000000000000000055511151231257827,"n":1}';
     const body = parseJsonBody(text) as Record<string, unknown>;
     expect(body.id).toBe('card 4242424242424242');
     expect(body.ref).toBeInstanceOf(ExactNumber);
@@ -31,18 +40,29 @@ describe('parseJsonBody', () => {
     expect(body.n).toBe(1);
     expect(stringifyJson(body)).toBe(text);
     // sixteen digits inside a string only: plain numbers stay numbers
-    expect(parseJsonBody('{"phone":"0400000000000001","amount":1000}')).toEqual({ phone: '0400000000000001', amount: 1000 });
+    expect(parseJsonBody('{"phone":"0400000000000001","amount":1000}')).toEqual({
+      phone: '0400000000000001',
+      amount: 1000,
+    });
     // and a body with neither takes the quick way to the same value
     expect(parseJsonBody('{"amount":1000,"items":[{"sku":"a"}]}')).toEqual({ amount: 1000, items: [{ sku: 'a' }] });
   });
 
   it('refuses a key given twice in one object, naming its path, and takes the same key in different objects (docs/decisions.md D-GW-2)', () => {
-    expect(refusal('{"paymentAmount":{"amount":100,"currency":"AUD","amount":100000}}')).toBe('invalid_request: body.paymentAmount.amount: the key is given twice; send each field once');
-    expect(refusal('{"internalOrderId":"a","internalOrderId":"b"}')).toBe('invalid_request: body.internalOrderId: the key is given twice; send each field once');
-    expect(refusal('{"items":[{"sku":"a"},{"sku":"b","sku":"c"}]}')).toBe('invalid_request: body.items[1].sku: the key is given twice; send each field once');
+    expect(refusal('{"paymentAmount":{"amount":100,"currency":"AUD","amount":100000}}')).toBe(
+      'invalid_request: body.paymentAmount.amount: the key is given twice; send each field once',
+    );
+    expect(refusal('{"internalOrderId":"a","internalOrderId":"b"}')).toBe(
+      'invalid_request: body.internalOrderId: the key is given twice; send each field once',
+    );
+    expect(refusal('{"items":[{"sku":"a"},{"sku":"b","sku":"c"}]}')).toBe(
+      'invalid_request: body.items[1].sku: the key is given twice; send each field once',
+    );
     // spaced from its colon, or escaped differently: still one key
     expect(refusal('{"a" : 1, "a"\n:2}')).toBe('invalid_request: body.a: the key is given twice; send each field once');
-    expect(refusal('{"a":1,"\\u0061":2}')).toBe('invalid_request: body.a: the key is given twice; send each field once');
+    expect(refusal('{"a":1,"\\u0061":2}')).toBe(
+      'invalid_request: body.a: the key is given twice; send each field once',
+    );
     // the same key in two objects, and `":` inside a string value, are no duplicates
     expect(refusal('{"a":{"x":1},"b":{"x":2},"note":"say \\":\\" twice\\":"}')).toBe('accepted');
     expect(refusal('{"a":[1,{"a":2}],"b":"\\"a\\":"}')).toBe('accepted');
@@ -61,7 +81,8 @@ describe('parseJsonBody', () => {
 
 describe('upstream answers (parseJsonValue)', () => {
   // sandbox ids whose process tag and counter are all decimal digits (about one id in 125 while the counter is small)
-  const detail = '{"purchaseDetails":{"transactionId":"tran_83510927000003612a4b","orderId":"ordr_8351092700000213e4f0","amount":{"minorCurrencyUnits":10000,"currency":"AUD"}},"timelines":[]}';
+  const detail =
+    '{"purchaseDetails":{"transactionId":"tran_83510927000003612a4b","orderId":"ordr_8351092700000213e4f0","amount":{"minorCurrencyUnits":10000,"currency":"AUD"}},"timelines":[]}';
 
   it('tells a long number from a long digit run inside a string', () => {
     expect(holdsLongNumber(detail)).toBe(false);
@@ -98,8 +119,14 @@ describe('upstream answers (parseJsonValue)', () => {
     expect(parseJsonValue(detail)).toEqual(JSON.parse(detail));
     // lossless-json refuses a key given twice; JSON.parse (and so every answer without a long number) takes the last
     const twice = '{"transactionId":"tran_83510927000003612a4b","status":"authorised","status":"paid"}';
-    expect(answerBody(twice, 'application/json')).toEqual({ transactionId: 'tran_83510927000003612a4b', status: 'paid' });
-    const exact = parseJsonValue('{"id":"tran_83510927000003612a4b","ref":12345678901234567890}') as Record<string, unknown>;
+    expect(answerBody(twice, 'application/json')).toEqual({
+      transactionId: 'tran_83510927000003612a4b',
+      status: 'paid',
+    });
+    const exact = parseJsonValue('{"id":"tran_83510927000003612a4b","ref":12345678901234567890}') as Record<
+      string,
+      unknown
+    >;
     expect(exact.ref).toBeInstanceOf(ExactNumber);
     expect(stringifyJson(exact)).toBe('{"id":"tran_83510927000003612a4b","ref":12345678901234567890}');
   });
@@ -108,20 +135,40 @@ describe('upstream answers (parseJsonValue)', () => {
 /** A legacy L1 body through the translator: 'accepted', or the refusal as `code: detail`. */
 const translator = createTranslator();
 const refusedFor = (body: string) =>
-  translator.toCurrent({ method: 'POST', path: '/orders', headers: { 'limepay-secretkey': 'sandbox_sk_solo_x' }, body }).then(() => 'accepted', (err: { code: string; detail: string }) => `${err.code}: ${err.detail}`);
+  translator
+    .toCurrent({ method: 'POST', path: '/orders', headers: { 'limepay-secretkey': 'sandbox_sk_solo_x' }, body })
+    .then(
+      () => 'accepted',
+      (err: { code: string; detail: string }) => `${err.code}: ${err.detail}`,
+    );
 
 describe('a required field left out', () => {
   it('is a 400 that says so, naming the field and the type it wants', async () => {
-    expect(await refusedFor('{"paymentAmount":{"amount":100,"currency":"AUD"},"description":"d","billing":{"email":"a@b.co"}}')).toBe('invalid_request: internalOrderId: required (string)');
-    expect(await refusedFor('{"internalOrderId":"x1","paymentAmount":{"currency":"AUD"},"description":"d","billing":{"email":"a@b.co"}}')).toMatch(/^invalid_request: paymentAmount\.amount: required \(/);
+    expect(
+      await refusedFor(
+        '{"paymentAmount":{"amount":100,"currency":"AUD"},"description":"d","billing":{"email":"a@b.co"}}',
+      ),
+    ).toBe('invalid_request: internalOrderId: required (string)');
+    expect(
+      await refusedFor(
+        '{"internalOrderId":"x1","paymentAmount":{"currency":"AUD"},"description":"d","billing":{"email":"a@b.co"}}',
+      ),
+    ).toMatch(/^invalid_request: paymentAmount\.amount: required \(/);
     // a field sent as the wrong type keeps zod's words
-    expect(await refusedFor('{"internalOrderId":"x1","paymentAmount":{"amount":"100","currency":"AUD"},"description":"d","billing":{"email":"a@b.co"}}')).toMatch(/^invalid_request: paymentAmount\.amount: .*expected number, received string$/);
+    expect(
+      await refusedFor(
+        '{"internalOrderId":"x1","paymentAmount":{"amount":"100","currency":"AUD"},"description":"d","billing":{"email":"a@b.co"}}',
+      ),
+    ).toMatch(/^invalid_request: paymentAmount\.amount: .*expected number, received string$/);
   });
 });
 
 describe('a long number where the contract wants an amount', () => {
   it('is a 400 naming the field, in words a client knows', async () => {
-    const body = '{"internalOrderId":"x1","paymentAmount":{"amount":12345678901234567890,"currency":"AUD"},"description":"d","billing":{"email":"a@b.co"}}';
-    expect(await refusedFor(body)).toBe('invalid_request: paymentAmount.amount: Invalid input: expected number, received a number with more digits than a double holds');
+    const body =
+      '{"internalOrderId":"x1","paymentAmount":{"amount":12345678901234567890,"currency":"AUD"},"description":"d","billing":{"email":"a@b.co"}}';
+    expect(await refusedFor(body)).toBe(
+      'invalid_request: paymentAmount.amount: Invalid input: expected number, received a number with more digits than a double holds',
+    );
   });
 });

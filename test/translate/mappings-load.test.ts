@@ -4,7 +4,14 @@ import { z } from 'zod';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
 import { customerCreated, transactionDetail } from '../../src/contract/current-responses.js';
 import { LEGACY_ORDER, LEGACY_TRANSACTION } from '../../mappings/shapes.js';
-import { defineMapping, readAnswer, toBody, toPath, type Mapping, type RequestSpec } from '../../src/translate/define.js';
+import {
+  defineMapping,
+  readAnswer,
+  toBody,
+  toPath,
+  type Mapping,
+  type RequestSpec,
+} from '../../src/translate/define.js';
 import { LEGACY_ROUTES, ROUTE_IDS } from '../../src/translate/legacy-routes.js';
 import { compileRouter } from '../../src/translate/router.js';
 import { closed, computed, from, moved, type ShapeSpec } from '../../src/translate/shape.js';
@@ -31,7 +38,10 @@ describe('mappings are checked when the router compiles', () => {
     // the contract's rows: | L7 | 1 | `POST /refunds` ... (the first backticked call is the legacy one)
     const table = readFileSync(new URL('../../../shared/spec/legacy-api.md', import.meta.url), 'utf8');
     const contract = new Map(
-      [...table.matchAll(/^\| (L\d+) \| ([12]) \| `(GET|POST|PUT|PATCH|DELETE) ([^`]+)`/gm)].map((m) => [m[1]!, { tier: Number(m[2]), call: `${m[3]} ${m[4]}` }]),
+      [...table.matchAll(/^\| (L\d+) \| ([12]) \| `(GET|POST|PUT|PATCH|DELETE) ([^`]+)`/gm)].map((m) => [
+        m[1]!,
+        { tier: Number(m[2]), call: `${m[3]} ${m[4]}` },
+      ]),
     );
     expect(contract.size).toBeGreaterThanOrEqual(31);
     const differing = LEGACY_ROUTES.filter((r) => {
@@ -50,24 +60,34 @@ describe('mappings are checked when the router compiles', () => {
 
   it('stops on a mapping without a description, naming the file and the mapping', () => {
     const broken = { ...valid(), description: ' ' };
-    expect(() => compileRouter([broken])).toThrow('mappings-load.test.ts: mapping L3 (GET /orders/{merchantOrderId}): a description is required');
+    expect(() => compileRouter([broken])).toThrow(
+      'mappings-load.test.ts: mapping L3 (GET /orders/{merchantOrderId}): a description is required',
+    );
   });
 
   it('stops on two mappings for one legacy route', () => {
-    expect(() => compileRouter([valid(), valid()])).toThrow(/mapping L3 .*route L3 is already mapped in .*mappings-load\.test\.ts/);
+    expect(() => compileRouter([valid(), valid()])).toThrow(
+      /mapping L3 .*route L3 is already mapped in .*mappings-load\.test\.ts/,
+    );
   });
 
   it('stops on a route id or a legacy call of the wrong form, and on a route mapped twice', () => {
-    expect(() => compileRouter([{ ...valid(), route: 'Route3' }])).toThrow(/route Route3: expected a route id such as L7/);
-    expect(() => compileRouter([{ ...valid(), legacy: 'FETCH /orders/{merchantOrderId}' }])).toThrow(/expected METHOD \/path/);
-    expect(() => compileRouter([valid(), { ...valid(), legacy: 'GET /orders2/{merchantOrderId}' }])).toThrow(/route L3 is already mapped/);
+    expect(() => compileRouter([{ ...valid(), route: 'Route3' }])).toThrow(
+      /route Route3: expected a route id such as L7/,
+    );
+    expect(() => compileRouter([{ ...valid(), legacy: 'FETCH /orders/{merchantOrderId}' }])).toThrow(
+      /expected METHOD \/path/,
+    );
+    expect(() => compileRouter([valid(), { ...valid(), legacy: 'GET /orders2/{merchantOrderId}' }])).toThrow(
+      /route L3 is already mapped/,
+    );
   });
 
   it('stops on a path parameter without a target and on a current path parameter never filled', () => {
     expect(() => compileRouter([{ ...valid(), params: {} }])).toThrow(/path parameter merchantOrderId has no target/);
-    expect(() =>
-      compileRouter([{ ...valid(), current: 'GET /orders/{id}', body: z.object({}) }]),
-    ).toThrow(/current path parameter id is never filled/);
+    expect(() => compileRouter([{ ...valid(), current: 'GET /orders/{id}', body: z.object({}) }])).toThrow(
+      /current path parameter id is never filled/,
+    );
   });
 
   it('stops on a current call the current API does not have, and on an action its operation does not take', () => {
@@ -80,7 +100,9 @@ describe('mappings are checked when the router compiles', () => {
       /mapping L11 .*PATCH \/orders\/\{orderId\} takes no action CancelOrder \(it takes UpdateReferenceOrderId\)/,
     );
     // a GET takes no body, so no action at all
-    expect(() => compileRouter([{ ...valid(), request: { wrap: 'CancelOrder' } }])).toThrow(/GET \/orders\/\{orderId\} takes no action CancelOrder$/);
+    expect(() => compileRouter([{ ...valid(), request: { wrap: 'CancelOrder' } }])).toThrow(
+      /GET \/orders\/\{orderId\} takes no action CancelOrder$/,
+    );
   });
 
   describe('every key a mapping writes into a current call is one the current API knows', () => {
@@ -90,39 +112,59 @@ describe('mappings are checked when the router compiles', () => {
     const orderShape = l1.request!.shape as ShapeSpec;
 
     it('stops on a rename target with a typo, at the top level and inside a nested shape', () => {
-      expect(() => compileRouter([withRequest(l1, { wrap: 'CreateOnlineOrder', shape: { ...orderShape, customerEmail: 'customerEmailAdress' } })])).toThrow(
+      expect(() =>
+        compileRouter([
+          withRequest(l1, {
+            wrap: 'CreateOnlineOrder',
+            shape: { ...orderShape, customerEmail: 'customerEmailAdress' },
+          }),
+        ]),
+      ).toThrow(
         /mappings\/orders\.ts: mapping L1 .*CreateOnlineOrder in POST \/orders has no field customerEmailAdress \(src\/contract\/current-requests\.ts\)$/,
       );
-      expect(() => compileRouter([withRequest(l1, { wrap: 'CreateOnlineOrder', shape: { ...orderShape, billing: { phone: 'phone' } } })])).toThrow(
-        /has no field billing\.phone /,
-      );
+      expect(() =>
+        compileRouter([
+          withRequest(l1, { wrap: 'CreateOnlineOrder', shape: { ...orderShape, billing: { phone: 'phone' } } }),
+        ]),
+      ).toThrow(/has no field billing\.phone /);
     });
 
     it('stops on a legacy field the shape leaves to the vocabulary when the current action has no such field', () => {
       const withColour = { ...l1, body: (l1.body as z.ZodObject).extend({ colour: z.string().optional() }) };
       expect(() => compileRouter([withColour])).toThrow(/CreateOnlineOrder in POST \/orders has no field colour /);
       // taken out of the body by its rule, the same field is fine
-      expect(compileRouter([withRequest(withColour, { wrap: 'CreateOnlineOrder', shape: { ...orderShape, colour: moved() } })]).mappings).toHaveLength(1);
+      expect(
+        compileRouter([
+          withRequest(withColour, { wrap: 'CreateOnlineOrder', shape: { ...orderShape, colour: moved() } }),
+        ]).mappings,
+      ).toHaveLength(1);
     });
 
     it('checks each action a function picks with the fields that pick it (L4: the 3DS completion)', () => {
       const l4 = mapping('L4');
       const spec = l4.request!.shape as Record<string, ShapeSpec>;
       expect(compileRouter([l4]).mappings).toHaveLength(1);
-      expect(() => compileRouter([withRequest(l4, { ...l4.request!, shape: { ...spec, Confirm3DSComplete: { ...spec.Confirm3DSComplete, paymentToken: 'paymentToken' } } })])).toThrow(
-        /Confirm3DSComplete in POST \/orders\/\{orderId\}\/pay has no field paymentToken /,
-      );
+      expect(() =>
+        compileRouter([
+          withRequest(l4, {
+            ...l4.request!,
+            shape: { ...spec, Confirm3DSComplete: { ...spec.Confirm3DSComplete, paymentToken: 'paymentToken' } },
+          }),
+        ]),
+      ).toThrow(/Confirm3DSComplete in POST \/orders\/\{orderId\}\/pay has no field paymentToken /);
       // returnURL goes to PayByCard as returnUrl; written as sent, PayByCard has no such field
       const { returnURL: _dropped, ...payByCard } = spec.PayByCard!;
-      expect(() => compileRouter([withRequest(l4, { ...l4.request!, shape: { ...spec, PayByCard: payByCard } })])).toThrow(/PayByCard in .* has no field returnURL /);
+      expect(() =>
+        compileRouter([withRequest(l4, { ...l4.request!, shape: { ...spec, PayByCard: payByCard } })]),
+      ).toThrow(/PayByCard in .* has no field returnURL /);
     });
 
     it('stops on a path id put into a body field, or a query parameter, the current call does not have', () => {
       const l25 = mapping('L25');
       expect(compileRouter([l25]).mappings).toHaveLength(1);
-      expect(() => compileRouter([{ ...l25, params: { ...l25.params, bankAccountId: toBody('bankAccount', 'bankAccount') } }])).toThrow(
-        /SetMerchantPrimaryBankAccount in PATCH \/merchants\/\{merchantId\} has no field bankAccount /,
-      );
+      expect(() =>
+        compileRouter([{ ...l25, params: { ...l25.params, bankAccountId: toBody('bankAccount', 'bankAccount') } }]),
+      ).toThrow(/SetMerchantPrimaryBankAccount in PATCH \/merchants\/\{merchantId\} has no field bankAccount /);
       const l17 = mapping('L17');
       expect(() => compileRouter([{ ...l17, query: { ...l17.query!, shape: { merchantOrderId: 'order' } } }])).toThrow(
         /GET \/transactions has no query parameter order$/,
@@ -136,12 +178,17 @@ describe('mappings are checked when the router compiles', () => {
     it('stops on a response shape reading a field the current answer does not have, nested paths and computed rules included', () => {
       const l6 = mapping('L6');
       const legacyTransaction = LEGACY_TRANSACTION;
-      const withRules = (rules: ShapeSpec): Mapping => ({ ...l6, response: { shape: closed({ ...legacyTransaction.spec, ...rules }) } });
+      const withRules = (rules: ShapeSpec): Mapping => ({
+        ...l6,
+        response: { shape: closed({ ...legacyTransaction.spec, ...rules }) },
+      });
       expect(compileRouter([withRules({})]).mappings).toHaveLength(1);
       expect(() => compileRouter([withRules({ _id: from('purchaseDetails.transactionID') })])).toThrow(
         /mapping L6 .*the answer of GET \/transactions\/\{transactionId\} has no field purchaseDetails\.transactionID \(src\/contract\/current-responses\.ts\)$/,
       );
-      const refunds = computed((detail) => ((detail.timelines ?? []) as { eventTyp?: string }[]).filter((t) => t.eventTyp === 'PaymentRefunded'));
+      const refunds = computed((detail) =>
+        ((detail.timelines ?? []) as { eventTyp?: string }[]).filter((t) => t.eventTyp === 'PaymentRefunded'),
+      );
       expect(() => compileRouter([withRules({ refunds })])).toThrow(/has no field timelines\[0\]\.eventTyp /);
     });
 
@@ -159,13 +206,17 @@ describe('mappings are checked when the router compiles', () => {
       const l13 = mapping('L13');
       expect(compileRouter([l13]).mappings).toHaveLength(1);
       // a map typed by hand (not through readAnswer) still has its reads probed at load
-      expect(() => compileRouter([{ ...l13, response: { reads: [customerCreated], map: (body: { customerID: string }) => body.customerID } }])).toThrow(
-        /mapping L13 .*the answer of POST \/customers has no field customerID /,
-      );
+      expect(() =>
+        compileRouter([
+          { ...l13, response: { reads: [customerCreated], map: (body: { customerID: string }) => body.customerID } },
+        ]),
+      ).toThrow(/mapping L13 .*the answer of POST \/customers has no field customerID /);
       // a map reading a form its operation does not answer with
-      expect(() => compileRouter([{ ...l13, response: readAnswer([transactionDetail], (detail) => detail.purchaseDetails.transactionId) }])).toThrow(
-        /mapping L13 .*its map reads a form POST \/customers does not answer with/,
-      );
+      expect(() =>
+        compileRouter([
+          { ...l13, response: readAnswer([transactionDetail], (detail) => detail.purchaseDetails.transactionId) },
+        ]),
+      ).toThrow(/mapping L13 .*its map reads a form POST \/customers does not answer with/);
       // through readAnswer, a misspelt field does not even compile (npm test type-checks this file)
       // @ts-expect-error customerID is not a field of customerCreated
       readAnswer([customerCreated], (body) => body.customerID);
@@ -173,11 +224,16 @@ describe('mappings are checked when the router compiles', () => {
       expect(compileRouter([mapping('L4')]).mappings).toHaveLength(1);
     });
 
-    it('reads from the object at the mapping\'s `at` path of the answer', () => {
+    it("reads from the object at the mapping's `at` path of the answer", () => {
       const l3 = mapping('L3');
-      expect(() => compileRouter([{ ...l3, response: { at: 'OnlineOrder.order', shape: closed({ ...LEGACY_ORDER.spec, merchantOrderId: 'orderID' }) } }])).toThrow(
-        /the answer of GET \/orders\/\{orderId\} at OnlineOrder\.order has no field orderID /,
-      );
+      expect(() =>
+        compileRouter([
+          {
+            ...l3,
+            response: { at: 'OnlineOrder.order', shape: closed({ ...LEGACY_ORDER.spec, merchantOrderId: 'orderID' }) },
+          },
+        ]),
+      ).toThrow(/the answer of GET \/orders\/\{orderId\} at OnlineOrder\.order has no field orderID /);
     });
   });
 });

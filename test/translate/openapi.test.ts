@@ -38,11 +38,16 @@ afterAll(() => gw.close());
 
 describe('OpenAPI documents', () => {
   it('describe every legacy route with its id and description, valid OpenAPI 3.1', async () => {
-    const doc = legacyDocument(createTranslator().routes, '1.0.0') as { paths: Record<string, Record<string, { 'x-legacy-route': string; description: string }>> };
+    const doc = legacyDocument(createTranslator().routes, '1.0.0') as {
+      paths: Record<string, Record<string, { 'x-legacy-route': string; description: string }>>;
+    };
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
     const ops = Object.values(doc.paths).flatMap((p) => Object.values(p));
     // one operation per route, and one more per other form a route is also taken at (L23)
-    const forms = createTranslator().routes.mappings.flatMap(({ mapping }) => [mapping.route, ...(mapping.alsoAt ?? []).map(() => mapping.route)]);
+    const forms = createTranslator().routes.mappings.flatMap(({ mapping }) => [
+      mapping.route,
+      ...(mapping.alsoAt ?? []).map(() => mapping.route),
+    ]);
     expect(ops.map((o) => o['x-legacy-route']).sort()).toEqual(forms.sort());
     expect(new Set(ops.map((o) => o['x-legacy-route']))).toEqual(new Set(LEGACY_ROUTES.map((r) => r.id)));
     for (const op of ops) expect(op.description.length, op['x-legacy-route']).toBeGreaterThan(20);
@@ -53,7 +58,8 @@ describe('OpenAPI documents', () => {
   it('describe every current operation the sandbox serves, action wrappers as their variants, valid OpenAPI 3.1', async () => {
     const doc = currentDocument('1.0.0') as { paths: Record<string, Record<string, unknown>> };
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
-    for (const route of CURRENT_ROUTES) expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
+    for (const route of CURRENT_ROUTES)
+      expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
     expect(JSON.stringify(doc.paths['/transactions/{transactionId}']!.patch)).toContain('CreateRefund');
   });
 
@@ -65,7 +71,11 @@ describe('OpenAPI documents', () => {
     }
     const other = await client(gw.url).get('/_paybridge/openapi/other.json');
     expect(other.status).toBe(404);
-    expect(legacyError.parse(other.body)).toMatchObject({ errorCode: 'not_found', detail: 'generation: legacy.json or current.json', tracer: other.headers.get('x-request-id') });
+    expect(legacyError.parse(other.body)).toMatchObject({
+      errorCode: 'not_found',
+      detail: 'generation: legacy.json or current.json',
+      tracer: other.headers.get('x-request-id'),
+    });
     const cli = spawnBin(['openapi', 'current']);
     expect(await cli.exited).toBe(0);
     expect(JSON.parse(cli.stdout()).paths['/orders'].post.requestBody).toBeDefined();
@@ -81,19 +91,30 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 /** Redocly's recommended rules and Spectral's oas ruleset over one document: their problems by severity. */
 async function lintDocument(doc: object): Promise<{ errors: string[]; warnings: string[] }> {
   const source = JSON.stringify(doc, null, 2);
-  const problems = await lintFromString({ source, absoluteRef: 'openapi.json', config: await createConfig({ extends: ['recommended'] }) });
+  const problems = await lintFromString({
+    source,
+    absoluteRef: 'openapi.json',
+    config: await createConfig({ extends: ['recommended'] }),
+  });
   const spectral = new spectralCore.Spectral();
   spectral.setRuleset({ extends: [[oas, 'recommended']] } as never);
   const results = await spectral.run(new spectralCore.Document(source, spectralParsers.Json, 'openapi.json'));
   const errors = [
-    ...problems.filter((p) => p.severity === 'error').map((p) => `redocly ${p.ruleId}: ${p.message} ${p.location[0]?.pointer ?? ''}`),
-    ...results.filter((r) => (r.severity as number) === 0).map((r) => `spectral ${String(r.code)}: ${r.message} ${r.path.join('.')}`),
+    ...problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => `redocly ${p.ruleId}: ${p.message} ${p.location[0]?.pointer ?? ''}`),
+    ...results
+      .filter((r) => (r.severity as number) === 0)
+      .map((r) => `spectral ${String(r.code)}: ${r.message} ${r.path.join('.')}`),
   ];
-  const warnings = [...problems.filter((p) => p.severity !== 'error').map((p) => `redocly ${p.ruleId}`), ...results.filter((r) => (r.severity as number) !== 0).map((r) => `spectral ${String(r.code)}`)];
+  const warnings = [
+    ...problems.filter((p) => p.severity !== 'error').map((p) => `redocly ${p.ruleId}`),
+    ...results.filter((r) => (r.severity as number) !== 0).map((r) => `spectral ${String(r.code)}`),
+  ];
   return { errors, warnings };
 }
 
-describe('OpenAPI documents under the ecosystem\'s linters', () => {
+describe("OpenAPI documents under the ecosystem's linters", () => {
   it('have no error under Redocly recommended and Spectral oas, and a document with the faults they report is caught', async () => {
     for (const doc of [legacyDocument(createTranslator().routes, '1.0.0'), currentDocument('1.0.0')]) {
       const { errors, warnings } = await lintDocument(doc);
@@ -101,7 +122,10 @@ describe('OpenAPI documents under the ecosystem\'s linters', () => {
       // what is left: Redocly's note on zod's nullable oneOf (current document) only
       expect(warnings.filter((w) => w !== 'redocly no-illogical-composition-keywords')).toEqual([]);
     }
-    const faulty = structuredClone(legacyDocument(createTranslator().routes, '1.0.0')) as { servers: unknown[]; paths: Record<string, Record<string, { summary?: string; operationId?: string }>> };
+    const faulty = structuredClone(legacyDocument(createTranslator().routes, '1.0.0')) as {
+      servers: unknown[];
+      paths: Record<string, Record<string, { summary?: string; operationId?: string }>>;
+    };
     faulty.servers = [];
     delete faulty.paths['/orders']!.post!.summary;
     faulty.paths['/refunds']!.post!.operationId = 'createOrder';
@@ -113,7 +137,17 @@ describe('OpenAPI documents under the ecosystem\'s linters', () => {
 
   it('give every legacy operation a meaningful id, a tag, a schema for each answer and the legacy error for the rest', () => {
     const doc = legacyDocument(createTranslator().routes, '1.0.0') as {
-      paths: Record<string, Record<string, { operationId: string; tags: string[]; responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            operationId: string;
+            tags: string[];
+            responses: Record<string, { content?: Record<string, { schema: object }> }>;
+          }
+        >
+      >;
     };
     for (const [path, ops] of Object.entries(doc.paths))
       for (const [method, op] of Object.entries(ops)) {
@@ -121,17 +155,30 @@ describe('OpenAPI documents under the ecosystem\'s linters', () => {
         expect(op.tags).toHaveLength(1);
         const success = Object.entries(op.responses).filter(([status]) => Number(status) < 300);
         expect(success.length, `${method} ${path}`).toBeGreaterThan(0);
-        for (const [status, answer] of success) if (status !== '204') expect(JSON.stringify(answer.content?.['application/json']?.schema), `${method} ${path} ${status}`).not.toBe('{}');
-        for (const status of ['400', '401', '404']) expect(JSON.stringify(op.responses[status]), `${method} ${path} ${status}`).toContain('LegacyError');
+        for (const [status, answer] of success)
+          if (status !== '204')
+            expect(
+              JSON.stringify(answer.content?.['application/json']?.schema),
+              `${method} ${path} ${status}`,
+            ).not.toBe('{}');
+        for (const status of ['400', '401', '404'])
+          expect(JSON.stringify(op.responses[status]), `${method} ${path} ${status}`).toContain('LegacyError');
       }
     expect(doc.paths['/orders']!.post!.operationId).toBe('createOrder');
     expect(doc.paths['/refunds']!.post!.operationId).toBe('createRefund');
     // the seed's PayTo shapes spelled out in the current document
     const current = JSON.stringify(currentDocument('1.0.0'));
-    for (const name of ['PayToMethod', 'agreementToken', 'AgreementRequestTermsOneOff', 'customerAccIdentifier', 'Bban']) expect(current).toContain(name);
+    for (const name of [
+      'PayToMethod',
+      'agreementToken',
+      'AgreementRequestTermsOneOff',
+      'customerAccIdentifier',
+      'Bban',
+    ])
+      expect(current).toContain(name);
   });
 
-  it('the answers the deployed clients get through the gateway fit the legacy document\'s schemas, route by route', async () => {
+  it("the answers the deployed clients get through the gateway fit the legacy document's schemas, route by route", async () => {
     const gw = await spawnGateway(['--mode', '*=current']);
     const currentFace = /current (http:\/\/127\.0\.0\.1:\d+)/.exec(gw.stderr())![1]!;
     try {
@@ -155,7 +202,21 @@ describe('OpenAPI documents under the ecosystem\'s linters', () => {
         }
       }
       expect(routes.mappings.length).toBeGreaterThan(0);
-      expect([...seen].sort()).toEqual(['L1', 'L10', 'L12', 'L19', 'L28', 'L29', 'L3', 'L30', 'L31', 'L4', 'L6', 'L7', 'L9']);
+      expect([...seen].sort()).toEqual([
+        'L1',
+        'L10',
+        'L12',
+        'L19',
+        'L28',
+        'L29',
+        'L3',
+        'L30',
+        'L31',
+        'L4',
+        'L6',
+        'L7',
+        'L9',
+      ]);
     } finally {
       await gw.stop();
     }
@@ -178,12 +239,36 @@ export async function createOrder(base: string, key: string): Promise<string> {
   ${answerLine}
 }
 `;
-      const tsc = (file: string) => run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', '--skipLibCheck', join(dir, file)], { cwd: ROOT });
-      writeFileSync(join(dir, 'good.ts'), call('return answer.merchantOrderId + answer.status + String(answer.amount);'));
+      const tsc = (file: string) =>
+        run(
+          process.execPath,
+          [
+            join(ROOT, 'node_modules/typescript/bin/tsc'),
+            '--noEmit',
+            '--strict',
+            '--module',
+            'nodenext',
+            '--moduleResolution',
+            'nodenext',
+            '--target',
+            'es2022',
+            '--lib',
+            'es2022,dom',
+            '--skipLibCheck',
+            join(dir, file),
+          ],
+          { cwd: ROOT },
+        );
+      writeFileSync(
+        join(dir, 'good.ts'),
+        call('return answer.merchantOrderId + answer.status + String(answer.amount);'),
+      );
       await tsc('good.ts');
       // a renamed field of the answer does not compile
       writeFileSync(join(dir, 'bad.ts'), call('return answer.orderId;'));
-      await expect(tsc('bad.ts')).rejects.toMatchObject({ stdout: expect.stringContaining("Property 'orderId' does not exist") });
+      await expect(tsc('bad.ts')).rejects.toMatchObject({
+        stdout: expect.stringContaining("Property 'orderId' does not exist"),
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -16,7 +16,11 @@ const sh = promisify(exec);
 const run = promisify(execFile);
 const ROOT = new URL('../../', import.meta.url).pathname;
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; engines: { node: string }; devDependencies: Record<string, string> };
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  engines: { node: string };
+  devDependencies: Record<string, string>;
+};
 
 /** README's line that clones and packs paybridge: run here on this checkout (see `cloneAndPack`). */
 const CLONE = 'git clone <this repository> paybridge && (cd paybridge && npm install && npm pack)';
@@ -86,9 +90,13 @@ function followReadme(): Promise<{ dir: string; stdout: string }> {
           await cloneAndPack(dir);
           continue;
         }
-        const result = await sh(command, { cwd: dir, timeout: 240_000 }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
-          throw new Error(`README's \`${command}\` failed in ${dir}: ${err.stdout ?? ''}${err.stderr ?? err.message}`);
-        });
+        const result = await sh(command, { cwd: dir, timeout: 240_000 }).catch(
+          (err: { stdout?: string; stderr?: string; message: string }) => {
+            throw new Error(
+              `README's \`${command}\` failed in ${dir}: ${err.stdout ?? ''}${err.stderr ?? err.message}`,
+            );
+          },
+        );
         stdout = result.stdout;
       }
     }
@@ -102,9 +110,16 @@ describe('library mode, as README prints it', () => {
     const commands = librarySection().steps.flatMap((s) => ('commands' in s ? s.commands : []));
     expect(commands).toContain(CLONE);
     expect(commands).toContain(`npm install ./paybridge/paybridge-${PKG.version}.tgz undici@7`);
-    expect(commands).toContain(`npm install --save-dev typescript@${PKG.devDependencies.typescript} @types/node@${/^>=(\d+)\./.exec(PKG.engines.node)![1]}`);
-    const tsconfig = librarySection().steps.find((s): s is { file: string; content: string } => 'file' in s && s.file === 'tsconfig.json')!;
-    expect((JSON.parse(tsconfig.content) as { include?: string[] }).include, "tsconfig.json's include: the user's own code").toBeDefined();
+    expect(commands).toContain(
+      `npm install --save-dev typescript@${PKG.devDependencies.typescript} @types/node@${/^>=(\d+)\./.exec(PKG.engines.node)![1]}`,
+    );
+    const tsconfig = librarySection().steps.find(
+      (s): s is { file: string; content: string } => 'file' in s && s.file === 'tsconfig.json',
+    )!;
+    expect(
+      (JSON.parse(tsconfig.content) as { include?: string[] }).include,
+      "tsconfig.json's include: the user's own code",
+    ).toBeDefined();
   });
 
   it('works as printed in a new directory: the commands install what they need, tsc checks app.ts with the tsconfig shown, it prints what README says', async () => {
@@ -122,7 +137,9 @@ console.log(current.method, current.path, JSON.stringify(current.body), typeof E
     );
     const { stdout } = await run(process.execPath, ['main.js'], { cwd: dir });
     expect(stdout.trim()).toBe('PATCH /transactions/tran_1 {"CreateRefund":{"refundAmount":5}} number');
-    const bin = await run(process.execPath, [join(dir, 'node_modules/paybridge/dist/src/cli.js'), 'routes'], { cwd: dir });
+    const bin = await run(process.execPath, [join(dir, 'node_modules/paybridge/dist/src/cli.js'), 'routes'], {
+      cwd: dir,
+    });
     expect(bin.stdout).toMatch(new RegExp(`^${LEGACY_ROUTES.at(-1)!.id}\\s`, 'm'));
   }, 420_000);
 });

@@ -44,18 +44,38 @@ async function withTemporaryRoute() {
 describe('the registry of routes is the mappings', () => {
   it('accepts a route added as a mapping in the configuration, the route table, the translator and the OpenAPI', async () => {
     const { loadConfig, LEGACY_ROUTES, createTranslator, legacyDocument } = await withTemporaryRoute();
-    expect(loadConfig({ file: { routes: { L99: 'legacy', '*': 'current' } } }).routes).toEqual({ L99: 'legacy', '*': 'current' });
-    expect(LEGACY_ROUTES.at(-1)).toEqual({ id: 'L99', tier: 2, method: 'GET', path: '/receipts/{merchantOrderId}', current: 'GET /orders/{orderId}' });
+    expect(loadConfig({ file: { routes: { L99: 'legacy', '*': 'current' } } }).routes).toEqual({
+      L99: 'legacy',
+      '*': 'current',
+    });
+    expect(LEGACY_ROUTES.at(-1)).toEqual({
+      id: 'L99',
+      tier: 2,
+      method: 'GET',
+      path: '/receipts/{merchantOrderId}',
+      current: 'GET /orders/{orderId}',
+    });
     const translator = createTranslator();
-    const sent = await translator.toCurrent({ method: 'GET', path: '/receipts/ordr_1', headers: { 'Limepay-SecretKey': 'sandbox_sk_solo_secret_key' } });
+    const sent = await translator.toCurrent({
+      method: 'GET',
+      path: '/receipts/ordr_1',
+      headers: { 'Limepay-SecretKey': 'sandbox_sk_solo_secret_key' },
+    });
     expect(sent).toMatchObject({ method: 'GET', path: '/orders/ordr_1' });
-    const doc = legacyDocument(translator.routes, '0.0.0') as { paths: Record<string, { get?: { 'x-legacy-route': string; operationId: string } }> };
-    expect(doc.paths['/receipts/{merchantOrderId}']?.get).toMatchObject({ 'x-legacy-route': 'L99', operationId: 'readReceipt' });
+    const doc = legacyDocument(translator.routes, '0.0.0') as {
+      paths: Record<string, { get?: { 'x-legacy-route': string; operationId: string } }>;
+    };
+    expect(doc.paths['/receipts/{merchantOrderId}']?.get).toMatchObject({
+      'x-legacy-route': 'L99',
+      operationId: 'readReceipt',
+    });
   });
 
   it('refuses, without the mapping, the same route id in the configuration, naming the ids it knows', async () => {
     const { loadConfig } = await import('../../src/config.js');
     const { LEGACY_ROUTES } = await import('../../src/translate/legacy-routes.js');
-    expect(() => loadConfig({ file: { routes: { L99: 'legacy' } } })).toThrow(new RegExp(`routes\\.L99: .*route table \\(${LEGACY_ROUTES[0]!.id}-${LEGACY_ROUTES.at(-1)!.id}\\)`));
+    expect(() => loadConfig({ file: { routes: { L99: 'legacy' } } })).toThrow(
+      new RegExp(`routes\\.L99: .*route table \\(${LEGACY_ROUTES[0]!.id}-${LEGACY_ROUTES.at(-1)!.id}\\)`),
+    );
   });
 });

@@ -30,9 +30,12 @@ describe('request ids', () => {
 
   it('are the tracer of a translation error when the caller gave none', async () => {
     const translator = createTranslator();
-    const answer = await translator.execute({ method: 'GET', path: '/transactions/nope', headers: { 'limepay-secretkey': 'sandbox_sk_abcdef' } }, async () => {
-      throw new Error('not sent: the translation refuses the request first');
-    });
+    const answer = await translator.execute(
+      { method: 'GET', path: '/transactions/nope', headers: { 'limepay-secretkey': 'sandbox_sk_abcdef' } },
+      async () => {
+        throw new Error('not sent: the translation refuses the request first');
+      },
+    );
     expect(answer.status).toBe(400);
     expect((answer.body as { errorCode: string; tracer: string }).errorCode).toBe('invalid_request');
     expect((answer.body as { tracer: string }).tracer).toMatch(V4);

@@ -14,7 +14,18 @@ const SK = { 'limepay-secretkey': KEYS.soloSk };
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const key = fc.oneof(
-  fc.constantFrom('email', 'firstName', 'lastName', 'phoneno', 'phoneNo', 'internalOrderId', 'customerEmail', 'platformId', 'metadata', 'amount'),
+  fc.constantFrom(
+    'email',
+    'firstName',
+    'lastName',
+    'phoneno',
+    'phoneNo',
+    'internalOrderId',
+    'customerEmail',
+    'platformId',
+    'metadata',
+    'amount',
+  ),
   fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !FORBIDDEN_KEYS.has(k)),
 );
 /** JSON values with legacy-looking keys at any depth; no -0 (JSON turns it into 0). */
@@ -35,12 +46,21 @@ const metadata = fc.dictionary(key, json, { maxKeys: 6 });
 const text = (max: number) => fc.string({ unit: 'grapheme', maxLength: max });
 /** An optional legacy string: "" means absent (legacy-api.md section 0), so a value that must survive is not empty. */
 const optText = (max: number) => fc.string({ unit: 'grapheme', minLength: 1, maxLength: max });
-const email = fc.tuple(fc.stringMatching(/^[a-z0-9]{1,10}$/), fc.stringMatching(/^[a-z]{1,10}$/)).map(([l, d]) => `${l}@${d}.example`);
+const email = fc
+  .tuple(fc.stringMatching(/^[a-z0-9]{1,10}$/), fc.stringMatching(/^[a-z]{1,10}$/))
+  .map(([l, d]) => `${l}@${d}.example`);
 const phone = fc.stringMatching(/^\+61[0-9]{9}$/);
 const currency = fc.constantFrom('AUD', 'NZD', 'USD');
 const amount = fc.integer({ min: 1, max: 1_000_000_000 });
 const addressArb = fc.record(
-  { line1: optText(40), line2: optText(40), city: optText(20), state: optText(10), postalCode: fc.stringMatching(/^[0-9]{4}$/), country: fc.constantFrom('AU', 'NZ') },
+  {
+    line1: optText(40),
+    line2: optText(40),
+    city: optText(20),
+    state: optText(10),
+    postalCode: fc.stringMatching(/^[0-9]{4}$/),
+    country: fc.constantFrom('AU', 'NZ'),
+  },
   { requiredKeys: [] },
 );
 
@@ -53,20 +73,32 @@ export const legacyOrderBody = fc.record(
     phoneNo: phone,
     items: fc.array(
       fc.record(
-        { description: text(30), quantity: fc.integer({ min: 1, max: 99 }), amount: fc.integer({ min: 0, max: 1_000_000 }), currency, sku: optText(10), imageUrl: fc.webUrl() },
+        {
+          description: text(30),
+          quantity: fc.integer({ min: 1, max: 99 }),
+          amount: fc.integer({ min: 0, max: 1_000_000 }),
+          currency,
+          sku: optText(10),
+          imageUrl: fc.webUrl(),
+        },
         { requiredKeys: ['description', 'quantity', 'amount', 'currency'] },
       ),
       { maxLength: 4 },
     ),
     discount: fc.record({ amount: fc.integer({ min: 0, max: 10_000 }) }),
-    shipping: fc.record({ amount: fc.integer({ min: 0, max: 10_000 }), address: addressArb, name: optText(30) }, { requiredKeys: [] }),
+    shipping: fc.record(
+      { amount: fc.integer({ min: 0, max: 10_000 }), address: addressArb, name: optText(30) },
+      { requiredKeys: [] },
+    ),
     billing: fc.record({ address: addressArb, name: optText(30), email, phone }, { requiredKeys: [] }),
     metadata,
   },
   { requiredKeys: ['internalOrderId', 'paymentAmount', 'description', 'billing'] },
 );
 
-const orderShape = translator.routes.mappings.find((m) => m.mapping.route === 'L1')!.requestShapes.get('CreateOnlineOrder')!;
+const orderShape = translator.routes.mappings
+  .find((m) => m.mapping.route === 'L1')!
+  .requestShapes.get('CreateOnlineOrder')!;
 
 describe('legacy -> current -> legacy', () => {
   it('keeps every field of a create-order body, metadata byte for byte', async () => {
@@ -83,9 +115,19 @@ describe('legacy -> current -> legacy', () => {
   });
 
   it('keeps consumer-customer fields through the vocabulary both ways', async () => {
-    const shape = translator.routes.mappings.find((m) => m.mapping.route === 'L13')!.requestShapes.get('UpsertConsumerCustomer')!;
+    const shape = translator.routes.mappings
+      .find((m) => m.mapping.route === 'L13')!
+      .requestShapes.get('UpsertConsumerCustomer')!;
     const consumer = fc.record(
-      { internalCustomerId: optText(20), email, phoneno: phone, firstName: optText(20), middleName: optText(20), lastName: optText(20), address: addressArb },
+      {
+        internalCustomerId: optText(20),
+        email,
+        phoneno: phone,
+        firstName: optText(20),
+        middleName: optText(20),
+        lastName: optText(20),
+        address: addressArb,
+      },
       { requiredKeys: ['email'] },
     );
     await fc.assert(
@@ -93,7 +135,11 @@ describe('legacy -> current -> legacy', () => {
         const current = await translator.toCurrent({ method: 'POST', path: '/customers/consumer', headers: SK, body });
         const inner = (current.body as { UpsertConsumerCustomer: Record<string, unknown> }).UpsertConsumerCustomer;
         expect(upsertCustomerRequest.safeParse(current.body).error).toBeUndefined();
-        expect(Object.keys(inner).some((k) => ['email', 'phoneno', 'firstName', 'lastName', 'internalCustomerId'].includes(k))).toBe(false);
+        expect(
+          Object.keys(inner).some((k) =>
+            ['email', 'phoneno', 'firstName', 'lastName', 'internalCustomerId'].includes(k),
+          ),
+        ).toBe(false);
         // the current consumer upsert has no address (reference): dropped and reported, everything else kept
         const { address, ...kept } = body;
         expect(shape.backward(inner)).toEqual(kept);
@@ -115,7 +161,12 @@ describe('legacy -> current API -> legacy answer, over HTTP', () => {
     const { translated } = parityClients(sb);
     await fc.assert(
       fc.asyncProperty(legacyOrderBody, async (body) => {
-        const res = await translated({ method: 'POST', path: '/orders', headers: { 'Limepay-SecretKey': KEYS.soloSk }, body });
+        const res = await translated({
+          method: 'POST',
+          path: '/orders',
+          headers: { 'Limepay-SecretKey': KEYS.soloSk },
+          body,
+        });
         expect(res.status).toBe(200);
         const order = res.body as Record<string, unknown>;
         const { paymentAmount, ...rest } = body;

@@ -23,7 +23,11 @@ export function createPassthrough({ config, upstream, tracing, answers }: Passth
   function send(x: Exchange, decision: Decision & { upstream: string }, body: Buffer | undefined): Promise<void> {
     let extra = forwardedHeaders(decision.headers, x.req);
     if (tracing.enabled) {
-      x.span = tracing.start(`paybridge ${decision.route}`, typeof decision.headers.traceparent === 'string' ? decision.headers.traceparent : undefined, { 'paybridge.route': decision.route, 'http.request.method': x.method });
+      x.span = tracing.start(
+        `paybridge ${decision.route}`,
+        typeof decision.headers.traceparent === 'string' ? decision.headers.traceparent : undefined,
+        { 'paybridge.route': decision.route, 'http.request.method': x.method },
+      );
       extra = Object.assign(extra, tracing.headersOf(x.span.ctx));
     }
     const request = { method: x.method, path: x.url, headers: headerList(decision.headers, extra, x.id), body };
@@ -31,7 +35,8 @@ export function createPassthrough({ config, upstream, tracing, answers }: Passth
       (answer) => {
         const out: OutgoingHttpHeaders = endToEnd(answer.headers);
         const bodiless = x.method === 'HEAD' || answer.status === 204 || answer.status === 304;
-        if (bodiless && answer.headers['content-length'] !== undefined) out['content-length'] = answer.headers['content-length'];
+        if (bodiless && answer.headers['content-length'] !== undefined)
+          out['content-length'] = answer.headers['content-length'];
         answers.write(x, answer.status, out, bodiless ? undefined : answer.body);
       },
       (err: unknown) => {
@@ -42,7 +47,11 @@ export function createPassthrough({ config, upstream, tracing, answers }: Passth
 
   // a promise chain, not an async function: its every await is paid per request
   /** `read`: the body, when the gateway already read it (a percentage canary looks into it to choose a side). */
-  return function passthrough(x: Exchange, decision: Decision & { upstream: string }, read?: { body: Buffer | undefined }): Promise<void> {
+  return function passthrough(
+    x: Exchange,
+    decision: Decision & { upstream: string },
+    read?: { body: Buffer | undefined },
+  ): Promise<void> {
     if (read) return send(x, decision, read.body);
     if (!hasBody(x.req)) return send(x, decision, undefined);
     return readBody(x.req, config.bodyLimitBytes).then((body) => send(x, decision, body));

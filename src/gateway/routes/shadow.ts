@@ -35,14 +35,34 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
   const { config, metrics, upstream, upstreamFor, answers } = deps;
 
   /** One legacy request forwarded unchanged to the legacy upstream of its credential, its answer whole. */
-  function forwardLegacy(method: string, path: string, headers: Record<string, string | string[]>, body: string | undefined, requestId: string, deadline?: number, forwarded?: Record<string, string>) {
-    return upstream.forward(upstreamFor(soleCredential(headers), 'legacy'), { method, path, headers, body }, requestId, deadline, forwarded);
+  function forwardLegacy(
+    method: string,
+    path: string,
+    headers: Record<string, string | string[]>,
+    body: string | undefined,
+    requestId: string,
+    deadline?: number,
+    forwarded?: Record<string, string>,
+  ) {
+    return upstream.forward(
+      upstreamFor(soleCredential(headers), 'legacy'),
+      { method, path, headers, body },
+      requestId,
+      deadline,
+      forwarded,
+    );
   }
 
   /** A comparison's own legacy call (a canary's candidate, a read again to learn noise), its answer parsed. */
   async function callLegacy(request: LegacyRequest): Promise<CurrentResponse> {
     const body = typeof request.body === 'string' ? request.body : undefined;
-    const answer = await forwardLegacy(request.method, request.path, request.headers as Record<string, string | string[]>, body, request.requestId ?? '');
+    const answer = await forwardLegacy(
+      request.method,
+      request.path,
+      request.headers as Record<string, string | string[]>,
+      body,
+      request.requestId ?? '',
+    );
     return { status: answer.status, body: answerBody(answer.text, answer.headers['content-type']) };
   }
 
@@ -57,7 +77,14 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
   });
 
   /** Queues the comparison of an exchange the client already has the answer to. */
-  function compareLater(x: Exchange, mode: 'shadow' | 'canary', body: string | undefined, primary: Answer | RawPrimary, primaryBytes: number, ticket?: WriteTicket): void {
+  function compareLater(
+    x: Exchange,
+    mode: 'shadow' | 'canary',
+    body: string | undefined,
+    primary: Answer | RawPrimary,
+    primaryBytes: number,
+    ticket?: WriteTicket,
+  ): void {
     const decision = x.decision!;
     shadow.enqueue({
       bytes: (body?.length ?? 0) + primaryBytes,
@@ -87,7 +114,15 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
     const ticket = isWriteRoute(decision.match!.compiled.mapping) ? shadow.writes.begins(x.url, body) : undefined;
     try {
       // under the request's deadline, which started before its body was read
-      answer = await forwardLegacy(x.method, x.url, decision.headers, body, x.id, x.deadline, forwardedHeaders(decision.headers, x.req));
+      answer = await forwardLegacy(
+        x.method,
+        x.url,
+        decision.headers,
+        body,
+        x.id,
+        x.deadline,
+        forwardedHeaders(decision.headers, x.req),
+      );
     } catch (err) {
       if (ticket) shadow.writes.ends(ticket);
       const error = answers.upstreamFailed(decision.route, x.id, err, 'shadow primary call failed');
@@ -97,7 +132,14 @@ export function createShadowRoute(deps: ShadowRouteDeps) {
     if (ticket) shadow.writes.ends(ticket);
     const latencyMs = performance.now() - x.started;
     answers.write(x, answer.status, answer.headers, answer.text === '' ? undefined : answer.text);
-    compareLater(x, 'shadow', body, { status: answer.status, text: answer.text, contentType: answer.headers['content-type'], latencyMs }, answer.text.length, ticket);
+    compareLater(
+      x,
+      'shadow',
+      body,
+      { status: answer.status, text: answer.text, contentType: answer.headers['content-type'], latencyMs },
+      answer.text.length,
+      ticket,
+    );
   }
 
   return { shadow, compareLater, shadowed };

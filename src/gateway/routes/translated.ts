@@ -20,17 +20,30 @@ import type { Upstream } from '../upstream.js';
 type CorpusCalls = { request: CurrentRequest; answer: CurrentResponse }[];
 
 /** One translated current call, sent to the current upstream of its Bearer's environment. */
-export type CallCurrent = (current: CurrentRequest, requestId: string, route: string, forwarded?: Record<string, string>, deadline?: number) => Promise<CurrentResponse>;
+export type CallCurrent = (
+  current: CurrentRequest,
+  requestId: string,
+  route: string,
+  forwarded?: Record<string, string>,
+  deadline?: number,
+) => Promise<CurrentResponse>;
 
 /** Current calls for the gateway (and the shadow comparisons), counted and logged when they fail. */
-export function createCurrentCaller(deps: { classifier: ReturnType<typeof createClassifier>; upstream: Upstream; answers: Answers }): CallCurrent {
+export function createCurrentCaller(deps: {
+  classifier: ReturnType<typeof createClassifier>;
+  upstream: Upstream;
+  answers: Answers;
+}): CallCurrent {
   const { classifier, upstream, answers } = deps;
   // a promise chain, not an async function: the translated path's every await is paid per request
   return (current, requestId, route, forwarded, deadline) => {
     const authorization = current.headers.authorization;
     let base: string;
     try {
-      base = classifier.upstreamFor(authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined, 'current');
+      base = classifier.upstreamFor(
+        authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined,
+        'current',
+      );
     } catch (err) {
       return Promise.reject(err);
     }
@@ -69,14 +82,27 @@ export function createTranslated(deps: TranslatedDeps) {
     route: string,
     send: (current: CurrentRequest, headers: Record<string, string>) => Promise<CurrentResponse>,
   ): Promise<LegacyResponse> {
-    const parent = typeof legacyRequest.headers.traceparent === 'string' ? legacyRequest.headers.traceparent : undefined;
+    const parent =
+      typeof legacyRequest.headers.traceparent === 'string' ? legacyRequest.headers.traceparent : undefined;
     const attributes = { 'paybridge.route': route, 'http.request.method': legacyRequest.method };
-    return tracing.span(`paybridge ${route}`, parent, attributes, (hop) =>
-      tracing.span(`translate ${route}`, hop, attributes, (translation) =>
-        translator.execute(legacyRequest, (current) =>
-          tracing.span(`upstream ${current.method}`, translation, { 'http.request.method': current.method, 'url.path': current.path.split('?')[0]! }, (call) => send(current, tracing.headersOf(call)), 'client'),
+    return tracing.span(
+      `paybridge ${route}`,
+      parent,
+      attributes,
+      (hop) =>
+        tracing.span(`translate ${route}`, hop, attributes, (translation) =>
+          translator.execute(legacyRequest, (current) =>
+            tracing.span(
+              `upstream ${current.method}`,
+              translation,
+              { 'http.request.method': current.method, 'url.path': current.path.split('?')[0]! },
+              (call) => send(current, tracing.headersOf(call)),
+              'client',
+            ),
+          ),
         ),
-      ), 'server');
+      'server',
+    );
   }
 
   /** The exchange once the body (if any) is read: translated, sent, its answer written. */
@@ -87,20 +113,35 @@ export function createTranslated(deps: TranslatedDeps) {
     const legacyRequest = { method: x.method, path: x.url, headers: decision.headers, requestId: x.id, body, deadline };
     // a sampled exchange for the replay corpus: each current call and its answer, kept as they pass
     const calls = deps.corpus?.sampled() ? ([] as CorpusCalls) : undefined;
-    const kept = (current: CurrentRequest, sent: Promise<CurrentResponse>) => (calls ? sent.then((got) => (calls.push({ request: current, answer: got }), got)) : sent);
+    const kept = (current: CurrentRequest, sent: Promise<CurrentResponse>) =>
+      calls ? sent.then((got) => (calls.push({ request: current, answer: got }), got)) : sent;
     const answer = tracing.enabled
-      ? tracedExecute(legacyRequest, decision.route, (current, headers) => kept(current, callCurrent(current, x.id, decision.route, Object.assign({}, forwarded, headers), deadline)))
-      : translator.execute(legacyRequest, (current) => kept(current, callCurrent(current, x.id, decision.route, forwarded, deadline)), decision.match);
-    const served = decision.sampled ? answer.then(undefined, (err: unknown) => {
-      // a sampled canary exchange whose primary (the translated call) failed is recorded as such
-      if (err instanceof PaybridgeError) deps.primaryFailed(decision.route, x.id, err);
-      throw err;
-    }) : answer;
+      ? tracedExecute(legacyRequest, decision.route, (current, headers) =>
+          kept(current, callCurrent(current, x.id, decision.route, Object.assign({}, forwarded, headers), deadline)),
+        )
+      : translator.execute(
+          legacyRequest,
+          (current) => kept(current, callCurrent(current, x.id, decision.route, forwarded, deadline)),
+          decision.match,
+        );
+    const served = decision.sampled
+      ? answer.then(undefined, (err: unknown) => {
+          // a sampled canary exchange whose primary (the translated call) failed is recorded as such
+          if (err instanceof PaybridgeError) deps.primaryFailed(decision.route, x.id, err);
+          throw err;
+        })
+      : answer;
     return served.then((legacy) => {
       answers.sendLegacy(x, legacy);
       if (calls) deps.corpus!.write(decision.route, legacyRequest, legacy, calls);
       if (decision.sampled)
-        deps.compareLater(x, 'canary', body, { status: legacy.status, body: legacy.body, latencyMs: performance.now() - x.started }, legacy.body === undefined ? 0 : stringifyJson(legacy.body).length);
+        deps.compareLater(
+          x,
+          'canary',
+          body,
+          { status: legacy.status, body: legacy.body, latencyMs: performance.now() - x.started },
+          legacy.body === undefined ? 0 : stringifyJson(legacy.body).length,
+        );
     });
   }
 

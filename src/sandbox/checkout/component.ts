@@ -214,8 +214,16 @@ ${ENGINE}(${JSON.stringify(g)});
 }
 
 /** `LimepayCheckout`, as the legacy generation's plugins load it. */
-export const CHECKOUT_SCRIPT = served({ name: 'LimepayCheckout', events: 'limepay_', threeDS: 'handlePaymentActionRequired' });
+export const CHECKOUT_SCRIPT = served({
+  name: 'LimepayCheckout',
+  events: 'limepay_',
+  threeDS: 'handlePaymentActionRequired',
+});
 /** Where production serves the current component (the April plugin's APRIL_CHECKOUTJS); the sandbox's current face serves it there too. */
 export const APRIL_CHECKOUT_PATH = '/v3/checkout-v3.0.0.min.js';
 /** `AprilCheckout`, as the official April plugin's page script (public/js/april.js) loads it. */
-export const APRIL_CHECKOUT_SCRIPT = served({ name: 'AprilCheckout', events: 'april_', threeDS: 'handleThreeDSAuthorisationRequired' });
+export const APRIL_CHECKOUT_SCRIPT = served({
+  name: 'AprilCheckout',
+  events: 'april_',
+  threeDS: 'handleThreeDSAuthorisationRequired',
+});

@@ -63,16 +63,30 @@ const failed = (step: string, answer: Legacy) => ({
 
 async function pay(req: FastifyRequest, merchant: Merchant, merchantOrderId: string, payment: Record<string, unknown>) {
   const paid = await legacyCall(req, merchant, `/orders/${merchantOrderId}/pay`, payment);
-  if (paid.status === 200) return { result: 'paid', merchantOrderId, transactionId: paid.body?.transactionId, transactionStatus: paid.body?.transactionStatus };
+  if (paid.status === 200)
+    return {
+      result: 'paid',
+      merchantOrderId,
+      transactionId: paid.body?.transactionId,
+      transactionStatus: paid.body?.transactionStatus,
+    };
   if (paid.status === 403 && paid.body?.paymentActionRequired)
-    return { result: 'payment_action_required', merchantOrderId, paymentToken: payment.paymentToken, paymentActionRequired: paid.body.paymentActionRequired };
+    return {
+      result: 'payment_action_required',
+      merchantOrderId,
+      paymentToken: payment.paymentToken,
+      paymentActionRequired: paid.body.paymentActionRequired,
+    };
   return failed('pay', paid);
 }
 
 export function registerDemoShop(app: FastifyInstance, store: Store): void {
   app.get('/sandbox/shop', async (_req, reply) => {
     const merchant = shopMerchant(store);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(shopPage(merchant.publicKey));
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(shopPage(merchant.publicKey));
   });
 
   // the shop's backend, as a plugin's server side: legacy calls with the merchant's secret key
@@ -81,7 +95,10 @@ export function registerDemoShop(app: FastifyInstance, store: Store): void {
     const input = (req.body ?? {}) as { paymentToken?: string; cardPaymentSourceId?: string };
     let paymentToken = input.paymentToken;
     if (input.cardPaymentSourceId) {
-      const token = await legacyCall(req, merchant, '/payments/saved-card', { cardPaymentSourceId: input.cardPaymentSourceId, paymentAmount: { amount: AMOUNT, currency: CURRENCY } });
+      const token = await legacyCall(req, merchant, '/payments/saved-card', {
+        cardPaymentSourceId: input.cardPaymentSourceId,
+        paymentAmount: { amount: AMOUNT, currency: CURRENCY },
+      });
       if (token.status !== 201) return failed('saved card', token);
       paymentToken = token.body?.paymentTokenId;
     }
@@ -89,7 +106,9 @@ export function registerDemoShop(app: FastifyInstance, store: Store): void {
       internalOrderId: `demo-${Date.now()}`,
       paymentAmount: { amount: AMOUNT, currency: CURRENCY },
       description: 'Demo shop order',
-      items: [{ description: 'Paybridge mug', quantity: 1, amount: AMOUNT, currency: CURRENCY, sku: 'MUG-1', imageUrl: '' }],
+      items: [
+        { description: 'Paybridge mug', quantity: 1, amount: AMOUNT, currency: CURRENCY, sku: 'MUG-1', imageUrl: '' },
+      ],
       billing: { name: 'Demo Shopper', email: 'shopper@example.com', phone: '' },
       shipping: { amount: 0, address: { line1: '', city: '', country: '' }, name: ' ' },
     });
@@ -99,21 +118,37 @@ export function registerDemoShop(app: FastifyInstance, store: Store): void {
   });
 
   app.post('/sandbox/shop/api/orders/:merchantOrderId/complete', async (req) => {
-    const { paymentToken, paymentActionRequired } = (req.body ?? {}) as { paymentToken?: string; paymentActionRequired?: unknown };
-    return pay(req, shopMerchant(store), (req.params as { merchantOrderId: string }).merchantOrderId, { paymentToken, request3DS: true, paymentActionRequired });
+    const { paymentToken, paymentActionRequired } = (req.body ?? {}) as {
+      paymentToken?: string;
+      paymentActionRequired?: unknown;
+    };
+    return pay(req, shopMerchant(store), (req.params as { merchantOrderId: string }).merchantOrderId, {
+      paymentToken,
+      request3DS: true,
+      paymentActionRequired,
+    });
   });
 
   app.post('/sandbox/shop/api/refunds', async (req) => {
     const { transactionId } = (req.body ?? {}) as { transactionId?: string };
-    const refund = await legacyCall(req, shopMerchant(store), '/refunds', { transactionId, refundAmount: { amount: AMOUNT, currency: CURRENCY } });
+    const refund = await legacyCall(req, shopMerchant(store), '/refunds', {
+      transactionId,
+      refundAmount: { amount: AMOUNT, currency: CURRENCY },
+    });
     return refund.status === 200 ? { result: 'refunded', refundId: refund.body?.refundId } : failed('refund', refund);
   });
 
   app.post('/sandbox/shop/api/customer', async (req) => {
     const merchant = shopMerchant(store);
-    const customer = await legacyCall(req, merchant, '/customers/plugin', { emailAddress: 'shopper@example.com', givenName: 'Demo', familyName: 'Shopper' });
+    const customer = await legacyCall(req, merchant, '/customers/plugin', {
+      emailAddress: 'shopper@example.com',
+      givenName: 'Demo',
+      familyName: 'Shopper',
+    });
     if (customer.status !== 200) return failed('customer', customer);
-    const signin = await legacyCall(req, merchant, '/authn/tenants/accounts:signinCustomerWithCustomerId', { customerId: customer.body?.customerId });
+    const signin = await legacyCall(req, merchant, '/authn/tenants/accounts:signinCustomerWithCustomerId', {
+      customerId: customer.body?.customerId,
+    });
     if (signin.status !== 200) return failed('sign in', signin);
     return { result: 'signed_in', customerId: customer.body?.customerId, customToken: signin.body?.customToken };
   });

@@ -1,10 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  agreementQuery, agreementRequest, DEFAULT_PAY_PLAN_VARIANT, merchantCreateRequest, merchantUpdateRequest, payPlanMaxRequest,
-  payPlanOfferRequest, payPlanQuery,
+  agreementQuery,
+  agreementRequest,
+  DEFAULT_PAY_PLAN_VARIANT,
+  merchantCreateRequest,
+  merchantUpdateRequest,
+  payPlanMaxRequest,
+  payPlanOfferRequest,
+  payPlanQuery,
 } from '../../contract/current-requests.js';
 import { parseWith, pathId } from '../http.js';
-import { addBankAccount, createMerchant, getMerchant, setPrimaryBankAccount, updateBusinessProfile } from '../ops/merchants.js';
+import {
+  addBankAccount,
+  createMerchant,
+  getMerchant,
+  setPrimaryBankAccount,
+  updateBusinessProfile,
+} from '../ops/merchants.js';
 import { listPayPlans, maxLoan, offerPayPlan } from '../ops/payplans.js';
 import { agreementStatus, createAgreement, findAgreement } from '../ops/payto.js';
 import { setIndustry } from '../ops/business.js';
@@ -61,9 +73,12 @@ export function registerAccounts(app: FastifyInstance, store: Store): void {
       return merchantBody(updateBusinessProfile(store, actor, merchantId, body.UpdateMerchantBusinessProfile));
     if ('AddMerchantBankAccount' in body) {
       const { identifier, ...account } = body.AddMerchantBankAccount;
-      return merchantBody(addBankAccount(store, actor, merchantId, { ...account, ...identifier.AuBankAccountIdentifier }));
+      return merchantBody(
+        addBankAccount(store, actor, merchantId, { ...account, ...identifier.AuBankAccountIdentifier }),
+      );
     }
-    if ('SetMerchantIndustry' in body) return merchantBody(setIndustry(store, actor, merchantId, body.SetMerchantIndustry.industryCode));
+    if ('SetMerchantIndustry' in body)
+      return merchantBody(setIndustry(store, actor, merchantId, body.SetMerchantIndustry.industryCode));
     return merchantBody(
       setPrimaryBankAccount(store, actor, merchantId, body.SetMerchantPrimaryBankAccount.bankAccountId),
     );

@@ -1,15 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  beneficialOwnerCreateRequest, beneficialOwnerQuery, beneficialOwnerUpdateRequest, merchantFileRequest, merchantQuery,
-  settlementQuery, surchargeRequest,
+  beneficialOwnerCreateRequest,
+  beneficialOwnerQuery,
+  beneficialOwnerUpdateRequest,
+  merchantFileRequest,
+  merchantQuery,
+  settlementQuery,
+  surchargeRequest,
 } from '../../contract/current-requests.js';
 import { PaybridgeError } from '../../errors.js';
 import { parseWith, pathId, type Req } from '../http.js';
 import {
-  calculateSurcharge, createBeneficialOwner, deleteBeneficialOwner, getBeneficialOwner, INDUSTRIES, listBeneficialOwners,
-  queryMerchants, replaceBeneficialOwner, uploadMerchantFile,
+  calculateSurcharge,
+  createBeneficialOwner,
+  deleteBeneficialOwner,
+  getBeneficialOwner,
+  INDUSTRIES,
+  listBeneficialOwners,
+  queryMerchants,
+  replaceBeneficialOwner,
+  uploadMerchantFile,
 } from '../ops/business.js';
-import { getPayoutSummary, queryPayoutSummaries, reportSettlementEntries, settlementReport } from '../ops/settlement.js';
+import {
+  getPayoutSummary,
+  queryPayoutSummaries,
+  reportSettlementEntries,
+  settlementReport,
+} from '../ops/settlement.js';
 import type { Store } from '../store.js';
 import { authorise } from './context.js';
 import { merchantBody } from './render.js';
@@ -48,7 +65,12 @@ export function registerBusiness(app: FastifyInstance, store: Store): void {
   app.patch('/beneficialowners/:beneficialOwnerId', async (req) => {
     const actor = await authorise(store, req, 'owner:manage');
     const id = pathId('beneficialOwner', req, 'beneficialOwnerId');
-    return replaceBeneficialOwner(store, actor, id, parseWith(beneficialOwnerUpdateRequest, req.body).ReplaceBeneficialOwner);
+    return replaceBeneficialOwner(
+      store,
+      actor,
+      id,
+      parseWith(beneficialOwnerUpdateRequest, req.body).ReplaceBeneficialOwner,
+    );
   });
   app.delete('/beneficialowners/:beneficialOwnerId', async (req, reply) => {
     const actor = await authorise(store, req, 'owner:manage');
@@ -75,7 +97,8 @@ export function registerBusiness(app: FastifyInstance, store: Store): void {
   app.get('/transactions/payouts/:payoutId', async (req) => {
     const actor = await authorise(store, req, 'settlement:read');
     const payoutId = (req.params as { payoutId: string }).payoutId;
-    if (!/^pout_[A-Za-z0-9_-]{1,64}$/.test(payoutId)) throw new PaybridgeError('invalid_request', 'payoutId: expected an id with prefix pout_');
+    if (!/^pout_[A-Za-z0-9_-]{1,64}$/.test(payoutId))
+      throw new PaybridgeError('invalid_request', 'payoutId: expected an id with prefix pout_');
     return getPayoutSummary(store, actor, payoutId);
   });
   app.get('/transactions/settlement', entries);

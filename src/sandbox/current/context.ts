@@ -1,7 +1,14 @@
 /** Credentials and context of a current-face request: one Bearer header, optional context headers. */
 import { hasIdForm, ID_PREFIX, type IdKind } from '../../contract/ids.js';
 import { PaybridgeError } from '../../errors.js';
-import { authenticate, requireCapability, resolveActor, type Actor, type Capability, type Principal } from '../access.js';
+import {
+  authenticate,
+  requireCapability,
+  resolveActor,
+  type Actor,
+  type Capability,
+  type Principal,
+} from '../access.js';
 import { singleHeader, type Req } from '../http.js';
 import type { Store } from '../store.js';
 
@@ -11,7 +18,8 @@ const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 export async function principalOf(store: Store, req: Req): Promise<Principal> {
   let count = 0;
   const raw = req.raw.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') count++;
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') count++;
   if (count > 1) throw new PaybridgeError('invalid_credentials', 'Authorization: the header is repeated');
   const header = singleHeader(req, 'authorization');
   if (!header) throw new PaybridgeError('unauthenticated', 'Authorization: a Bearer credential is required');
@@ -48,9 +56,18 @@ export async function authorise(store: Store, req: Req, capability: Capability):
  * those are a 403 naming the operation (Query Customers takes no merchant secret key; Get Payment
  * Source only a marketplace API key or a customer's own credential).
  */
-export async function authoriseExcept(store: Store, req: Req, capability: Capability, refused: readonly Principal['kind'][], operation: string): Promise<Actor> {
+export async function authoriseExcept(
+  store: Store,
+  req: Req,
+  capability: Capability,
+  refused: readonly Principal['kind'][],
+  operation: string,
+): Promise<Actor> {
   const principal = await principalOf(store, req);
   if (refused.includes(principal.kind))
-    throw new PaybridgeError('forbidden', `${operation} does not take this credential type (${principal.kind}); use a marketplace API key`);
+    throw new PaybridgeError(
+      'forbidden',
+      `${operation} does not take this credential type (${principal.kind}); use a marketplace API key`,
+    );
   return actorFor(store, req, principal, capability);
 }

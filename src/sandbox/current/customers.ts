@@ -1,7 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { customerActionRequest, customerQuery, signInRequest, upsertCustomerRequest } from '../../contract/current-requests.js';
+import {
+  customerActionRequest,
+  customerQuery,
+  signInRequest,
+  upsertCustomerRequest,
+} from '../../contract/current-requests.js';
 import { parseWith, pathId } from '../http.js';
-import { customerOfDelegate, delegateOf, queryCustomers, signInCustomer, signInDelegateByReference, upsertCustomer } from '../ops/customers.js';
+import {
+  customerOfDelegate,
+  delegateOf,
+  queryCustomers,
+  signInCustomer,
+  signInDelegateByReference,
+  upsertCustomer,
+} from '../ops/customers.js';
 import { kycCustomer } from '../ops/business.js';
 import type { Store } from '../store.js';
 import { PaybridgeError } from '../../errors.js';
@@ -32,7 +44,8 @@ export function registerCustomers(app: FastifyInstance, store: Store): void {
     const actor = await authorise(store, req, 'customer:kyc');
     const { KycCustomer: input } = parseWith(customerActionRequest, req.body);
     const { customerId = actor.customerId, ...fields } = input;
-    if (!customerId) throw new PaybridgeError('invalid_request', 'KycCustomer.customerId: required (or the Customer-Id header)');
+    if (!customerId)
+      throw new PaybridgeError('invalid_request', 'KycCustomer.customerId: required (or the Customer-Id header)');
     return kycAnswer(kycCustomer(store, actor, customerId, fields));
   });
 
@@ -40,8 +53,11 @@ export function registerCustomers(app: FastifyInstance, store: Store): void {
   app.patch('/customers/:customerId', async (req) => {
     const actor = await authorise(store, req, 'customer:kyc');
     const customerId = pathId('customer', req, 'customerId');
-    const { KycCustomer: { customerId: named, ...fields } } = parseWith(customerActionRequest, req.body);
-    if (named !== undefined && named !== customerId) throw new PaybridgeError('invalid_request', 'KycCustomer.customerId: differs from the customer on the path');
+    const {
+      KycCustomer: { customerId: named, ...fields },
+    } = parseWith(customerActionRequest, req.body);
+    if (named !== undefined && named !== customerId)
+      throw new PaybridgeError('invalid_request', 'KycCustomer.customerId: differs from the customer on the path');
     return kycAnswer(kycCustomer(store, actor, customerId, fields));
   });
 
@@ -59,7 +75,11 @@ export function registerCustomers(app: FastifyInstance, store: Store): void {
       return { customerId, customerDelegateId, customToken: signInCustomer(store, actor, customerId, 'organisation') };
     }
     const signedIn = signInDelegateByReference(store, actor, body.SignInDelegateByReferenceId.referenceCustomerId);
-    return { customerId: signedIn.customerId, customerDelegateId: delegateOf(signedIn.customerId), customToken: signedIn.customToken };
+    return {
+      customerId: signedIn.customerId,
+      customerDelegateId: delegateOf(signedIn.customerId),
+      customToken: signedIn.customToken,
+    };
   });
 
   app.get('/customers', async (req) => {

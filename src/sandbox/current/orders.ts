@@ -13,7 +13,9 @@ export function registerOrders(app: FastifyInstance, store: Store): void {
     const body = parseWith(createOrderRequest, req.body);
     if ('CreateOnlineOrder' in body) return orderBody(createOrder(store, actor, body.CreateOnlineOrder, 'online'));
     const link = createPayByLinkOrder(store, actor, body.CreatePayByLink, `${req.protocol}://${req.host}`);
-    return { PayByLinkOrder: { order: orderBody(link.order).OnlineOrder.order, token: link.token, magicLink: link.magicLink } };
+    return {
+      PayByLinkOrder: { order: orderBody(link.order).OnlineOrder.order, token: link.token, magicLink: link.magicLink },
+    };
   });
 
   app.get('/orders/:orderId', async (req) => {
@@ -46,11 +48,13 @@ export function registerOrders(app: FastifyInstance, store: Store): void {
           : 'PayByPaymentToken' in body
             ? payByPaymentToken(store, actor, orderId, body.PayByPaymentToken)
             : confirm3DS(store, actor, orderId, {
-              paymentTokenId: body.Confirm3DSComplete.paymentTokenId,
-              threeDSAuthorisationId: body.Confirm3DSComplete.threeDSResponse.threeDSAuthorisationId,
-              authoriseOnly: body.Confirm3DSComplete.authoriseOnly,
-            });
+                paymentTokenId: body.Confirm3DSComplete.paymentTokenId,
+                threeDSAuthorisationId: body.Confirm3DSComplete.threeDSResponse.threeDSAuthorisationId,
+                authoriseOnly: body.Confirm3DSComplete.authoriseOnly,
+              });
     if (outcome.kind === 'threeDS') return threeDSBody(outcome.authorisation, `${req.protocol}://${req.host}`);
-    return outcome.transaction.method === 'card' ? cardPayBody(outcome.transaction) : payToPayBody(store, outcome.transaction);
+    return outcome.transaction.method === 'card'
+      ? cardPayBody(outcome.transaction)
+      : payToPayBody(store, outcome.transaction);
   });
 }

@@ -1,6 +1,13 @@
 /** Store records in the current API's shapes (current-api.md, current-api-decisions.md). */
 import type {
-  CardBlock, Customer, Merchant, Order, PaymentSource, PaymentToken, ThreeDSAuthorisation, Transaction,
+  CardBlock,
+  Customer,
+  Merchant,
+  Order,
+  PaymentSource,
+  PaymentToken,
+  ThreeDSAuthorisation,
+  Transaction,
 } from '../model.js';
 import type { Store } from '../store.js';
 
@@ -10,7 +17,11 @@ import type { Store } from '../store.js';
  */
 export function orderBody(order: Order) {
   const { transactionId: _paidBy, ...fields } = order;
-  const reference = { customerName: order.billing?.name ?? null, surcharge: { surchargeOptions: null, surchargePaidAmount: null }, orderTypeDetails: null };
+  const reference = {
+    customerName: order.billing?.name ?? null,
+    surcharge: { surchargeOptions: null, surchargePaidAmount: null },
+    orderTypeDetails: null,
+  };
   return { OnlineOrder: { order: { ...fields, ...reference } } };
 }
 
@@ -130,8 +141,26 @@ export function sourceBody(source: PaymentSource, form: 'created' | 'read' = 're
       : { CardMethodResp: { cardHint: source.accountIdentifierHint } };
   const { paymentSourceId, customerId, merchantId, createdAt, updatedAt } = source;
   return form === 'created'
-    ? { paymentSourceId, customerId, merchantId, sourceMethod, usageScope: null, createdAt, updatedAt, legacyResp: null }
-    : { paymentSourceId, customerId, merchantId, customerDelegateId: null, sourceMethod, usageScope: null, createdAt, updatedAt };
+    ? {
+        paymentSourceId,
+        customerId,
+        merchantId,
+        sourceMethod,
+        usageScope: null,
+        createdAt,
+        updatedAt,
+        legacyResp: null,
+      }
+    : {
+        paymentSourceId,
+        customerId,
+        merchantId,
+        customerDelegateId: null,
+        sourceMethod,
+        usageScope: null,
+        createdAt,
+        updatedAt,
+      };
 }
 
 export function customerListItem(c: Customer) {
@@ -153,12 +182,20 @@ export function merchantBody(m: Merchant) {
       marketplaceId: m.marketplaceId,
       status: m.status,
       businessProfile: {
-        businessName: m.name, ...m.profile, taxCountry: m.taxCountry, tradingCountry: m.tradingCountry, contactEmailAddress: m.contactEmailAddress,
+        businessName: m.name,
+        ...m.profile,
+        taxCountry: m.taxCountry,
+        tradingCountry: m.tradingCountry,
+        contactEmailAddress: m.contactEmailAddress,
       },
       publicKey: m.publicKey,
       bankAccounts: m.bankAccounts.map((a) => ({
-        bankAccountId: a.bankAccountId, accountName: a.accountName, bankName: a.bankName,
-        identifier: { AuBankAccountIdentifier: { bsb: a.bsb, accountNumber: a.accountNumber } }, currency: a.currency, createdAt: a.createdAt,
+        bankAccountId: a.bankAccountId,
+        accountName: a.accountName,
+        bankName: a.bankName,
+        identifier: { AuBankAccountIdentifier: { bsb: a.bsb, accountNumber: a.accountNumber } },
+        currency: a.currency,
+        createdAt: a.createdAt,
       })),
       primaryBankAccountId: m.primaryBankAccountId,
       slug: m.slug,

@@ -20,7 +20,8 @@ import { registerTransactions } from './transactions.js';
 export function createCurrentFace(store: Store, browser: BrowserAccess = OPEN_BROWSER_ACCESS): FastifyInstance {
   const app = createFaceApp({
     renderError: currentErrorBody,
-    notFound: (method, path) => new PaybridgeError('not_found', `${method} ${path} is not an endpoint of the current API`),
+    notFound: (method, path) =>
+      new PaybridgeError('not_found', `${method} ${path} is not an endpoint of the current API`),
   });
   // what the checkout component and a shop's page call from the shopper's browser
   registerBrowserEndpoints(
@@ -36,7 +37,11 @@ export function createCurrentFace(store: Store, browser: BrowserAccess = OPEN_BR
       { method: 'POST', url: '/payto/agreement' },
       { method: 'GET', url: '/payto/agreement' },
     ],
-    (req) => principalOf(store, req).then((p) => p.kind, () => undefined),
+    (req) =>
+      principalOf(store, req).then(
+        (p) => p.kind,
+        () => undefined,
+      ),
   );
   registerOrders(app, store);
   registerTransactions(app, store);
@@ -50,7 +55,9 @@ export function createCurrentFace(store: Store, browser: BrowserAccess = OPEN_BR
 
   app.post('/sandbox/card-tokens', async (req) => {
     const actor = await authorise(store, req, 'card-token:create');
-    return { paymentTokenId: createCardToken(store, actor, parseWith(sandboxCardTokenRequest, req.body)).paymentTokenId };
+    return {
+      paymentTokenId: createCardToken(store, actor, parseWith(sandboxCardTokenRequest, req.body)).paymentTokenId,
+    };
   });
 
   app.post('/sandbox/card-sources', async (req) => {

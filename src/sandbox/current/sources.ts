@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { PaybridgeError } from '../../errors.js';
 import {
-  blockedCardUpdateRequest, createSourceRequest, createTokenRequest, pageQuery, sourceQuery,
+  blockedCardUpdateRequest,
+  createSourceRequest,
+  createTokenRequest,
+  pageQuery,
+  sourceQuery,
 } from '../../contract/current-requests.js';
 import { parseWith, pathId } from '../http.js';
 import { listBlockedCards, unblockCard } from '../ops/cards.js';
@@ -47,7 +51,13 @@ export function registerSources(app: FastifyInstance, store: Store): void {
 
   app.get('/sources/:sourceId', async (req) => {
     // Get Payment Source's security list (reference): a marketplace API key, a customer's JWT (admin JWTs are not emulated)
-    const actor = await authoriseExcept(store, req, 'source:manage', ['publicKey', 'secretKey', 'merchantJwt', 'marketplaceJwt'], 'Get Payment Source');
+    const actor = await authoriseExcept(
+      store,
+      req,
+      'source:manage',
+      ['publicKey', 'secretKey', 'merchantJwt', 'marketplaceJwt'],
+      'Get Payment Source',
+    );
     return sourceBody(getSource(store, actor, pathId('paymentSource', req, 'sourceId')));
   });
 
@@ -69,7 +79,10 @@ export function registerSources(app: FastifyInstance, store: Store): void {
       const actor = actorFor(store, req, principal, 'card-token:create');
       const { cardNumber, expiryMonth, expiryYear, amount } = body.CreateCardToken;
       const now = new Date(store.clock());
-      if (expiryYear < now.getUTCFullYear() || (expiryYear === now.getUTCFullYear() && expiryMonth < now.getUTCMonth() + 1))
+      if (
+        expiryYear < now.getUTCFullYear() ||
+        (expiryYear === now.getUTCFullYear() && expiryMonth < now.getUTCMonth() + 1)
+      )
         throw new PaybridgeError('invalid_request', 'CreateCardToken.expiryYear: the card has expired');
       const token = createCardToken(store, actor, { cardNumber, amount });
       return { CardToken: { paymentTokenId: token.paymentTokenId, amount: token.amount } };

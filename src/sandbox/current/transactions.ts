@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { transactionActionRequest, transactionQuery } from '../../contract/current-requests.js';
 import { parseWith, pathId } from '../http.js';
 import {
-  cancelAuthorisation, capture, getTransaction, queryTransactions, refund, reverseTransfer, transferFunds,
+  cancelAuthorisation,
+  capture,
+  getTransaction,
+  queryTransactions,
+  refund,
+  reverseTransfer,
+  transferFunds,
 } from '../ops/transactions.js';
 import type { Store } from '../store.js';
 import { actorFor, authorise, principalOf } from './context.js';
@@ -30,13 +36,17 @@ export function registerTransactions(app: FastifyInstance, store: Store): void {
       return transactionBody(store, refund(store, actor, transactionId, body.CreateRefund.refundAmount).transaction);
     }
     if ('TransferFunds' in body)
-      return transactionBody(store, transferFunds(store, actorFor(store, req, principal, 'transfer'), transactionId, body.TransferFunds));
+      return transactionBody(
+        store,
+        transferFunds(store, actorFor(store, req, principal, 'transfer'), transactionId, body.TransferFunds),
+      );
     if ('ReverseFundsTransfer' in body) {
       const actor = actorFor(store, req, principal, 'transfer');
       return transactionBody(store, reverseTransfer(store, actor, transactionId, body.ReverseFundsTransfer.transferId));
     }
     const actor = actorFor(store, req, principal, 'transaction:update');
-    if ('CaptureFunds' in body) return transactionBody(store, capture(store, actor, transactionId, body.CaptureFunds.amount));
+    if ('CaptureFunds' in body)
+      return transactionBody(store, capture(store, actor, transactionId, body.CaptureFunds.amount));
     return transactionBody(store, cancelAuthorisation(store, actor, transactionId));
   });
 }

@@ -27,12 +27,42 @@ const opaque = (v: string) => /^[A-Za-z0-9_-]{8,256}$/.test(v) && !/^(sandbox|li
 const RULES: Record<string, HeaderRule> = {
   'limepay-publickey': { name: 'Limepay-PublicKey', principal: 'publicKey', form: key('pk'), describe: 'a public key' },
   'limepay-secretkey': { name: 'Limepay-SecretKey', principal: 'secretKey', form: key('sk'), describe: 'a secret key' },
-  'limepay-token': { name: 'Limepay-Token', principal: 'marketplaceKey', form: key('api'), describe: 'a platform API key' },
-  'limepay-customerjwt': { name: 'Limepay-CustomerJwt', principal: 'customerJwt', form: jwt('customer'), describe: 'a customer JWT' },
-  'limepay-merchantjwt': { name: 'Limepay-MerchantJwt', principal: 'merchantJwt', form: jwt('merchant'), describe: 'a merchant JWT' },
-  'limepay-platformjwt': { name: 'Limepay-PlatformJwt', principal: 'marketplaceJwt', form: jwt('marketplace'), describe: 'a platform JWT' },
-  'limepay-checkouttoken': { name: 'Limepay-CheckoutToken', principal: 'checkoutToken', form: opaque, describe: 'a checkout token' },
-  'limepay-merchanttoken': { name: 'Limepay-MerchantToken', principal: 'merchantToken', form: opaque, describe: 'a merchant token' },
+  'limepay-token': {
+    name: 'Limepay-Token',
+    principal: 'marketplaceKey',
+    form: key('api'),
+    describe: 'a platform API key',
+  },
+  'limepay-customerjwt': {
+    name: 'Limepay-CustomerJwt',
+    principal: 'customerJwt',
+    form: jwt('customer'),
+    describe: 'a customer JWT',
+  },
+  'limepay-merchantjwt': {
+    name: 'Limepay-MerchantJwt',
+    principal: 'merchantJwt',
+    form: jwt('merchant'),
+    describe: 'a merchant JWT',
+  },
+  'limepay-platformjwt': {
+    name: 'Limepay-PlatformJwt',
+    principal: 'marketplaceJwt',
+    form: jwt('marketplace'),
+    describe: 'a platform JWT',
+  },
+  'limepay-checkouttoken': {
+    name: 'Limepay-CheckoutToken',
+    principal: 'checkoutToken',
+    form: opaque,
+    describe: 'a checkout token',
+  },
+  'limepay-merchanttoken': {
+    name: 'Limepay-MerchantToken',
+    principal: 'merchantToken',
+    form: opaque,
+    describe: 'a merchant token',
+  },
 };
 
 const CONTEXT_HEADERS = ['marketplace-id', 'merchant-id', 'customer-id'];
@@ -57,16 +87,25 @@ export function legacyCredential(req: Req): LegacyCredential {
   if (found.length === 0) {
     const scheme = /^\s*(\S+)/.exec(req.headers.authorization ?? '')?.[1];
     if (scheme !== undefined && scheme.toLowerCase() !== 'bearer')
-      throw new PaybridgeError('unsupported_credentials', `Authorization: the ${scheme} scheme belongs to an older generation; use one Limepay-* credential header`);
+      throw new PaybridgeError(
+        'unsupported_credentials',
+        `Authorization: the ${scheme} scheme belongs to an older generation; use one Limepay-* credential header`,
+      );
     throw new PaybridgeError('missing_credentials', 'one Limepay-* credential header is required');
   }
   const first = RULES[found[0]!]!;
   if (found.length > 1) {
     const names = [...new Set(found.map((n) => RULES[n]!.name))].sort().join(', ');
-    throw new PaybridgeError('invalid_credentials', `${names}: exactly one credential header is allowed, got ${found.length}`);
+    throw new PaybridgeError(
+      'invalid_credentials',
+      `${names}: exactly one credential header is allowed, got ${found.length}`,
+    );
   }
   if (req.headers.authorization !== undefined)
-    throw new PaybridgeError('invalid_credentials', `${first.name}: a legacy credential header cannot be combined with Authorization`);
+    throw new PaybridgeError(
+      'invalid_credentials',
+      `${first.name}: a legacy credential header cannot be combined with Authorization`,
+    );
   for (const name of CONTEXT_HEADERS)
     if (req.headers[name] !== undefined)
       throw new PaybridgeError(
@@ -74,7 +113,8 @@ export function legacyCredential(req: Req): LegacyCredential {
         `${name.replace(/(^|-)(\w)/g, (_m, d: string, c: string) => d + c.toUpperCase())}: context headers are not accepted on legacy calls; the path names the context`,
       );
   const value = (req.headers[found[0]!] as string).trim();
-  if (!first.form(value)) throw new PaybridgeError('unauthenticated', `${first.name}: the value is not ${first.describe}`);
+  if (!first.form(value))
+    throw new PaybridgeError('unauthenticated', `${first.name}: the value is not ${first.describe}`);
   return { rule: first, value };
 }
 

@@ -12,7 +12,13 @@ import type { Store } from '../store.js';
 import { legacyCustomer, legacyRemovedCard, legacySource } from './render.js';
 import { legacyRoute } from './route.js';
 import {
-  consumerBody, customerQuery, eligibilityBody, organisationBody, pluginCustomerBody, sandboxCardSourceBody, savedCardBody,
+  consumerBody,
+  customerQuery,
+  eligibilityBody,
+  organisationBody,
+  pluginCustomerBody,
+  sandboxCardSourceBody,
+  savedCardBody,
   signInBody,
 } from './schemas.js';
 
@@ -27,8 +33,13 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
     legacyRoute(store, { capability: 'customer:manage', body: consumerBody }, (c) => {
       const b = c.body;
       const customer = upsertCustomer(store, c.actor, 'consumer', {
-        referenceCustomerId: b.internalCustomerId, emailAddress: (b.emailAddress ?? b.email)!, phoneNumber: b.phoneNumber ?? b.phoneno,
-        givenName: b.givenName ?? b.firstName, middleName: b.middleName, familyName: b.familyName ?? b.lastName, address: b.address,
+        referenceCustomerId: b.internalCustomerId,
+        emailAddress: (b.emailAddress ?? b.email)!,
+        phoneNumber: b.phoneNumber ?? b.phoneno,
+        givenName: b.givenName ?? b.firstName,
+        middleName: b.middleName,
+        familyName: b.familyName ?? b.lastName,
+        address: b.address,
       });
       return c.reply.type('application/json').send(bareString(customer.customerId));
     }),
@@ -39,8 +50,11 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
     legacyRoute(store, { capability: 'customer:manage', body: organisationBody }, (c) => {
       const b = c.body;
       const customer = upsertCustomer(store, c.actor, 'organisation', {
-        referenceCustomerId: b.internalCustomerId, businessName: (b.organisationName ?? b.businessName)!, emailAddress: (b.emailAddress ?? b.email)!,
-        phoneNumber: b.phoneno, abn: b.taxId ?? b.abn,
+        referenceCustomerId: b.internalCustomerId,
+        businessName: (b.organisationName ?? b.businessName)!,
+        emailAddress: (b.emailAddress ?? b.email)!,
+        phoneNumber: b.phoneno,
+        abn: b.taxId ?? b.abn,
       });
       return c.reply.type('application/json').send(bareString(customer.customerId));
     }),
@@ -51,8 +65,11 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
     legacyRoute(store, { capability: 'customer:manage', body: pluginCustomerBody }, (c) => {
       const b = c.body;
       const customer = upsertCustomer(store, c.actor, 'consumer', {
-        referenceCustomerId: b.internalCustomerId, emailAddress: b.emailAddress, phoneNumber: b.phoneNumber,
-        givenName: b.givenName, familyName: b.familyName,
+        referenceCustomerId: b.internalCustomerId,
+        emailAddress: b.emailAddress,
+        phoneNumber: b.phoneNumber,
+        givenName: b.givenName,
+        familyName: b.familyName,
       });
       return { customerId: customer.customerId };
     }),
@@ -67,10 +84,17 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
   // L14
   app.get(
     '/merchants/:merchantId/customers',
-    legacyRoute(store, { capability: 'customer:manage', ids: { merchantId: 'merchant' }, query: customerQuery }, (c) => {
-      const result = queryCustomers(store, c.actor, { emailAddress: c.query.email, merchantId: [c.params.merchantId!] });
-      return { customers: result.items.map(legacyCustomer) };
-    }),
+    legacyRoute(
+      store,
+      { capability: 'customer:manage', ids: { merchantId: 'merchant' }, query: customerQuery },
+      (c) => {
+        const result = queryCustomers(store, c.actor, {
+          emailAddress: c.query.email,
+          merchantId: [c.params.merchantId!],
+        });
+        return { customers: result.items.map(legacyCustomer) };
+      },
+    ),
   );
   // L15
   app.get(
@@ -82,7 +106,9 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
         ids: { merchantId: 'merchant', customerId: 'customer' },
         claim: (p) => ({ merchantId: p.merchantId }),
       },
-      (c) => ({ paymentSources: listSources(store, c.actor, { customerId: [c.params.customerId!] }).items.map(legacySource) }),
+      (c) => ({
+        paymentSources: listSources(store, c.actor, { customerId: [c.params.customerId!] }).items.map(legacySource),
+      }),
     ),
   );
   // L16
@@ -97,7 +123,8 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
       },
       (c) => {
         const id = c.params.cardPaymentSourceId!;
-        if (getSource(store, c.actor, id).type !== 'card') throw new PaybridgeError('not_found', `cardPaymentSourceId: ${id} is not a saved card`);
+        if (getSource(store, c.actor, id).type !== 'card')
+          throw new PaybridgeError('not_found', `cardPaymentSourceId: ${id} is not a saved card`);
         // HTTP 200 with the removed card (legacy reference)
         return legacyRemovedCard(deleteSource(store, c.actor, id));
       },
@@ -108,7 +135,11 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
     '/payments/saved-card',
     legacyRoute(
       store,
-      { capability: 'source-token:create', body: savedCardBody, claim: (_p, b) => (b.customerId ? { customerId: b.customerId } : {}) },
+      {
+        capability: 'source-token:create',
+        body: savedCardBody,
+        claim: (_p, b) => (b.customerId ? { customerId: b.customerId } : {}),
+      },
       (c) => {
         // a tokenised CVC is taken and not kept: the sandbox's saved cards need none
         const { cardPaymentSourceId, paymentAmount } = c.body;
@@ -117,7 +148,9 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
           amount: { minorCurrencyUnits: paymentAmount.amount, currency: paymentAmount.currency },
         });
         // HTTP 201 (the WooCommerce plugin accepts nothing else) with the reference's fields
-        return c.reply.code(201).send({ paymentTokenId: token.paymentTokenId, payCardId: payCardIdOf(token.paymentTokenId) });
+        return c.reply
+          .code(201)
+          .send({ paymentTokenId: token.paymentTokenId, payCardId: payCardIdOf(token.paymentTokenId) });
       },
     ),
   );
@@ -130,7 +163,10 @@ export function registerLegacyCustomers(app: FastifyInstance, store: Store): voi
       (c) => {
         // PayPlan_Fortnight_25_25_25_25 (or {PayPlan_...: {}}): the current name lower-cased; unset, the default.
         // An unknown one is refused as the current face refuses it.
-        const named = c.body.payPlanVariant === undefined ? DEFAULT_PAY_PLAN_VARIANT : legacyVariantName(c.body.payPlanVariant).toLowerCase();
+        const named =
+          c.body.payPlanVariant === undefined
+            ? DEFAULT_PAY_PLAN_VARIANT
+            : legacyVariantName(c.body.payPlanVariant).toLowerCase();
         const result = maxLoan(store, c.actor, parseWith(payPlanVariant, named, 'payPlanVariant'));
         return {
           maxLoanAmount: result.amount.minorCurrencyUnits,

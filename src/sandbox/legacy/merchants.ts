@@ -1,10 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { legacyBankAccountBody, legacyBusinessProfileBody, legacyOnboardingBody } from '../../contract/legacy-merchants.js';
+import {
+  legacyBankAccountBody,
+  legacyBusinessProfileBody,
+  legacyOnboardingBody,
+} from '../../contract/legacy-merchants.js';
 import type { Actor } from '../access.js';
 import { legacyPersonBody } from '../../contract/legacy-person.js';
 import { replaceBeneficialOwner } from '../ops/business.js';
-import { addBankAccount, createMerchant, getMerchant, setPrimaryBankAccount, updateBusinessProfile } from '../ops/merchants.js';
+import {
+  addBankAccount,
+  createMerchant,
+  getMerchant,
+  setPrimaryBankAccount,
+  updateBusinessProfile,
+} from '../ops/merchants.js';
 import type { Store } from '../store.js';
 import { legacyMerchant } from './render.js';
 import { legacyRoute } from './route.js';
@@ -19,7 +29,15 @@ export function registerLegacyMerchants(app: FastifyInstance, store: Store): voi
     '/marketplaces/onboarding',
     legacyRoute(store, { capability: 'merchant:create', body: legacyOnboardingBody }, (c) => {
       const { contactEmail, businessName, slug, taxCountry, tradingCountry } = c.body;
-      return { merchantId: createMerchant(store, c.actor, { slug, businessProfile: { businessName }, contactEmailAddress: contactEmail, taxCountry, tradingCountry }).merchantId };
+      return {
+        merchantId: createMerchant(store, c.actor, {
+          slug,
+          businessProfile: { businessName },
+          contactEmailAddress: contactEmail,
+          taxCountry,
+          tradingCountry,
+        }).merchantId,
+      };
     }),
   );
   // L22
@@ -30,33 +48,56 @@ export function registerLegacyMerchants(app: FastifyInstance, store: Store): voi
     ),
   );
   // L23 (reference body), at the decided path and at the /marketplaces form of its reference siblings
-  const updateProfile = (c: { actor: Actor; params: Record<string, string>; body: z.output<typeof legacyBusinessProfileBody> }) =>
-    legacyMerchant(updateBusinessProfile(store, c.actor, c.params.merchantId!, c.body));
+  const updateProfile = (c: {
+    actor: Actor;
+    params: Record<string, string>;
+    body: z.output<typeof legacyBusinessProfileBody>;
+  }) => legacyMerchant(updateBusinessProfile(store, c.actor, c.params.merchantId!, c.body));
   app.put(
     '/platforms/:platformId/merchants/:merchantId/businessProfile',
-    legacyRoute(store, { capability: 'merchant:update', ids: platformMerchant, body: legacyBusinessProfileBody, claim: platformClaim }, updateProfile),
+    legacyRoute(
+      store,
+      { capability: 'merchant:update', ids: platformMerchant, body: legacyBusinessProfileBody, claim: platformClaim },
+      updateProfile,
+    ),
   );
   for (const method of ['PUT', 'POST'] as const)
     app.route({
       method,
       url: '/marketplaces/merchants/:merchantId',
-      handler: legacyRoute(store, { capability: 'merchant:update', ids: { merchantId: 'merchant' }, body: legacyBusinessProfileBody }, updateProfile),
+      handler: legacyRoute(
+        store,
+        { capability: 'merchant:update', ids: { merchantId: 'merchant' }, body: legacyBusinessProfileBody },
+        updateProfile,
+      ),
     });
   // L24 (reference): the account becomes primary unless setAsPrimary is false; answered with its id
   app.post(
     '/marketplaces/merchants/:merchantId/accounts',
-    legacyRoute(store, { capability: 'merchant:update', ids: { merchantId: 'merchant' }, body: legacyBankAccountBody }, (c) => {
-      const { routingNumber, country: _au, referenceAccountId: _ref, setAsPrimary, ...account } = c.body;
-      const merchant = addBankAccount(store, c.actor, c.params.merchantId!, { ...account, bsb: routingNumber, setAsPrimary: setAsPrimary ?? true });
-      return { accountId: merchant.bankAccounts.at(-1)!.bankAccountId };
-    }),
+    legacyRoute(
+      store,
+      { capability: 'merchant:update', ids: { merchantId: 'merchant' }, body: legacyBankAccountBody },
+      (c) => {
+        const { routingNumber, country: _au, referenceAccountId: _ref, setAsPrimary, ...account } = c.body;
+        const merchant = addBankAccount(store, c.actor, c.params.merchantId!, {
+          ...account,
+          bsb: routingNumber,
+          setAsPrimary: setAsPrimary ?? true,
+        });
+        return { accountId: merchant.bankAccounts.at(-1)!.bankAccountId };
+      },
+    ),
   );
   // L25
   app.put(
     '/platforms/:platformId/merchants/:merchantId/bankAccounts/:bankAccountId/primary',
     legacyRoute(
       store,
-      { capability: 'merchant:update', ids: { ...platformMerchant, bankAccountId: 'bankAccount' }, claim: platformClaim },
+      {
+        capability: 'merchant:update',
+        ids: { ...platformMerchant, bankAccountId: 'bankAccount' },
+        claim: platformClaim,
+      },
       (c) => legacyMerchant(setPrimaryBankAccount(store, c.actor, c.params.merchantId!, c.params.bankAccountId!)),
     ),
   );
@@ -65,10 +106,22 @@ export function registerLegacyMerchants(app: FastifyInstance, store: Store): voi
     '/marketplaces/merchants/:merchantId/person/:personId',
     legacyRoute(
       store,
-      { capability: 'owner:manage', ids: { merchantId: 'merchant', personId: 'beneficialOwner' }, body: legacyPersonBody, claim: (p) => ({ merchantId: p.merchantId }) },
+      {
+        capability: 'owner:manage',
+        ids: { merchantId: 'merchant', personId: 'beneficialOwner' },
+        body: legacyPersonBody,
+        claim: (p) => ({ merchantId: p.merchantId }),
+      },
       (c) => {
         const { firstName, lastName, dob, email, phone, ...rest } = c.body;
-        const person = { ...rest, givenName: firstName, familyName: lastName, dateOfBirth: dob, emailAddress: email, phoneNumber: phone };
+        const person = {
+          ...rest,
+          givenName: firstName,
+          familyName: lastName,
+          dateOfBirth: dob,
+          emailAddress: email,
+          phoneNumber: phone,
+        };
         return { personId: replaceBeneficialOwner(store, c.actor, c.params.personId!, person).beneficialOwnerId };
       },
     ),

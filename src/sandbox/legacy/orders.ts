@@ -73,11 +73,15 @@ function pay({ store, actor, params, body, reply }: LegacyCall<z.output<typeof p
   return legacyPayResult(outcome.transaction);
 }
 
-const create = (store: Store, actor: Actor, body: LegacyOrderBody) => legacyOrder(createOrder(store, actor, orderFields(body), 'online'));
+const create = (store: Store, actor: Actor, body: LegacyOrderBody) =>
+  legacyOrder(createOrder(store, actor, orderFields(body), 'online'));
 
 export function registerLegacyOrders(app: FastifyInstance, store: Store): void {
   // L1
-  app.post('/orders', legacyRoute(store, { capability: 'order:create', body: orderBody }, (c) => create(store, c.actor, c.body)));
+  app.post(
+    '/orders',
+    legacyRoute(store, { capability: 'order:create', body: orderBody }, (c) => create(store, c.actor, c.body)),
+  );
   // L2
   app.post(
     '/platforms/:platformId/merchants/:merchantId/orders',
@@ -100,7 +104,10 @@ export function registerLegacyOrders(app: FastifyInstance, store: Store): void {
     ),
   );
   // L4
-  app.post('/orders/:merchantOrderId/pay', legacyRoute(store, { capability: 'pay', ids: { merchantOrderId: 'order' }, body: payBody }, pay));
+  app.post(
+    '/orders/:merchantOrderId/pay',
+    legacyRoute(store, { capability: 'pay', ids: { merchantOrderId: 'order' }, body: payBody }, pay),
+  );
   // L5
   app.post(
     '/platforms/:platformId/merchants/:merchantId/orders/:merchantOrderId/pay',
@@ -118,15 +125,19 @@ export function registerLegacyOrders(app: FastifyInstance, store: Store): void {
   // L11
   app.put(
     '/orders/:merchantOrderId/internalOrderId',
-    legacyRoute(store, { capability: 'order:update', ids: { merchantOrderId: 'order' }, body: internalOrderIdBody }, (c) =>
-      legacyOrder(updateReferenceOrderId(store, c.actor, c.params.merchantOrderId!, c.body.internalOrderId)),
+    legacyRoute(
+      store,
+      { capability: 'order:update', ids: { merchantOrderId: 'order' }, body: internalOrderIdBody },
+      (c) => legacyOrder(updateReferenceOrderId(store, c.actor, c.params.merchantOrderId!, c.body.internalOrderId)),
     ),
   );
   // L30: the .NET SDK's update
   app.patch(
     '/orders/:merchantOrderId',
-    legacyRoute(store, { capability: 'order:update', ids: { merchantOrderId: 'order' }, body: internalOrderIdBody }, (c) =>
-      legacyOrder(updateReferenceOrderId(store, c.actor, c.params.merchantOrderId!, c.body.internalOrderId)),
+    legacyRoute(
+      store,
+      { capability: 'order:update', ids: { merchantOrderId: 'order' }, body: internalOrderIdBody },
+      (c) => legacyOrder(updateReferenceOrderId(store, c.actor, c.params.merchantOrderId!, c.body.internalOrderId)),
     ),
   );
   // L31: a pay-by-link order (invoice) with its checkout token and magic link
@@ -136,7 +147,11 @@ export function registerLegacyOrders(app: FastifyInstance, store: Store): void {
       const link = createPayByLinkOrder(
         store,
         c.actor,
-        { ...orderFields(c.body.orderRequest), sendSms: c.body.sendSms, sendEmail: c.body.sendEmail ?? c.body.SendEmail },
+        {
+          ...orderFields(c.body.orderRequest),
+          sendSms: c.body.sendSms,
+          sendEmail: c.body.sendEmail ?? c.body.SendEmail,
+        },
         `${c.req.protocol}://${c.req.host}`,
       );
       return { order: legacyOrder(link.order), token: link.token, magicLink: link.magicLink };

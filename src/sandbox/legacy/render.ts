@@ -73,7 +73,11 @@ export function legacyTransaction(store: Store, tx: Transaction) {
     fee: tx.serviceFees.totalAmount,
     status: legacyStatus(tx),
     // an object named by the kind of payment: the .NET SDK deserialises it into a class
-    transactionPayType: tx.payPlanId ? { PayPlanId: tx.payPlanId } : tx.method === 'card' ? { payCardId: payCardIdOf(tx.transactionId) } : { bankTransferId: tx.transactionId },
+    transactionPayType: tx.payPlanId
+      ? { PayPlanId: tx.payPlanId }
+      : tx.method === 'card'
+        ? { payCardId: payCardIdOf(tx.transactionId) }
+        : { bankTransferId: tx.transactionId },
     statusBeforeDispute: null,
     lastChargeId: null,
     payoutId: null,
@@ -152,8 +156,13 @@ export function legacyMerchant(m: Merchant) {
     ...m.profile,
     publicKey: m.publicKey,
     bankAccounts: m.bankAccounts.map((a) => ({
-      bankAccountId: a.bankAccountId, accountName: a.accountName, bankName: a.bankName, routingNumber: a.bsb, accountNumber: a.accountNumber,
-      currency: a.currency, createdAt: a.createdAt,
+      bankAccountId: a.bankAccountId,
+      accountName: a.accountName,
+      bankName: a.bankName,
+      routingNumber: a.bsb,
+      accountNumber: a.accountNumber,
+      currency: a.currency,
+      createdAt: a.createdAt,
     })),
     primaryBankAccountId: m.primaryBankAccountId,
   };

@@ -3,9 +3,27 @@
  * fields are ignored, as the earlier generation did; written here natively, not derived from mappings/.
  */
 import { z } from 'zod';
-import { CONSUMER_REQUIRED, consumerFields, eitherName, ORGANISATION_REQUIRED, organisationFields } from '../../contract/legacy-customers.js';
 import {
-  amountInt, blankable, countryCode, isoCurrency as currencyCode, email, idOf, legacyCount, legacyPayPlanVariant, legacyReference, longText, metadata, phone, shortText,
+  CONSUMER_REQUIRED,
+  consumerFields,
+  eitherName,
+  ORGANISATION_REQUIRED,
+  organisationFields,
+} from '../../contract/legacy-customers.js';
+import {
+  amountInt,
+  blankable,
+  countryCode,
+  isoCurrency as currencyCode,
+  email,
+  idOf,
+  legacyCount,
+  legacyPayPlanVariant,
+  legacyReference,
+  longText,
+  metadata,
+  phone,
+  shortText,
 } from '../../contract/zod-helpers.js';
 
 const legacyMoney = (min: number) => z.object({ amount: amountInt(min), currency: currencyCode });
@@ -60,7 +78,12 @@ export const orderBody = z.object({
   orderType: blankable(z.string().max(64)),
 });
 
-export const invoiceBody = z.object({ orderRequest: orderBody, sendSms: blankable(z.boolean()), sendEmail: blankable(z.boolean()), SendEmail: blankable(z.boolean()) });
+export const invoiceBody = z.object({
+  orderRequest: orderBody,
+  sendSms: blankable(z.boolean()),
+  sendEmail: blankable(z.boolean()),
+  SendEmail: blankable(z.boolean()),
+});
 
 export const payBody = z.object({
   paymentToken: idOf('paymentToken'),
@@ -86,7 +109,11 @@ export const consumerBody = eitherName(
 );
 /** L18: the legacy reference's names and the older ones; the two booleans are taken and not kept. */
 export const organisationBody = eitherName(
-  z.object({ ...organisationFields, organisationKyced: blankable(z.boolean()), organisationCreditChecked: blankable(z.boolean()) }),
+  z.object({
+    ...organisationFields,
+    organisationKyced: blankable(z.boolean()),
+    organisationCreditChecked: blankable(z.boolean()),
+  }),
   ORGANISATION_REQUIRED,
 );
 /** L28: the shop plugins' customer, already in current names. */

@@ -1,10 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { hasIdForm } from '../../contract/ids.js';
-import { legacyReverseBody, legacyTransferAnswer, legacyTransferBody, noTransferToReverse, transferToReverse } from '../../contract/legacy-transfers.js';
+import {
+  legacyReverseBody,
+  legacyTransferAnswer,
+  legacyTransferBody,
+  noTransferToReverse,
+  transferToReverse,
+} from '../../contract/legacy-transfers.js';
 import { PaybridgeError } from '../../errors.js';
 import type { Actor } from '../access.js';
 import {
-  cancelAuthorisation, capture, getTransaction, queryTransactions, refund, reverseTransfer, transferFunds,
+  cancelAuthorisation,
+  capture,
+  getTransaction,
+  queryTransactions,
+  refund,
+  reverseTransfer,
+  transferFunds,
 } from '../ops/transactions.js';
 import type { Store } from '../store.js';
 import { legacyTransaction } from './render.js';
@@ -12,17 +24,37 @@ import { legacyRoute } from './route.js';
 import { captureBody, refundBody, transactionsQuery } from './schemas.js';
 
 /** A legacy money amount must be in the transaction's currency; checked before anything moves. */
-function checkCurrency(store: Store, actor: Actor, transactionId: string, currency: string | undefined, field: string): void {
+function checkCurrency(
+  store: Store,
+  actor: Actor,
+  transactionId: string,
+  currency: string | undefined,
+  field: string,
+): void {
   const tx = getTransaction(store, actor, transactionId);
   if (currency !== undefined && currency !== tx.currency)
-    throw new PaybridgeError('currency_mismatch', `${field}: ${currency} differs from the transaction currency ${tx.currency}`);
+    throw new PaybridgeError(
+      'currency_mismatch',
+      `${field}: ${currency} differs from the transaction currency ${tx.currency}`,
+    );
 }
 
 /** L26/L27: the named merchant must be the transaction's own, and the currency the transaction's. */
-function checkTransferParties(store: Store, actor: Actor, transactionId: string, merchantId: string, merchantField: string, currency: string, currencyField: string) {
+function checkTransferParties(
+  store: Store,
+  actor: Actor,
+  transactionId: string,
+  merchantId: string,
+  merchantField: string,
+  currency: string,
+  currencyField: string,
+) {
   const tx = getTransaction(store, actor, transactionId);
   if (merchantId !== tx.merchantId)
-    throw new PaybridgeError('invalid_request', `${merchantField}: ${merchantId} is not the merchant of ${transactionId}`);
+    throw new PaybridgeError(
+      'invalid_request',
+      `${merchantField}: ${merchantId} is not the merchant of ${transactionId}`,
+    );
   checkCurrency(store, actor, transactionId, currency, currencyField);
   return tx;
 }
@@ -61,14 +93,19 @@ export function registerLegacyTransactions(app: FastifyInstance, store: Store): 
   // L9
   app.post(
     '/transactions/:transactionId/authorisation::capture',
-    legacyRoute(store, { capability: 'transaction:update', ids: { transactionId: 'transaction' }, body: captureBody }, (c) => {
-      const id = c.params.transactionId!;
-      const amount = c.body.captureAmount;
-      // unset: the whole authorised amount (the .NET SDK's CaptureTransaction(id, new CreateCaptureRequest()) sends {})
-      if (amount === undefined || typeof amount === 'number') return legacyTransaction(store, capture(store, c.actor, id, amount));
-      checkCurrency(store, c.actor, id, amount.currency, 'captureAmount.currency');
-      return legacyTransaction(store, capture(store, c.actor, id, amount.amount));
-    }),
+    legacyRoute(
+      store,
+      { capability: 'transaction:update', ids: { transactionId: 'transaction' }, body: captureBody },
+      (c) => {
+        const id = c.params.transactionId!;
+        const amount = c.body.captureAmount;
+        // unset: the whole authorised amount (the .NET SDK's CaptureTransaction(id, new CreateCaptureRequest()) sends {})
+        if (amount === undefined || typeof amount === 'number')
+          return legacyTransaction(store, capture(store, c.actor, id, amount));
+        checkCurrency(store, c.actor, id, amount.currency, 'captureAmount.currency');
+        return legacyTransaction(store, capture(store, c.actor, id, amount.amount));
+      },
+    ),
   );
   // L10
   app.delete(
@@ -83,29 +120,61 @@ export function registerLegacyTransactions(app: FastifyInstance, store: Store): 
     legacyRoute(store, { capability: 'transaction:read', query: transactionsQuery }, (c) => {
       const orderId = c.query.merchantOrderId;
       // the legacy list is not paged: every transaction, never a first page of them
-      const result = queryTransactions(store, c.actor, { orderId: orderId === undefined ? undefined : [orderId], limit: Number.MAX_SAFE_INTEGER });
+      const result = queryTransactions(store, c.actor, {
+        orderId: orderId === undefined ? undefined : [orderId],
+        limit: Number.MAX_SAFE_INTEGER,
+      });
       return { transactions: result.items.map((t) => legacyTransaction(store, t)) };
     }),
   );
   // L26 (legacy reference body and answer)
   app.post(
     '/transactions/:transactionId/transfers',
-    legacyRoute(store, { capability: 'transfer', ids: { transactionId: 'transaction' }, body: legacyTransferBody }, (c) => {
-      const id = c.params.transactionId!;
-      checkTransferParties(store, c.actor, id, c.body.fromMerchant, 'fromMerchant', c.body.transferAmount.currency, 'transferAmount.currency');
-      const done = transferFunds(store, c.actor, id, { transferAmount: c.body.transferAmount.amount, destinationMerchantId: c.body.toMerchant, surchargeFee: c.body.surcharge, levy: c.body.levy ?? null });
-      return legacyTransferAnswer(done);
-    }),
+    legacyRoute(
+      store,
+      { capability: 'transfer', ids: { transactionId: 'transaction' }, body: legacyTransferBody },
+      (c) => {
+        const id = c.params.transactionId!;
+        checkTransferParties(
+          store,
+          c.actor,
+          id,
+          c.body.fromMerchant,
+          'fromMerchant',
+          c.body.transferAmount.currency,
+          'transferAmount.currency',
+        );
+        const done = transferFunds(store, c.actor, id, {
+          transferAmount: c.body.transferAmount.amount,
+          destinationMerchantId: c.body.toMerchant,
+          surchargeFee: c.body.surcharge,
+          levy: c.body.levy ?? null,
+        });
+        return legacyTransferAnswer(done);
+      },
+    ),
   );
   // L27 (legacy reference): the reference names no transfer, the most recent matching one is reversed
   app.post(
     '/transactions/:transactionId/transfers::reverse',
-    legacyRoute(store, { capability: 'transfer', ids: { transactionId: 'transaction' }, body: legacyReverseBody }, (c) => {
-      const id = c.params.transactionId!;
-      const tx = checkTransferParties(store, c.actor, id, c.body.toMerchant, 'toMerchant', c.body.reverseAmount.currency, 'reverseAmount.currency');
-      const transfer = transferToReverse(tx.transfers, c.body);
-      if (!transfer) throw new PaybridgeError('invalid_request', noTransferToReverse(c.body));
-      return legacyTransferAnswer(reverseTransfer(store, c.actor, id, transfer.transferId));
-    }),
+    legacyRoute(
+      store,
+      { capability: 'transfer', ids: { transactionId: 'transaction' }, body: legacyReverseBody },
+      (c) => {
+        const id = c.params.transactionId!;
+        const tx = checkTransferParties(
+          store,
+          c.actor,
+          id,
+          c.body.toMerchant,
+          'toMerchant',
+          c.body.reverseAmount.currency,
+          'reverseAmount.currency',
+        );
+        const transfer = transferToReverse(tx.transfers, c.body);
+        if (!transfer) throw new PaybridgeError('invalid_request', noTransferToReverse(c.body));
+        return legacyTransferAnswer(reverseTransfer(store, c.actor, id, transfer.transferId));
+      },
+    ),
   );
 }

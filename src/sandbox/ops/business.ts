@@ -31,9 +31,21 @@ export const INDUSTRIES: readonly { industryCode: string; name: string }[] = [
 ];
 
 /** Merchants the caller may see: a marketplace its sub-merchants, a merchant itself; filtered by slug. */
-export function queryMerchants(store: Store, actor: Actor, filter: { merchantId?: string[] | undefined; slug?: string | undefined; limit?: number | undefined; page?: number | undefined; sort?: string | undefined }) {
+export function queryMerchants(
+  store: Store,
+  actor: Actor,
+  filter: {
+    merchantId?: string[] | undefined;
+    slug?: string | undefined;
+    limit?: number | undefined;
+    page?: number | undefined;
+    sort?: string | undefined;
+  },
+) {
   const inScope = merchantScope(store, actor, filter.merchantId);
-  const matching = [...store.merchants.values()].filter((m) => inScope(m.merchantId) && (filter.slug === undefined || m.slug === filter.slug));
+  const matching = [...store.merchants.values()].filter(
+    (m) => inScope(m.merchantId) && (filter.slug === undefined || m.slug === filter.slug),
+  );
   return page(matching, filter);
 }
 
@@ -48,11 +60,22 @@ export function uploadMerchantFile(
 ): MerchantFile {
   getMerchant(store, actor, merchantId);
   const bytes = Buffer.from(input.contentBase64, 'base64');
-  if (bytes.length === 0) throw new PaybridgeError('invalid_request', 'UploadMerchantFile.contentBase64: the file is empty');
-  if (bytes.length > MAX_FILE_BYTES) throw new PaybridgeError('invalid_request', `UploadMerchantFile.contentBase64: the file exceeds ${MAX_FILE_BYTES} bytes`);
+  if (bytes.length === 0)
+    throw new PaybridgeError('invalid_request', 'UploadMerchantFile.contentBase64: the file is empty');
+  if (bytes.length > MAX_FILE_BYTES)
+    throw new PaybridgeError(
+      'invalid_request',
+      `UploadMerchantFile.contentBase64: the file exceeds ${MAX_FILE_BYTES} bytes`,
+    );
   const file: MerchantFile = {
-    fileId: newId('merchantFile'), merchantId, fileName: input.fileName, contentType: input.contentType, purpose: input.purpose,
-    sizeBytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), createdAt: store.timestamp(),
+    fileId: newId('merchantFile'),
+    merchantId,
+    fileName: input.fileName,
+    contentType: input.contentType,
+    purpose: input.purpose,
+    sizeBytes: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    createdAt: store.timestamp(),
   };
   store.merchantFiles.set(file.fileId, file);
   return file;
@@ -61,7 +84,10 @@ export function uploadMerchantFile(
 export function setIndustry(store: Store, actor: Actor, merchantId: string, industryCode: string): Merchant {
   const merchant = getMerchant(store, actor, merchantId);
   if (!INDUSTRIES.some((i) => i.industryCode === industryCode))
-    throw new PaybridgeError('invalid_request', `SetMerchantIndustry.industryCode: ${industryCode} is not an industry of GET /industries`);
+    throw new PaybridgeError(
+      'invalid_request',
+      `SetMerchantIndustry.industryCode: ${industryCode} is not an industry of GET /industries`,
+    );
   merchant.industryCode = industryCode;
   merchant.updatedAt = store.timestamp();
   return merchant;
@@ -91,32 +117,50 @@ export interface BeneficialOwnerInput {
 /** The person's details as given; what is left out is null (a replace gives them all again). */
 function personDetails(input: BeneficialOwnerInput) {
   return {
-    givenName: input.givenName, familyName: input.familyName, dateOfBirth: input.dateOfBirth, ownershipPercentage: input.ownershipPercentage,
-    emailAddress: input.emailAddress ?? null, address: input.address ?? null, title: input.title ?? null,
+    givenName: input.givenName,
+    familyName: input.familyName,
+    dateOfBirth: input.dateOfBirth,
+    ownershipPercentage: input.ownershipPercentage,
+    emailAddress: input.emailAddress ?? null,
+    address: input.address ?? null,
+    title: input.title ?? null,
     // a person created with a share and no roles is an owner (D-BO-2)
-    roles: input.roles ?? (input.ownershipPercentage > 0 ? ['Owner' as const] : []), middleName: input.middleName ?? null,
-    phoneNumber: input.phoneNumber ?? null, verificationDocs: input.verificationDocs ?? [], passport: input.passport ?? null,
+    roles: input.roles ?? (input.ownershipPercentage > 0 ? ['Owner' as const] : []),
+    middleName: input.middleName ?? null,
+    phoneNumber: input.phoneNumber ?? null,
+    verificationDocs: input.verificationDocs ?? [],
+    passport: input.passport ?? null,
     driverLicence: input.driverLicence ?? null,
   };
 }
 
 function ownedShare(store: Store, merchantId: string, except?: string): number {
   let sum = 0;
-  for (const o of store.beneficialOwners.values()) if (o.merchantId === merchantId && o.beneficialOwnerId !== except) sum += o.ownershipPercentage;
+  for (const o of store.beneficialOwners.values())
+    if (o.merchantId === merchantId && o.beneficialOwnerId !== except) sum += o.ownershipPercentage;
   return sum;
 }
 
 function checkShare(store: Store, merchantId: string, share: number, except?: string): void {
   const others = ownedShare(store, merchantId, except);
   if (others + share > 100)
-    throw new PaybridgeError('invalid_request', `ownershipPercentage: ${share} would take ${merchantId}'s owners to ${others + share}%, over 100%`);
+    throw new PaybridgeError(
+      'invalid_request',
+      `ownershipPercentage: ${share} would take ${merchantId}'s owners to ${others + share}%, over 100%`,
+    );
 }
 
 export function createBeneficialOwner(store: Store, actor: Actor, input: BeneficialOwnerInput): BeneficialOwner {
   const merchantId = requireMerchant(actor);
   checkShare(store, merchantId, input.ownershipPercentage);
   const at = store.timestamp();
-  const owner: BeneficialOwner = { beneficialOwnerId: newId('beneficialOwner'), merchantId, ...personDetails(input), createdAt: at, updatedAt: at };
+  const owner: BeneficialOwner = {
+    beneficialOwnerId: newId('beneficialOwner'),
+    merchantId,
+    ...personDetails(input),
+    createdAt: at,
+    updatedAt: at,
+  };
   store.beneficialOwners.set(owner.beneficialOwnerId, owner);
   return owner;
 }
@@ -127,9 +171,21 @@ export function getBeneficialOwner(store: Store, actor: Actor, id: string): Bene
   return owner;
 }
 
-export function listBeneficialOwners(store: Store, actor: Actor, filter: { merchantId?: string[] | undefined; limit?: number | undefined; page?: number | undefined; sort?: string | undefined }) {
+export function listBeneficialOwners(
+  store: Store,
+  actor: Actor,
+  filter: {
+    merchantId?: string[] | undefined;
+    limit?: number | undefined;
+    page?: number | undefined;
+    sort?: string | undefined;
+  },
+) {
   const inScope = merchantScope(store, actor, filter.merchantId);
-  return page([...store.beneficialOwners.values()].filter((o) => inScope(o.merchantId)), filter);
+  return page(
+    [...store.beneficialOwners.values()].filter((o) => inScope(o.merchantId)),
+    filter,
+  );
 }
 
 /** Replace: the person is given again and keeps its id; a share left out keeps the one held (D-BO-2). */
@@ -142,7 +198,9 @@ export function replaceBeneficialOwner(
   const owner = getBeneficialOwner(store, actor, id);
   const ownershipPercentage = input.ownershipPercentage ?? owner.ownershipPercentage;
   checkShare(store, owner.merchantId, ownershipPercentage, id);
-  Object.assign(owner, personDetails({ ...input, roles: input.roles ?? owner.roles, ownershipPercentage }), { updatedAt: store.timestamp() });
+  Object.assign(owner, personDetails({ ...input, roles: input.roles ?? owner.roles, ownershipPercentage }), {
+    updatedAt: store.timestamp(),
+  });
   return owner;
 }
 
@@ -162,7 +220,8 @@ export function kycCustomer(
 ): Customer {
   const customer = store.get(store.customers, customerId);
   checkOwner(store, actor, customer.merchantId, customerId);
-  if (customer.kind !== 'consumer') throw new PaybridgeError('invalid_request', `KycCustomer: ${customerId} is an organisation customer`);
+  if (customer.kind !== 'consumer')
+    throw new PaybridgeError('invalid_request', `KycCustomer: ${customerId} is an organisation customer`);
   const birth = Date.parse(`${input.dateOfBirth}T00:00:00Z`);
   if (Number.isNaN(birth) || birth > store.clock() - 18 * 365.25 * 86_400_000)
     throw new PaybridgeError('invalid_request', 'KycCustomer.dateOfBirth: the customer must be 18 or older');
@@ -181,13 +240,24 @@ export function surchargeFor(merchant: Merchant, method: 'card' | 'payto', amoun
   return Math.round((amount * merchant.surchargeRateBps) / 10_000);
 }
 
-export function calculateSurcharge(store: Store, actor: Actor, input: { amount: { minorCurrencyUnits: number; currency: string }; paymentMethodType: 'Card' | 'PayTo' }) {
+export function calculateSurcharge(
+  store: Store,
+  actor: Actor,
+  input: { amount: { minorCurrencyUnits: number; currency: string }; paymentMethodType: 'Card' | 'PayTo' },
+) {
   const merchant = store.get(store.merchants, requireMerchant(actor));
-  const surchargeAmount = surchargeFor(merchant, input.paymentMethodType === 'Card' ? 'card' : 'payto', input.amount.minorCurrencyUnits);
+  const surchargeAmount = surchargeFor(
+    merchant,
+    input.paymentMethodType === 'Card' ? 'card' : 'payto',
+    input.amount.minorCurrencyUnits,
+  );
   return {
     amount: input.amount,
     surchargeAmount,
-    totalAmount: { minorCurrencyUnits: input.amount.minorCurrencyUnits + surchargeAmount, currency: input.amount.currency },
+    totalAmount: {
+      minorCurrencyUnits: input.amount.minorCurrencyUnits + surchargeAmount,
+      currency: input.amount.currency,
+    },
     surchargeRateBps: input.paymentMethodType === 'Card' ? merchant.surchargeRateBps : 0,
   };
 }

@@ -28,12 +28,26 @@ export function createCardToken(
     if (!input.amount) throw new PaybridgeError('invalid_request', 'amount: a pay-later token is for the order amount');
     const { instalments } = PAY_PLAN_VARIANTS[input.payPlan.payPlanVariant];
     const initialPayment = Math.ceil(input.amount.minorCurrencyUnits / instalments);
-    payPlanId = offerPayPlan(store, actor, { customerId, amount: input.amount, initialPayment, payPlanVariant: input.payPlan.payPlanVariant }).payPlanId;
+    payPlanId = offerPayPlan(store, actor, {
+      customerId,
+      amount: input.amount,
+      initialPayment,
+      payPlanVariant: input.payPlan.payPlanVariant,
+    }).payPlanId;
   }
   const token: PaymentToken = {
-    paymentTokenId: newId('paymentToken'), merchantId, customerId: actor.customerId, method: 'card',
-    amount: input.amount ?? null, card, agreementToken: null, paymentSourceId: null,
-    surchargeAmount: 0, usedBy: null, createdAt: store.timestamp(), ...(payPlanId ? { payPlanId } : {}),
+    paymentTokenId: newId('paymentToken'),
+    merchantId,
+    customerId: actor.customerId,
+    method: 'card',
+    amount: input.amount ?? null,
+    card,
+    agreementToken: null,
+    paymentSourceId: null,
+    surchargeAmount: 0,
+    usedBy: null,
+    createdAt: store.timestamp(),
+    ...(payPlanId ? { payPlanId } : {}),
   };
   store.tokens.set(token.paymentTokenId, token);
   store.stats.tokensCreated++;
@@ -47,9 +61,17 @@ export function createCardSource(store: Store, actor: Actor, input: { cardNumber
   const card = cardDetails(input.cardNumber);
   const at = store.timestamp();
   const source: PaymentSource = {
-    paymentSourceId: newId('paymentSource'), customerId, merchantId: customer.merchantId, type: 'card',
-    agreementToken: null, agreementUid: null, accountIdentifierHint: cardHint(card), usageScope: null, card,
-    createdAt: at, updatedAt: at,
+    paymentSourceId: newId('paymentSource'),
+    customerId,
+    merchantId: customer.merchantId,
+    type: 'card',
+    agreementToken: null,
+    agreementUid: null,
+    accountIdentifierHint: cardHint(card),
+    usageScope: null,
+    card,
+    createdAt: at,
+    updatedAt: at,
   };
   store.addSource(source);
   store.stats.sourcesCreated++;
@@ -60,7 +82,8 @@ const declineKey = (merchantId: string, card: CardDetails) => `${merchantId}:${c
 
 export function activeBlock(store: Store, merchantId: string, card: CardDetails): CardBlock | undefined {
   for (const block of store.cardBlocks.values())
-    if (block.status === 'blocked' && block.merchantId === merchantId && block.fingerprint === card.fingerprint) return block;
+    if (block.status === 'blocked' && block.merchantId === merchantId && block.fingerprint === card.fingerprint)
+      return block;
   return undefined;
 }
 
@@ -72,8 +95,14 @@ export function recordDecline(store: Store, merchantId: string, card: CardDetail
   if (count >= BLOCK_AFTER_DECLINES && !activeBlock(store, merchantId, card)) {
     const at = store.timestamp();
     const block: CardBlock = {
-      cardBlockId: newId('cardBlock'), merchantId, fingerprint: card.fingerprint, cardHint: cardHint(card),
-      declines: count, status: 'blocked', createdAt: at, updatedAt: at,
+      cardBlockId: newId('cardBlock'),
+      merchantId,
+      fingerprint: card.fingerprint,
+      cardHint: cardHint(card),
+      declines: count,
+      status: 'blocked',
+      createdAt: at,
+      updatedAt: at,
     };
     store.cardBlocks.set(block.cardBlockId, block);
   }
@@ -83,7 +112,11 @@ export function recordSuccess(store: Store, merchantId: string, card: CardDetail
   store.declines.delete(declineKey(merchantId, card));
 }
 
-export function listBlockedCards(store: Store, actor: Actor, query: { limit?: number | undefined; page?: number | undefined; sort?: string | undefined }) {
+export function listBlockedCards(
+  store: Store,
+  actor: Actor,
+  query: { limit?: number | undefined; page?: number | undefined; sort?: string | undefined },
+) {
   const visible = [...store.cardBlocks.values()].filter((b) => visibleTo(store, actor, b.merchantId));
   return page(visible, query);
 }
@@ -91,7 +124,8 @@ export function listBlockedCards(store: Store, actor: Actor, query: { limit?: nu
 export function unblockCard(store: Store, actor: Actor, cardBlockId: string): CardBlock {
   const block = store.get(store.cardBlocks, cardBlockId);
   checkOwner(store, actor, block.merchantId, cardBlockId);
-  if (block.status !== 'blocked') throw new PaybridgeError('invalid_request', `${cardBlockId}: the card is not blocked`);
+  if (block.status !== 'blocked')
+    throw new PaybridgeError('invalid_request', `${cardBlockId}: the card is not blocked`);
   block.status = 'unblocked';
   block.updatedAt = store.timestamp();
   store.declines.delete(`${block.merchantId}:${block.fingerprint}`);

@@ -42,7 +42,13 @@ export function sameMoney(a: Money, b: Money): boolean {
   return a.minorCurrencyUnits === b.minorCurrencyUnits && a.currency === b.currency;
 }
 
-export function addTimeline(store: Store, tx: Transaction, eventType: string, amount: number, identifier: string | null): string {
+export function addTimeline(
+  store: Store,
+  tx: Transaction,
+  eventType: string,
+  amount: number,
+  identifier: string | null,
+): string {
   const eventTime = store.timestamp();
   const entry: TimelineEntry = { eventType, eventTime, amount, identifier };
   tx.timelines.push(entry);
@@ -64,8 +70,9 @@ export interface ListQuery {
 
 function fieldOf(item: unknown, path: string): unknown {
   let v: unknown = item;
-  for (const part of path.split('.')) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[part] : undefined;
-  return typeof v === 'object' && v !== null && 'minorCurrencyUnits' in v ? (v).minorCurrencyUnits : v;
+  for (const part of path.split('.'))
+    v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[part] : undefined;
+  return typeof v === 'object' && v !== null && 'minorCurrencyUnits' in v ? v.minorCurrencyUnits : v;
 }
 
 const unset = (v: unknown) => v === undefined || v === null;
@@ -83,14 +90,20 @@ function compare(a: unknown, b: unknown, sign: number): number {
 
 /** One page of an already filtered, creation-ordered list: sorted as asked (a stable sort), then sliced. */
 export function page<T>(items: T[], query: ListQuery = {}): { items: T[] } {
-  const keys = (query.sort ?? '').split(',').filter((k) => k !== '').map((k) => (k.startsWith('-') ? { path: k.slice(1), sign: -1 } : { path: k, sign: 1 }));
-  const sorted = keys.length === 0 ? items : [...items].sort((a, b) => {
-    for (const { path, sign } of keys) {
-      const order = compare(fieldOf(a, path), fieldOf(b, path), sign);
-      if (order !== 0) return order;
-    }
-    return 0;
-  });
+  const keys = (query.sort ?? '')
+    .split(',')
+    .filter((k) => k !== '')
+    .map((k) => (k.startsWith('-') ? { path: k.slice(1), sign: -1 } : { path: k, sign: 1 }));
+  const sorted =
+    keys.length === 0
+      ? items
+      : [...items].sort((a, b) => {
+          for (const { path, sign } of keys) {
+            const order = compare(fieldOf(a, path), fieldOf(b, path), sign);
+            if (order !== 0) return order;
+          }
+          return 0;
+        });
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const start = ((query.page ?? 1) - 1) * limit;
   return { items: sorted.slice(start, start + limit) };

@@ -29,24 +29,46 @@ export interface CustomerInput {
  */
 export type CustomerKey = 'legacy' | 'current';
 
-export function upsertCustomer(store: Store, actor: Actor, kind: Customer['kind'], input: CustomerInput, key: CustomerKey = 'legacy'): Customer {
+export function upsertCustomer(
+  store: Store,
+  actor: Actor,
+  kind: Customer['kind'],
+  input: CustomerInput,
+  key: CustomerKey = 'legacy',
+): Customer {
   const merchantId = requireMerchant(actor);
-  const existing = key === 'legacy' ? findExisting(store, merchantId, input) : findByBusinessKey(store, merchantId, kind, input);
+  const existing =
+    key === 'legacy' ? findExisting(store, merchantId, input) : findByBusinessKey(store, merchantId, kind, input);
   const at = store.timestamp();
   if (existing) {
     if (existing.kind !== kind)
-      throw new PaybridgeError('invalid_request', `referenceCustomerId: ${existing.customerId} is a ${existing.kind} customer`);
-    for (const [field, value] of Object.entries(input)) if (value !== undefined) (existing as unknown as Record<string, unknown>)[field] = value;
+      throw new PaybridgeError(
+        'invalid_request',
+        `referenceCustomerId: ${existing.customerId} is a ${existing.kind} customer`,
+      );
+    for (const [field, value] of Object.entries(input))
+      if (value !== undefined) (existing as unknown as Record<string, unknown>)[field] = value;
     existing.updatedAt = at;
     store.stats.customersUpdated++;
     return existing;
   }
   const customer: Customer = {
-    customerId: newId('customer'), merchantId, kind, referenceCustomerId: input.referenceCustomerId ?? null,
-    emailAddress: input.emailAddress, phoneNumber: input.phoneNumber ?? null, givenName: input.givenName ?? null,
-    middleName: input.middleName ?? null, familyName: input.familyName ?? null,
-    businessName: input.businessName ?? null, abn: input.abn ?? null, address: input.address ?? null,
-    kycStatus: 'NotStarted', kycCheckedAt: null, createdAt: at, updatedAt: at,
+    customerId: newId('customer'),
+    merchantId,
+    kind,
+    referenceCustomerId: input.referenceCustomerId ?? null,
+    emailAddress: input.emailAddress,
+    phoneNumber: input.phoneNumber ?? null,
+    givenName: input.givenName ?? null,
+    middleName: input.middleName ?? null,
+    familyName: input.familyName ?? null,
+    businessName: input.businessName ?? null,
+    abn: input.abn ?? null,
+    address: input.address ?? null,
+    kycStatus: 'NotStarted',
+    kycCheckedAt: null,
+    createdAt: at,
+    updatedAt: at,
   };
   store.addCustomer(customer);
   store.stats.customersCreated++;
@@ -64,19 +86,32 @@ function findExisting(store: Store, merchantId: string, input: CustomerInput): C
   return undefined;
 }
 
-function findByBusinessKey(store: Store, merchantId: string, kind: Customer['kind'], input: CustomerInput): Customer | undefined {
+function findByBusinessKey(
+  store: Store,
+  merchantId: string,
+  kind: Customer['kind'],
+  input: CustomerInput,
+): Customer | undefined {
   const email = input.emailAddress.toLowerCase();
   for (const id of store.customersByMerchant.get(merchantId) ?? []) {
     const c = store.customers.get(id)!;
     if (c.kind !== kind) continue;
-    if (kind === 'consumer' ? c.emailAddress.toLowerCase() === email : input.referenceCustomerId !== undefined && c.referenceCustomerId === input.referenceCustomerId)
+    if (
+      kind === 'consumer'
+        ? c.emailAddress.toLowerCase() === email
+        : input.referenceCustomerId !== undefined && c.referenceCustomerId === input.referenceCustomerId
+    )
       return c;
   }
   return undefined;
 }
 
 /** Merchants a list query covers: the named ones (each one the caller may act for, else 403), or all visible. */
-export function merchantScope(store: Store, actor: Actor, named: string[] | undefined): (merchantId: string) => boolean {
+export function merchantScope(
+  store: Store,
+  actor: Actor,
+  named: string[] | undefined,
+): (merchantId: string) => boolean {
   if (named) {
     for (const id of named)
       if (!mayActFor(store, actor.principal, id) || (actor.merchantId !== null && actor.merchantId !== id))
@@ -91,14 +126,22 @@ export function queryCustomers(
   store: Store,
   actor: Actor,
   filter: {
-    emailAddress?: string | undefined; merchantId?: string[] | undefined; customerId?: string[] | undefined; name?: string | undefined;
-    createdAfter?: string | undefined; createdBefore?: string | undefined; limit?: number | undefined; page?: number | undefined; sort?: string | undefined;
+    emailAddress?: string | undefined;
+    merchantId?: string[] | undefined;
+    customerId?: string[] | undefined;
+    name?: string | undefined;
+    createdAfter?: string | undefined;
+    createdBefore?: string | undefined;
+    limit?: number | undefined;
+    page?: number | undefined;
+    sort?: string | undefined;
   },
 ) {
   const inScope = merchantScope(store, actor, filter.merchantId);
   const email = filter.emailAddress?.toLowerCase();
   const name = filter.name?.toLowerCase();
-  const named = (c: Customer) => [c.givenName, c.familyName, c.businessName].some((n) => typeof n === 'string' && n.toLowerCase().includes(name!));
+  const named = (c: Customer) =>
+    [c.givenName, c.familyName, c.businessName].some((n) => typeof n === 'string' && n.toLowerCase().includes(name!));
   const matching = [...store.customers.values()].filter(
     (c) =>
       inScope(c.merchantId) &&
@@ -118,7 +161,8 @@ const CHECKOUT_TOKEN_TTL_MS = 60 * 60 * 1000;
 export function issueCheckoutToken(store: Store, merchantId: string, customerId: string | null): string {
   const now = store.clock();
   if (store.checkoutTokens.size >= 10_000)
-    for (const [token, t] of store.checkoutTokens) if (t.expiresAt !== undefined && t.expiresAt <= now) store.checkoutTokens.delete(token);
+    for (const [token, t] of store.checkoutTokens)
+      if (t.expiresAt !== undefined && t.expiresAt <= now) store.checkoutTokens.delete(token);
   const token = `chk_${randomBytes(24).toString('base64url')}`;
   store.checkoutTokens.set(token, { merchantId, customerId, expiresAt: now + CHECKOUT_TOKEN_TTL_MS });
   return token;
@@ -147,7 +191,11 @@ export const delegateOf = (customerId: string) => `custd_${customerId.slice(cust
 export const customerOfDelegate = (customerDelegateId: string) => `cust_${customerDelegateId.slice('custd_'.length)}`;
 
 /** SignInDelegateByReferenceId: the delegate of the acting merchant's organisation customer with that reference. */
-export function signInDelegateByReference(store: Store, actor: Actor, referenceCustomerId: string): { customerId: string; customToken: string } {
+export function signInDelegateByReference(
+  store: Store,
+  actor: Actor,
+  referenceCustomerId: string,
+): { customerId: string; customToken: string } {
   const merchantId = requireMerchant(actor);
   for (const id of store.customersByMerchant.get(merchantId) ?? []) {
     const c = store.customers.get(id)!;

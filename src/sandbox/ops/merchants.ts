@@ -35,11 +35,24 @@ export function createMerchant(store: Store, actor: Actor, input: MerchantInput)
   const at = store.timestamp();
   const secret = () => randomBytes(18).toString('base64url');
   const merchant: Merchant = {
-    merchantId: newId('merchant'), marketplaceId: principal.marketplaceId, name: input.businessProfile.businessName, slug: input.slug,
-    contactEmailAddress: input.contactEmailAddress, taxCountry: input.taxCountry, tradingCountry: input.tradingCountry ?? input.taxCountry,
-    profile: emptyProfile(), status: 'Pending',
-    publicKey: `sandbox_pk_${secret()}`, secretKey: `sandbox_sk_${secret()}`, merchantToken: null, bankAccounts: [],
-    primaryBankAccountId: null, surchargeRateBps: 0, industryCode: null, createdAt: at, updatedAt: at,
+    merchantId: newId('merchant'),
+    marketplaceId: principal.marketplaceId,
+    name: input.businessProfile.businessName,
+    slug: input.slug,
+    contactEmailAddress: input.contactEmailAddress,
+    taxCountry: input.taxCountry,
+    tradingCountry: input.tradingCountry ?? input.taxCountry,
+    profile: emptyProfile(),
+    status: 'Pending',
+    publicKey: `sandbox_pk_${secret()}`,
+    secretKey: `sandbox_sk_${secret()}`,
+    merchantToken: null,
+    bankAccounts: [],
+    primaryBankAccountId: null,
+    surchargeRateBps: 0,
+    industryCode: null,
+    createdAt: at,
+    updatedAt: at,
   };
   applyProfile(merchant, input.businessProfile);
   store.addMerchant(merchant);
@@ -59,7 +72,11 @@ export function updateBusinessProfile(
   store: Store,
   actor: Actor,
   merchantId: string,
-  input: ProfileInput & { businessName?: string | undefined; contactEmailAddress?: string | undefined; tradingCountry?: string | undefined },
+  input: ProfileInput & {
+    businessName?: string | undefined;
+    contactEmailAddress?: string | undefined;
+    tradingCountry?: string | undefined;
+  },
 ): Merchant {
   const merchant = getMerchant(store, actor, merchantId);
   if (input.businessName !== undefined) merchant.name = input.businessName;
@@ -86,8 +103,13 @@ export function addBankAccount(store: Store, actor: Actor, merchantId: string, i
   const at = store.timestamp();
   const bsb = input.bsb.replace('-', '');
   const account = {
-    bankAccountId: newId('bankAccount'), bsb: `${bsb.slice(0, 3)}-${bsb.slice(3)}`, accountNumber: input.accountNumber, accountName: input.accountName,
-    bankName: input.bankName ?? null, currency: input.currency, createdAt: at,
+    bankAccountId: newId('bankAccount'),
+    bsb: `${bsb.slice(0, 3)}-${bsb.slice(3)}`,
+    accountNumber: input.accountNumber,
+    accountName: input.accountName,
+    bankName: input.bankName ?? null,
+    currency: input.currency,
+    createdAt: at,
   };
   merchant.bankAccounts.push(account);
   if (input.setAsPrimary === true || (input.setAsPrimary === undefined && merchant.primaryBankAccountId === null))

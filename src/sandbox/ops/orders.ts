@@ -6,7 +6,12 @@ import type { Order } from '../model.js';
 import type { Store } from '../store.js';
 import { issueCheckoutToken } from './customers.js';
 
-export function createOrder(store: Store, actor: Actor, input: OnlineOrderFields, orderType: Order['orderType']): Order {
+export function createOrder(
+  store: Store,
+  actor: Actor,
+  input: OnlineOrderFields,
+  orderType: Order['orderType'],
+): Order {
   const merchantId = requireMerchant(actor);
   const merchant = store.get(store.merchants, merchantId);
   const at = store.timestamp();

@@ -48,11 +48,16 @@ function completePayment(store: Store, order: Order, token: PaymentToken, author
     merchantId: order.merchantId,
     customerId: token.customerId,
     method: token.method,
-    accountHint: token.card ? cardHint(token.card) : (store.agreements.get(token.agreementToken ?? '')?.accountIdentifierHint ?? ''),
+    accountHint: token.card
+      ? cardHint(token.card)
+      : (store.agreements.get(token.agreementToken ?? '')?.accountIdentifierHint ?? ''),
     amount,
     currency: order.amount.currency,
     // a card payment carries the merchant's surcharge (Calculate Surcharge tells it beforehand)
-    surchargeAmount: token.method === 'card' ? surchargeFor(store.get(store.merchants, order.merchantId), 'card', amount) : token.surchargeAmount,
+    surchargeAmount:
+      token.method === 'card'
+        ? surchargeFor(store.get(store.merchants, order.merchantId), 'card', amount)
+        : token.surchargeAmount,
     refundedAmount: 0,
     status: authoriseOnly ? 'not_captured' : 'paid',
     serviceFees: serviceFees(token.method, amount),
@@ -88,7 +93,10 @@ export function payByCard(
   const card = token.card!;
   if (activeBlock(store, order.merchantId, card)) {
     store.stats.paymentsDeclined++;
-    throw new PaybridgeError('card_blocked', `paymentTokenId: card ${cardHint(card)} is blocked after repeated declines`);
+    throw new PaybridgeError(
+      'card_blocked',
+      `paymentTokenId: card ${cardHint(card)} is blocked after repeated declines`,
+    );
   }
   if (card.outcome === 'decline') {
     store.stats.paymentsDeclined++;
@@ -97,8 +105,12 @@ export function payByCard(
   }
   if (card.outcome === 'threeDS' || input.request3DS === true) {
     const authorisation: ThreeDSAuthorisation = {
-      threeDSAuthorisationId: newId('threeDS'), orderId, paymentTokenId: token.paymentTokenId,
-      merchantId: order.merchantId, authoriseOnly: input.authoriseOnly === true, status: 'pending',
+      threeDSAuthorisationId: newId('threeDS'),
+      orderId,
+      paymentTokenId: token.paymentTokenId,
+      merchantId: order.merchantId,
+      authoriseOnly: input.authoriseOnly === true,
+      status: 'pending',
       createdAt: store.timestamp(),
     };
     store.threeDS.set(authorisation.threeDSAuthorisationId, authorisation);
@@ -121,12 +133,21 @@ export function confirm3DS(
   const visible = getOrder(store, actor, orderId);
   const authorisation = store.threeDS.get(input.threeDSAuthorisationId);
   if (!authorisation || authorisation.merchantId !== visible.merchantId)
-    throw new PaybridgeError('not_found', `threeDSResponse.threeDSAuthorisationId: ${input.threeDSAuthorisationId} was not found`);
+    throw new PaybridgeError(
+      'not_found',
+      `threeDSResponse.threeDSAuthorisationId: ${input.threeDSAuthorisationId} was not found`,
+    );
   if (authorisation.orderId !== orderId || authorisation.paymentTokenId !== input.paymentTokenId)
-    throw new PaybridgeError('invalid_request', 'threeDSResponse.threeDSAuthorisationId: the authorisation belongs to another order or token');
+    throw new PaybridgeError(
+      'invalid_request',
+      'threeDSResponse.threeDSAuthorisationId: the authorisation belongs to another order or token',
+    );
   // a second confirm of a completed challenge names the challenge, not the order it paid (D-PAY-3)
   if (authorisation.status === 'completed')
-    throw new PaybridgeError('threeds_not_pending', `threeDSAuthorisationId: ${authorisation.threeDSAuthorisationId} is ${authorisation.status}`);
+    throw new PaybridgeError(
+      'threeds_not_pending',
+      `threeDSAuthorisationId: ${authorisation.threeDSAuthorisationId} is ${authorisation.status}`,
+    );
   const order = payableOrder(store, actor, orderId);
   if (authorisation.status === 'declined')
     throw new PaybridgeError('do_not_honor', 'the card issuer declined the 3DS challenge');
@@ -146,11 +167,17 @@ export function payByPayTo(store: Store, actor: Actor, orderId: string, input: {
   return outcome;
 }
 
-
 /**
  * PayByPaymentToken (client: the official plugin): a token that came without card data in this
  * checkout (a saved source's, a pay plan's) pays as its kind pays.
  */
-export function payByPaymentToken(store: Store, actor: Actor, orderId: string, input: { paymentTokenId: string }): PayOutcome {
-  return store.tokens.get(input.paymentTokenId)?.method === 'payto' ? payByPayTo(store, actor, orderId, input) : payByCard(store, actor, orderId, input);
+export function payByPaymentToken(
+  store: Store,
+  actor: Actor,
+  orderId: string,
+  input: { paymentTokenId: string },
+): PayOutcome {
+  return store.tokens.get(input.paymentTokenId)?.method === 'payto'
+    ? payByPayTo(store, actor, orderId, input)
+    : payByCard(store, actor, orderId, input);
 }

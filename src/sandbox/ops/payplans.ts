@@ -17,9 +17,15 @@ function outstanding(store: Store, customerId: string): number {
   return sum;
 }
 
-export function maxLoan(store: Store, actor: Actor, variant: PayPlanVariant, currency: string = PAY_PLAN_LIMIT.currency) {
+export function maxLoan(
+  store: Store,
+  actor: Actor,
+  variant: PayPlanVariant,
+  currency: string = PAY_PLAN_LIMIT.currency,
+) {
   const customerId = requireCustomer(actor);
-  if (currency !== PAY_PLAN_LIMIT.currency) throw new PaybridgeError('invalid_request', `currency: pay plans are offered in ${PAY_PLAN_LIMIT.currency}`);
+  if (currency !== PAY_PLAN_LIMIT.currency)
+    throw new PaybridgeError('invalid_request', `currency: pay plans are offered in ${PAY_PLAN_LIMIT.currency}`);
   const schedule = PAY_PLAN_VARIANTS[variant];
   const available = Math.max(0, PAY_PLAN_LIMIT.minorCurrencyUnits - outstanding(store, customerId));
   return {
@@ -43,18 +49,26 @@ export function offerPayPlan(
   const financed = input.amount.minorCurrencyUnits - input.initialPayment;
   const available = PAY_PLAN_LIMIT.minorCurrencyUnits - outstanding(store, customer.customerId);
   if (financed > available)
-    throw new PaybridgeError('pay_plan_limit_exceeded', `amount: ${financed} financed exceeds the available ${Math.max(0, available)}`);
+    throw new PaybridgeError(
+      'pay_plan_limit_exceeded',
+      `amount: ${financed} financed exceeds the available ${Math.max(0, available)}`,
+    );
   const { instalments, intervalDays } = PAY_PLAN_VARIANTS[input.payPlanVariant];
   const each = Math.floor(financed / instalments);
   const start = store.clock();
   const plan: PayPlan = {
-    payPlanId: newId('payPlan'), merchantId: customer.merchantId, customerId: customer.customerId, amount: input.amount,
-    initialPayment: input.initialPayment, payPlanVariant: input.payPlanVariant,
+    payPlanId: newId('payPlan'),
+    merchantId: customer.merchantId,
+    customerId: customer.customerId,
+    amount: input.amount,
+    initialPayment: input.initialPayment,
+    payPlanVariant: input.payPlanVariant,
     instalments: Array.from({ length: instalments }, (_, i) => ({
       dueDate: new Date(start + (i + 1) * intervalDays * 86_400_000).toISOString().slice(0, 10),
       amount: i === instalments - 1 ? financed - each * (instalments - 1) : each,
     })),
-    status: 'offered', createdAt: store.timestamp(),
+    status: 'offered',
+    createdAt: store.timestamp(),
   };
   store.addPayPlan(plan);
   return plan;
@@ -63,7 +77,13 @@ export function offerPayPlan(
 export function listPayPlans(
   store: Store,
   actor: Actor,
-  filter: { merchantId?: string[] | undefined; customerId?: string[] | undefined; limit?: number | undefined; page?: number | undefined; sort?: string | undefined },
+  filter: {
+    merchantId?: string[] | undefined;
+    customerId?: string[] | undefined;
+    limit?: number | undefined;
+    page?: number | undefined;
+    sort?: string | undefined;
+  },
 ) {
   const inScope = merchantScope(store, actor, filter.merchantId);
   const customers = filter.customerId ? new Set(filter.customerId) : null;
@@ -72,4 +92,3 @@ export function listPayPlans(
   );
   return page(matching, filter);
 }
-

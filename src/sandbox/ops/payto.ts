@@ -36,7 +36,9 @@ export function createAgreement(store: Store, actor: Actor, input: AgreementRequ
   const merchantId = requireMerchant(actor);
   const id = input.customerAccIdentifier;
   const identifier: Agreement['identifier'] =
-    'Alias' in id ? { kind: 'Alias', aliasType: id.Alias.aliasType, value: id.Alias.value } : { kind: 'Bban', value: id.Bban.value };
+    'Alias' in id
+      ? { kind: 'Alias', aliasType: id.Alias.aliasType, value: id.Alias.value }
+      : { kind: 'Bban', value: id.Bban.value };
   const oneOff = 'AgreementRequestTermsOneOff' in input.terms ? input.terms.AgreementRequestTermsOneOff.amount : null;
   const agreement: Agreement = {
     token: `agmt_${randomBytes(12).toString('hex')}`,
@@ -68,19 +70,31 @@ export function findAgreement(store: Store, actor: Actor, token: string, field: 
 
 export function requireActive(store: Store, agreement: Agreement): void {
   const status = agreementStatus(store, agreement);
-  if (status !== 'Active') throw new PaybridgeError('agreement_not_active', `agreementToken: the agreement is ${status}`);
+  if (status !== 'Active')
+    throw new PaybridgeError('agreement_not_active', `agreementToken: the agreement is ${status}`);
 }
 
-export function createPayToToken(store: Store, actor: Actor, input: { amount: Money; agreementToken: string }): PaymentToken {
+export function createPayToToken(
+  store: Store,
+  actor: Actor,
+  input: { amount: Money; agreementToken: string },
+): PaymentToken {
   const agreement = findAgreement(store, actor, input.agreementToken, 'agreementToken');
   requireActive(store, agreement);
   const oneOff = agreement.oneOffAmount;
   if (oneOff && !sameMoney(input.amount, { minorCurrencyUnits: oneOff.amount, currency: oneOff.currency }))
     throw new PaybridgeError('invalid_request', 'amount: must equal the amount of the one-off agreement');
   const token: PaymentToken = {
-    paymentTokenId: newId('paymentToken'), merchantId: agreement.merchantId,
-    customerId: actor.customerId ?? agreement.customerId, method: 'payto', amount: input.amount, card: null,
-    agreementToken: agreement.token, paymentSourceId: null, surchargeAmount: 0, usedBy: null,
+    paymentTokenId: newId('paymentToken'),
+    merchantId: agreement.merchantId,
+    customerId: actor.customerId ?? agreement.customerId,
+    method: 'payto',
+    amount: input.amount,
+    card: null,
+    agreementToken: agreement.token,
+    paymentSourceId: null,
+    surchargeAmount: 0,
+    usedBy: null,
     createdAt: store.timestamp(),
   };
   store.tokens.set(token.paymentTokenId, token);

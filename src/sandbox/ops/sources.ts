@@ -19,13 +19,23 @@ export function createPayToSource(
     throw new PaybridgeError('not_found', 'sourceMethod.PayToMethod.agreementToken: no agreement has this token');
   const status = agreementStatus(store, agreement);
   if (status === 'Declined' || status === 'Completed')
-    throw new PaybridgeError('agreement_not_active', `sourceMethod.PayToMethod.agreementToken: the agreement is ${status}`);
+    throw new PaybridgeError(
+      'agreement_not_active',
+      `sourceMethod.PayToMethod.agreementToken: the agreement is ${status}`,
+    );
   const at = store.timestamp();
   const source: PaymentSource = {
-    paymentSourceId: newId('paymentSource'), customerId, merchantId: customer.merchantId, type: 'payto',
-    agreementToken: agreement.token, agreementUid: agreement.agreementUid,
-    accountIdentifierHint: agreement.accountIdentifierHint, usageScope: input.usageScope ?? null, card: null,
-    createdAt: at, updatedAt: at,
+    paymentSourceId: newId('paymentSource'),
+    customerId,
+    merchantId: customer.merchantId,
+    type: 'payto',
+    agreementToken: agreement.token,
+    agreementUid: agreement.agreementUid,
+    accountIdentifierHint: agreement.accountIdentifierHint,
+    usageScope: input.usageScope ?? null,
+    card: null,
+    createdAt: at,
+    updatedAt: at,
   };
   store.addSource(source);
   store.stats.sourcesCreated++;
@@ -52,7 +62,12 @@ export function deleteSource(store: Store, actor: Actor, sourceId: string): Paym
 export function listSources(
   store: Store,
   actor: Actor,
-  filter: { customerId?: string[] | undefined; limit?: number | undefined; page?: number | undefined; sort?: string | undefined },
+  filter: {
+    customerId?: string[] | undefined;
+    limit?: number | undefined;
+    page?: number | undefined;
+    sort?: string | undefined;
+  },
 ) {
   // a repeated filter value counts once
   const customers = filter.customerId ? [...new Set(filter.customerId)] : actor.customerId ? [actor.customerId] : null;
@@ -66,14 +81,29 @@ export function listSources(
 }
 
 /** A card payment token from a saved card source (`CreateSavedPaymentSourceToken`). */
-export function createSourceToken(store: Store, actor: Actor, input: { paymentSourceId: string; amount: Money }): PaymentToken {
+export function createSourceToken(
+  store: Store,
+  actor: Actor,
+  input: { paymentSourceId: string; amount: Money },
+): PaymentToken {
   const source = getSource(store, actor, input.paymentSourceId);
   if (source.type !== 'card' || !source.card)
-    throw new PaybridgeError('source_not_usable', `paymentSourceId: ${source.paymentSourceId} is a ${source.type} source, not a card`);
+    throw new PaybridgeError(
+      'source_not_usable',
+      `paymentSourceId: ${source.paymentSourceId} is a ${source.type} source, not a card`,
+    );
   const token: PaymentToken = {
-    paymentTokenId: newId('paymentToken'), merchantId: source.merchantId, customerId: source.customerId,
-    method: 'card', amount: input.amount, card: source.card, agreementToken: null,
-    paymentSourceId: source.paymentSourceId, surchargeAmount: 0, usedBy: null, createdAt: store.timestamp(),
+    paymentTokenId: newId('paymentToken'),
+    merchantId: source.merchantId,
+    customerId: source.customerId,
+    method: 'card',
+    amount: input.amount,
+    card: source.card,
+    agreementToken: null,
+    paymentSourceId: source.paymentSourceId,
+    surchargeAmount: 0,
+    usedBy: null,
+    createdAt: store.timestamp(),
   };
   store.tokens.set(token.paymentTokenId, token);
   store.stats.tokensCreated++;

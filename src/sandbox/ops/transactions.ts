@@ -60,7 +60,12 @@ const transferred = (tx: Transaction) =>
  */
 const remaining = (tx: Transaction) => tx.amount - tx.refundedAmount - transferred(tx);
 
-export function refund(store: Store, actor: Actor, transactionId: string, refundAmount: number): { transaction: Transaction; refund: Refund } {
+export function refund(
+  store: Store,
+  actor: Actor,
+  transactionId: string,
+  refundAmount: number,
+): { transaction: Transaction; refund: Refund } {
   const tx = getTransaction(store, actor, transactionId);
   if (tx.status !== 'paid' && tx.status !== 'partially_refunded')
     throw new PaybridgeError('transaction_not_refundable', `${transactionId} is ${tx.status}`);
@@ -83,10 +88,14 @@ export function refund(store: Store, actor: Actor, transactionId: string, refund
 /** Captures an authorisation: `amount` of it, or all of it when unset (legacy-api.md L9, the .NET SDK's `{}`). */
 export function capture(store: Store, actor: Actor, transactionId: string, requested: number | undefined): Transaction {
   const tx = getTransaction(store, actor, transactionId);
-  if (tx.status !== 'not_captured') throw new PaybridgeError('transaction_not_capturable', `${transactionId} is ${tx.status}`);
+  if (tx.status !== 'not_captured')
+    throw new PaybridgeError('transaction_not_capturable', `${transactionId} is ${tx.status}`);
   const amount = requested ?? tx.amount;
   if (amount > tx.amount)
-    throw new PaybridgeError('capture_exceeds_amount', `amount: ${amount} exceeds the authorised ${tx.amount} ${tx.currency}`);
+    throw new PaybridgeError(
+      'capture_exceeds_amount',
+      `amount: ${amount} exceeds the authorised ${tx.amount} ${tx.currency}`,
+    );
   tx.amount = amount;
   tx.serviceFees = serviceFees(tx.method, amount);
   tx.status = 'paid';
@@ -98,7 +107,8 @@ export function capture(store: Store, actor: Actor, transactionId: string, reque
 /** Releases an authorisation; its order is cancelled with it. */
 export function cancelAuthorisation(store: Store, actor: Actor, transactionId: string): Transaction {
   const tx = getTransaction(store, actor, transactionId);
-  if (tx.status !== 'not_captured') throw new PaybridgeError('transaction_not_cancellable', `${transactionId} is ${tx.status}`);
+  if (tx.status !== 'not_captured')
+    throw new PaybridgeError('transaction_not_cancellable', `${transactionId} is ${tx.status}`);
   tx.status = 'cancelled';
   const at = addTimeline(store, tx, 'AuthorisationCancelled', tx.amount, null);
   const order = store.orders.get(tx.orderId);
@@ -119,11 +129,19 @@ export function transferFunds(
   store: Store,
   actor: Actor,
   transactionId: string,
-  input: { transferAmount: number; destinationMerchantId: string; surchargeFee?: boolean | undefined; levy?: number | null | undefined },
+  input: {
+    transferAmount: number;
+    destinationMerchantId: string;
+    surchargeFee?: boolean | undefined;
+    levy?: number | null | undefined;
+  },
 ): Transaction {
   const tx = getTransaction(store, actor, transactionId);
   if (tx.status !== 'paid' && tx.status !== 'partially_refunded')
-    throw new PaybridgeError('transaction_not_refundable', `${transactionId} is ${tx.status}; only paid funds can be transferred`);
+    throw new PaybridgeError(
+      'transaction_not_refundable',
+      `${transactionId} is ${tx.status}; only paid funds can be transferred`,
+    );
   const source = store.get(store.merchants, tx.merchantId);
   const destination = store.merchants.get(input.destinationMerchantId);
   if (
@@ -139,11 +157,21 @@ export function transferFunds(
   const available = remaining(tx);
   const amount = input.transferAmount;
   if (amount > available)
-    throw new PaybridgeError('transfer_exceeds_amount', `transferAmount: ${amount} exceeds the transferable ${available} ${tx.currency}`);
-  if ((input.levy ?? 0) > amount) throw new PaybridgeError('invalid_request', `levy: ${input.levy} exceeds the transferAmount ${amount}`);
+    throw new PaybridgeError(
+      'transfer_exceeds_amount',
+      `transferAmount: ${amount} exceeds the transferable ${available} ${tx.currency}`,
+    );
+  if ((input.levy ?? 0) > amount)
+    throw new PaybridgeError('invalid_request', `levy: ${input.levy} exceeds the transferAmount ${amount}`);
   const transfer: Transfer = {
-    transferId: newId('transfer'), amount, destinationMerchantId: destination.merchantId,
-    status: 'completed', createdAt: '', reversedAt: null, surchargeFee: input.surchargeFee === true, levy: input.levy ?? null,
+    transferId: newId('transfer'),
+    amount,
+    destinationMerchantId: destination.merchantId,
+    status: 'completed',
+    createdAt: '',
+    reversedAt: null,
+    surchargeFee: input.surchargeFee === true,
+    levy: input.levy ?? null,
   };
   transfer.createdAt = addTimeline(store, tx, 'FundsTransferred', amount, transfer.transferId);
   tx.transfers.push(transfer);
@@ -155,7 +183,8 @@ export function reverseTransfer(store: Store, actor: Actor, transactionId: strin
   const tx = getTransaction(store, actor, transactionId);
   const transfer = tx.transfers.find((t) => t.transferId === transferId);
   if (!transfer) throw new PaybridgeError('not_found', `transferId: ${transferId} was not found on ${transactionId}`);
-  if (transfer.status !== 'completed') throw new PaybridgeError('transfer_not_reversible', `${transferId} is ${transfer.status}`);
+  if (transfer.status !== 'completed')
+    throw new PaybridgeError('transfer_not_reversible', `${transferId} is ${transfer.status}`);
   transfer.status = 'reversed';
   transfer.reversedAt = addTimeline(store, tx, 'FundsTransferReversed', transfer.amount, transferId);
   store.stats.transfersReversed++;

@@ -7,13 +7,20 @@ import { Session } from 'node:inspector';
 
 const session = new Session();
 session.connect();
-const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (err, result) => (err ? reject(err) : resolve(result))));
+const post = (method, params) =>
+  new Promise((resolve, reject) =>
+    session.post(method, params, (err, result) => (err ? reject(err) : resolve(result))),
+  );
 let sampling = false;
 process.on('SIGUSR2', async () => {
   if (!sampling) {
     sampling = true;
     await post('HeapProfiler.enable');
-    await post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true });
+    await post('HeapProfiler.startSampling', {
+      samplingInterval: 1024,
+      includeObjectsCollectedByMinorGC: true,
+      includeObjectsCollectedByMajorGC: true,
+    });
     return;
   }
   const { profile } = await post('HeapProfiler.stopSampling');

@@ -40,19 +40,29 @@ class Collect {
 const server = createServer((req, res) => {
   const headers = {};
   for (const [k, v] of Object.entries(req.headers)) if (!HOP.has(k)) headers[k] = v;
-  pool.dispatch({ path: req.url, method: req.method, headers, body: null }, new Collect((err, status, body) => {
-    if (err) {
-      res.statusCode = 502;
-      res.end();
-      return;
-    }
-    const text = JSON.stringify(status === 200 ? transaction.backward(JSON.parse(body.toString('utf8'))) : JSON.parse(body.toString('utf8')));
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-    res.end(text);
-  }));
+  pool.dispatch(
+    { path: req.url, method: req.method, headers, body: null },
+    new Collect((err, status, body) => {
+      if (err) {
+        res.statusCode = 502;
+        res.end();
+        return;
+      }
+      const text = JSON.stringify(
+        status === 200 ? transaction.backward(JSON.parse(body.toString('utf8'))) : JSON.parse(body.toString('utf8')),
+      );
+      res.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(text),
+      });
+      res.end(text);
+    }),
+  );
 });
 server.keepAliveTimeout = 65_000;
-server.listen(0, '127.0.0.1', () => process.stdout.write(`floor listening http://127.0.0.1:${server.address().port}\n`));
+server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`floor listening http://127.0.0.1:${server.address().port}\n`),
+);
 process.on('SIGTERM', () => {
   server.close();
   pool.close().finally(() => process.exit(0));

@@ -20,13 +20,15 @@ let lastAnswer = started;
 const instance = autocannon(options);
 if (sequenceFile) instance.on('response', () => (lastAnswer = performance.now()));
 const result = await instance;
-process.stdout.write(`${JSON.stringify({
-  rps: sequenceFile ? result.requests.total / ((lastAnswer - started) / 1000) : result.requests.average,
-  p50: result.latency.p50,
-  p99: result.latency.p99,
-  requests: result.requests.total,
-  errors: result.errors,
-  timeouts: result.timeouts,
-  non2xx: result.non2xx,
-  statusCodeStats: result.statusCodeStats,
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    rps: sequenceFile ? result.requests.total / ((lastAnswer - started) / 1000) : result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    statusCodeStats: result.statusCodeStats,
+  })}\n`,
+);

@@ -17,16 +17,24 @@ const server = createServer((req, res) => {
   pool.stream(
     { path: req.url, method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? null : req },
     ({ statusCode, headers: answer }) => {
-      if (WORK_MS > 0) for (const end = performance.now() + WORK_MS; performance.now() < end; );
+      if (WORK_MS > 0) for (const end = performance.now() + WORK_MS; performance.now() < end;);
       for (const k of HOP) delete answer[k];
       res.writeHead(statusCode, answer);
       return res;
     },
     (err) => {
-      if (err && !res.headersSent) { res.statusCode = 502; res.end(); }
+      if (err && !res.headersSent) {
+        res.statusCode = 502;
+        res.end();
+      }
     },
   );
 });
 server.keepAliveTimeout = 65_000;
-server.listen(0, '127.0.0.1', () => process.stdout.write(`minimal listening http://127.0.0.1:${server.address().port}\n`));
-process.on('SIGTERM', () => { server.close(); pool.close().finally(() => process.exit(0)); });
+server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`minimal listening http://127.0.0.1:${server.address().port}\n`),
+);
+process.on('SIGTERM', () => {
+  server.close();
+  pool.close().finally(() => process.exit(0));
+});
