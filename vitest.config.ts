@@ -14,7 +14,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: ['test/reliability/secrets.test.ts'] },
+        // isolate: false: a worker runs its files one after another in one process and imports the code
+        // once (each of 87 files importing it again cost 114 s of a 362 s pass; without it, 278 s). No test
+        // mocks a module or changes the process's globals; each starts its own servers on port 0.
+        test: {
+          name: 'suite',
+          isolate: false,
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/reliability/secrets.test.ts'],
+        },
       },
       { extends: true, test: { name: 'secrets', include: ['test/reliability/secrets.test.ts'] } },
     ],
