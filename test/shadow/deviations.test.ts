@@ -85,6 +85,13 @@ const answerChanged = (m: Mapping, change: (answer: unknown) => unknown): Mappin
 };
 const bodyOf = (answer: unknown) => (answer instanceof LegacyAnswer ? answer.body : answer) as Obj;
 const requestShape = (m: Mapping, shape: Obj): Mapping => ({ ...m, request: { ...m.request, shape: shape as never } });
+/** A pay answer (a 200, not a 3DS challenge's 403) without its transactionId. */
+const withoutTransactionId = (m: Mapping): Mapping =>
+  answerChanged(m, (a) => {
+    if (a instanceof LegacyAnswer) return a;
+    const { transactionId: _gone, ...rest } = bodyOf(a);
+    return rest;
+  });
 /** A transaction answer (L6, L9, L10) whose `_id` is the order's. */
 const orderIdAsId = (m: Mapping): Mapping =>
   answerChanged(m, (a) => ({ ...bodyOf(a), _id: bodyOf(a).merchantOrderId }));
@@ -358,16 +365,7 @@ const FAULTS: Fault[] = [
     route: 'L4',
     path: 'transactionId',
     candidate: undefined,
-    mappings: () =>
-      planted('L4', (m) =>
-        answerChanged(m, (a) => {
-          if (!(a instanceof LegacyAnswer)) {
-            const { transactionId: _gone, ...rest } = bodyOf(a);
-            return rest;
-          }
-          return a;
-        }),
-      ),
+    mappings: () => planted('L4', withoutTransactionId),
   },
   {
     name: 'L4 answering 201',
@@ -527,16 +525,7 @@ const FAULTS: Fault[] = [
     route: 'L5',
     path: 'transactionId',
     candidate: undefined,
-    mappings: () =>
-      planted('L5', (m) =>
-        answerChanged(m, (a) => {
-          if (!(a instanceof LegacyAnswer)) {
-            const { transactionId: _gone, ...rest } = bodyOf(a);
-            return rest;
-          }
-          return a;
-        }),
-      ),
+    mappings: () => planted('L5', withoutTransactionId),
   },
   {
     name: "L8's refund x100",
