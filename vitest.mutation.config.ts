@@ -28,6 +28,7 @@ const ROUTES = [
   'test/gateway/forwarding.test.ts',
   'test/gateway/http-edges.test.ts',
   'test/gateway/tracing.test.ts',
+  'test/gateway/canary-exchange.test.ts',
   'test/shadow/compared-side.test.ts',
   'test/shadow/corpus.test.ts',
 ];

@@ -109,6 +109,26 @@ describe('upstream failures', () => {
   });
 });
 
+describe('the log line of a failed upstream call', () => {
+  it('names the call that failed: a translated call, a passthrough', async () => {
+    fake.set('reset');
+    await expectError(await api().get('/transactions/tran_logged'), 502, 'upstream_error');
+    await expectError(
+      await client(gw.url, { authorization: `Bearer ${KEYS.soloSk}` }).get('/transactions/tran_passed'),
+      502,
+      'upstream_error',
+    );
+    gw.gateway.flushLogs();
+    const failed = logs.records().filter((r) => r.level === 40 && /call failed$/.test(String(r.msg)));
+    expect(failed.map((r) => [r.route, r.msg])).toEqual(
+      expect.arrayContaining([
+        ['L6', 'upstream call failed'],
+        ['current', 'passthrough upstream call failed'],
+      ]),
+    );
+  });
+});
+
 describe('hardening', () => {
   it('refuses bad input before any upstream call', async () => {
     fake.set('ok');

@@ -115,7 +115,16 @@ describe('OpenTelemetry spans, with an OTLP endpoint', () => {
       (
         JSON.parse(body) as {
           resourceSpans: {
-            scopeSpans: { spans: { traceId: string; spanId: string; parentSpanId?: string; name: string }[] }[];
+            scopeSpans: {
+              spans: {
+                traceId: string;
+                spanId: string;
+                parentSpanId?: string;
+                name: string;
+                kind: number;
+                attributes: { key: string; value: Record<string, unknown> }[];
+              }[];
+            }[];
           }[];
         }
       ).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)),
@@ -131,5 +140,29 @@ describe('OpenTelemetry spans, with an OTLP endpoint', () => {
     expect(up.seen.find((c) => c.url === '/orders/ordr_s2')!.traceparent).toBe(
       `00-${TRACE}-${spans.find((s) => s.name === 'paybridge L3')!.spanId}-01`,
     );
+    // each span's kind (OTLP: 1 internal, 2 server, 3 client) and attributes: the route, the method, the current path without its query
+    const described = Object.fromEntries(
+      spans.map((s) => [
+        s.name,
+        { kind: s.kind, ...Object.fromEntries(s.attributes.map((a) => [a.key, Object.values(a.value)[0]])) },
+      ]),
+    );
+    const hopAttributes = { 'paybridge.route': 'L6', 'http.request.method': 'GET' };
+    expect(described).toEqual({
+      'paybridge L3': {
+        kind: 2,
+        'paybridge.route': 'L3',
+        'http.request.method': 'GET',
+        'http.response.status_code': 404,
+      },
+      'paybridge L6': { kind: 2, ...hopAttributes, 'http.response.status_code': 404 },
+      'translate L6': { kind: 1, ...hopAttributes, 'http.response.status_code': 404 },
+      'upstream GET': {
+        kind: 3,
+        'http.request.method': 'GET',
+        'url.path': '/transactions/tran_s1',
+        'http.response.status_code': 404,
+      },
+    });
   });
 });
