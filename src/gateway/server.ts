@@ -72,6 +72,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const logging = gatewayLogging(config.logLevel, options.logStream ?? pretty);
   const metrics = createMetrics();
   const upstream = createUpstream(config.timeouts);
+  metrics.gauge(
+    'paybridge_upstream_in_flight',
+    'Upstream calls sent or waiting for a connection, not yet answered.',
+    upstream.inFlight,
+  );
   const tracing = createTracing({ otlpEndpoint: config.otlpEndpoint, serviceName: 'paybridge' });
   let draining = false;
   // the traffic handler, set once its dependencies exist (the server's handler reads it per request)

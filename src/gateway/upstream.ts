@@ -144,14 +144,18 @@ class Collector implements Dispatcher.DispatchHandler {
  */
 class InFlight {
   private head: Collector | undefined;
+  /** How many calls are in flight (the gateway's paybridge_upstream_in_flight gauge). */
+  size = 0;
 
   add(c: Collector): void {
+    this.size++;
     c.next = this.head;
     if (this.head) this.head.prev = c;
     this.head = c;
   }
 
   delete(c: Collector): void {
+    this.size--;
     if (c.prev) c.prev.next = c.next;
     else if (this.head === c) this.head = c.next;
     if (c.next) c.next.prev = c.prev;
@@ -338,7 +342,10 @@ export function createUpstream(options: UpstreamOptions) {
     await Promise.all([...pools.values()].map((pool) => (abandon ? pool.destroy() : pool.close())));
   }
 
-  return { call, forward, exchange, close };
+  /** Calls sent (or waiting for a connection) and not yet answered or failed. */
+  const inFlightCount = () => inFlight.size;
+
+  return { call, forward, exchange, close, inFlight: inFlightCount };
 }
 
 /** A current answer: the body parsed when it is JSON. */

@@ -28,7 +28,7 @@ const boundedRecords = logPath('canary-exchange-bounded', 'jsonl');
 beforeAll(async () => {
   sb = await startSandbox();
   const upstreams = { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } };
-  const routes = { '*': 'legacy', L1: 'canary:50%', L3: 'canary:50%' };
+  const routes = { '*': 'legacy', L1: 'canary:50%', L3: 'canary:50%' } as const;
   sampled = await startGateway({
     upstreams,
     routes,
