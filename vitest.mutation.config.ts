@@ -21,7 +21,7 @@ const UPSTREAM = [
   'test/reliability/write-faults.test.ts',
   'test/gateway/deadline.test.ts',
 ];
-/** src/gateway/routes/*.ts: the same, and passthrough answers, forwarding, traces, the shadow and canary routes, the replay corpus. */
+/** src/gateway/routes/*.ts: the same, and passthrough answers, forwarding, traces, the shadow and canary exchanges (over the sandbox and over the independent legacy upstream), environments, the replay corpus. */
 const ROUTES = [
   ...UPSTREAM,
   'test/gateway/passthrough.test.ts',
@@ -29,7 +29,10 @@ const ROUTES = [
   'test/gateway/http-edges.test.ts',
   'test/gateway/tracing.test.ts',
   'test/gateway/canary-exchange.test.ts',
+  'test/gateway/shadow-exchange.test.ts',
+  'test/reliability/environments.test.ts',
   'test/shadow/compared-side.test.ts',
+  'test/shadow/deviations.test.ts',
   'test/shadow/corpus.test.ts',
 ];
 /** src/shadow/writes.ts: shadow runs over an independent legacy upstream and over the sandbox, every route's compared side, send mode. */

@@ -60,7 +60,6 @@ export function createTraffic(deps: TrafficDeps) {
     callCurrent,
     compareLater: shadowRoute.compareLater,
     corpus: deps.corpus,
-    primaryFailed: (route, requestId, error) => shadowRoute.shadow.primaryFailed(route, requestId, error),
   });
   const passthrough = createPassthrough({ config, upstream, tracing, answers });
   const fromTrustedProxy = trustedProxies(config.trustedProxies);

@@ -5,6 +5,7 @@
  * own time); and the comparison queue counts the answer's bytes against its bound.
  */
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servedByTranslation } from '../../src/gateway/canary.js';
 import type { ComparisonRecord } from '../../src/shadow/ledger.js';
@@ -12,6 +13,9 @@ import { startGateway } from '../helpers/gateway.js';
 import { client } from '../helpers/http.js';
 import { logPath } from '../helpers/logs.js';
 import { KEYS, legacyOrder, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+/** This run's own references: a records file another run (a mutation run, a rerun) wrote to holds other ones. */
+const RUN = `${process.pid.toString(36)}${Date.now().toString(36)}`;
 
 /** The first of `prefix-0`, `prefix-1`, ... a 50% canary serves from `side`. */
 const keyServedBy = (side: 'translation' | 'legacy', prefix: string) => {
@@ -68,7 +72,7 @@ describe('a body read to choose the side', () => {
     ['the legacy upstream, sampled', 'legacy', () => sampled],
     ['the legacy upstream, not sampled', 'legacy', () => unsampled],
   ] as const)('reaches %s whole', async (_name, side, gateway) => {
-    const reference = keyServedBy(side, `canary-read-${side}-${gateway() === sampled ? 's' : 'u'}`);
+    const reference = keyServedBy(side, `canary-read-${RUN}-${side}-${gateway() === sampled ? 's' : 'u'}`);
     const started = performance.now();
     const res = await client(gateway().url, { 'Limepay-SecretKey': KEYS.soloSk }).post(
       '/orders',
@@ -100,7 +104,7 @@ describe("the comparison queue's byte bound", () => {
     // an order whose id the translation serves, its answer over the queue's 1,024 bytes
     let id: string | undefined;
     for (let i = 0; id === undefined; i++) {
-      const made = await direct.post('/orders', legacyOrder({ internalOrderId: `canary-bytes-${i}` }));
+      const made = await direct.post('/orders', legacyOrder({ internalOrderId: `canary-bytes-${RUN}-${i}` }));
       expect(made.status).toBe(200);
       if (servedByTranslation(50, made.body.merchantOrderId as string)) id = made.body.merchantOrderId as string;
     }
@@ -117,7 +121,7 @@ describe("the comparison queue's byte bound", () => {
     await bounded.gateway.shadow.idle();
     expect(await dropped()).toBe(before + 1);
     // an unknown order's 404 is short: compared
-    const unknown = keyServedBy('translation', 'ordr_canaryunknown');
+    const unknown = keyServedBy('translation', `ordr_canaryunknown${RUN}`);
     const started = performance.now();
     expect((await api.get(`/orders/${unknown}`)).status).toBe(404);
     const elapsed = performance.now() - started;
@@ -125,8 +129,61 @@ describe("the comparison queue's byte bound", () => {
     expect(await dropped()).toBe(before + 1);
     const record = comparisons(boundedRecords).find((r) => r.route === 'L3' && r.request.path === `/orders/${unknown}`);
     // the translation's answer is the canary's primary, its latency within the request's own time
-    expect(record).toMatchObject({ mode: 'canary', primary: { status: 404 } });
+    // against legacy's own answer, read as the JSON it is: the two differ in nothing but noise (the tracer)
+    expect(record).toMatchObject({ mode: 'canary', primary: { status: 404 }, candidate: { status: 404 } });
+    expect(record!.differences.filter((d) => !d.noise)).toEqual([]);
     expect(record!.primary.latencyMs).toBeGreaterThanOrEqual(0);
     expect(record!.primary.latencyMs).toBeLessThanOrEqual(elapsed);
+  });
+});
+
+describe('the translation side of a sampled canary exchange', () => {
+  it('failing is a 502 to the client, compared as answered: a mismatch at $status, never a match', async () => {
+    const failedRecords = logPath('canary-exchange-failed', 'jsonl');
+    const broken = await startGateway({
+      // no current API where the translation sends its calls
+      upstreams: { sandbox: { current: 'http://127.0.0.1:1', legacy: sb.legacyUrl } },
+      routes: { '*': 'legacy', L3: 'canary:50%' },
+      shadow: { log: failedRecords, sample: { '*': 1 }, learnSample: 0 },
+      logLevel: 'silent',
+    });
+    try {
+      const id = keyServedBy('translation', `ordr_canaryfailed${RUN}`);
+      const res = await client(broken.url, { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': `${RUN}-failed` }).get(
+        `/orders/${id}`,
+      );
+      expect(res.status).toBe(502);
+      await broken.gateway.shadow.idle();
+      const record = comparisons(failedRecords).find((r) => r.requestId === `${RUN}-failed`);
+      expect(record).toMatchObject({ mode: 'canary', primary: { status: 502 }, candidate: { status: 404 } });
+      expect(record!.differences).toContainEqual({ path: '$status', primary: 502, candidate: 404 });
+      const report = broken.gateway.shadow.report().routes.find((r: { route: string }) => r.route === 'L3');
+      expect(report?.state).toBe('mismatch');
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('reading an empty chunked body it looked into for a key: refused naming the body, not a 500', async () => {
+    // chunked, no chunk: a body declared and empty; the canary reads it to look for the order's reference
+    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(`${sampled.url}/orders`, {
+        method: 'POST',
+        headers: {
+          'Limepay-SecretKey': KEYS.soloSk,
+          'content-type': 'application/json',
+          'transfer-encoding': 'chunked',
+        },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, text: body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status, text).toBe(400);
+    expect(JSON.parse(text)).toMatchObject({ statusCode: 400, errorCode: 'invalid_request' });
   });
 });

@@ -5,7 +5,6 @@
  */
 import type { Config } from '../../config.js';
 import { stringifyJson } from '../../contract/json.js';
-import { PaybridgeError } from '../../errors.js';
 import type { Tracing } from '../../observability/tracing.js';
 import type { CurrentRequest, CurrentResponse, LegacyResponse } from '../../translate/messages.js';
 import type { Translator } from '../../translate/index.js';
@@ -67,8 +66,6 @@ export interface TranslatedDeps {
   answers: Answers;
   callCurrent: CallCurrent;
   compareLater: ShadowRoute['compareLater'];
-  /** Records a sampled exchange whose primary failed. */
-  primaryFailed: (route: string, requestId: string, error: PaybridgeError) => void;
   /** The replay corpus (shadow.corpus), when one is kept. */
   corpus?: Corpus | undefined;
 }
@@ -124,14 +121,9 @@ export function createTranslated(deps: TranslatedDeps) {
           (current) => kept(current, callCurrent(current, x.id, decision.route, forwarded, deadline)),
           decision.match,
         );
-    const served = decision.sampled
-      ? answer.then(undefined, (err: unknown) => {
-          // a sampled canary exchange whose primary (the translated call) failed is recorded as such
-          if (err instanceof PaybridgeError) deps.primaryFailed(decision.route, x.id, err);
-          throw err;
-        })
-      : answer;
-    return served.then((legacy) => {
+    // the translator answers every failure as a legacy error (an upstream's 502 or 504 included): a
+    // sampled canary exchange that failed is compared as it was answered, a mismatch at $status
+    return answer.then((legacy) => {
       answers.sendLegacy(x, legacy);
       if (calls) deps.corpus!.write(decision.route, legacyRequest, legacy, calls);
       if (decision.sampled)

@@ -1,0 +1,174 @@
+/**
+ * One sampled shadow exchange as the gateway's shadow route runs it, against the sandbox behind a
+ * fault proxy: a write's place among the writes of its resource ends when its answer comes, or when
+ * its call fails, so the next write of the same transaction is compared, not taken for a race; a
+ * primary that failed is recorded as such and logged; the 3DS call that completes an authorise-only
+ * pay is judged by the first call's authoriseOnly, whose place ended with its 403; a comparison's own current calls are counted
+ * under route `shadow` when they fail; the record names the client by its user agent and carries the
+ * primary's latency within the request's own time, its answer read as the JSON it is.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ComparisonRecord, SkippedRecord } from '../../src/shadow/ledger.js';
+import { proxiedSandbox, type ProxiedSandbox } from '../helpers/fault-proxy.js';
+import { logSink, startGateway } from '../helpers/gateway.js';
+import { client } from '../helpers/http.js';
+import { logPath } from '../helpers/logs.js';
+import { CARDS, KEYS, legacyOrder } from '../helpers/sandbox.js';
+
+/** This run's own request ids: a records file another run (a mutation run, a rerun) wrote to holds other ones. */
+const RUN = `${process.pid.toString(36)}${Date.now().toString(36)}`;
+const WOO = 'WordPress/6.4.2; https://shop.example';
+
+let proxied: ProxiedSandbox;
+let gw: Awaited<ReturnType<typeof startGateway>>;
+const logs = logSink();
+const records = logPath('shadow-exchange-records', 'jsonl');
+beforeAll(async () => {
+  proxied = await proxiedSandbox();
+  gw = await startGateway(
+    {
+      upstreams: { sandbox: { current: proxied.current.url, legacy: proxied.legacy.url } },
+      routes: { '*': 'shadow' },
+      shadow: { log: records, sample: { '*': 1 }, learnSample: 0 },
+      logLevel: 'warn',
+    },
+    logs.stream,
+  );
+});
+afterAll(async () => {
+  await gw.close();
+  await proxied.close();
+});
+
+type ShadowRecord = ComparisonRecord | SkippedRecord;
+const recordOf = (requestId: string): ShadowRecord | undefined =>
+  readFileSync(records, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as ShadowRecord)
+    .find((r) => r.requestId === requestId);
+
+/** One call through the gateway with its own request id, and how long the client waited for it. */
+async function send(method: 'GET' | 'POST', path: string, id: string, body?: unknown) {
+  const api = client(gw.url, { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': id, 'user-agent': WOO });
+  const started = performance.now();
+  const res = method === 'GET' ? await api.get(path) : await api.post(path, body);
+  return { res, elapsed: performance.now() - started };
+}
+
+/** An order created and paid through the gateway: its transaction. */
+async function paidTransaction(tag: string): Promise<string> {
+  const order = await send(
+    'POST',
+    '/orders',
+    `${RUN}-${tag}-create`,
+    legacyOrder({ internalOrderId: `${RUN}-${tag}` }),
+  );
+  expect(order.res.status, order.res.text).toBe(200);
+  const card = client(proxied.sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` });
+  const token = (await card.post('/sandbox/card-tokens', { cardNumber: CARDS.ok })).body.paymentTokenId as string;
+  const id = order.res.body.merchantOrderId as string;
+  const paid = await send('POST', `/orders/${id}/pay`, `${RUN}-${tag}-pay`, { paymentToken: token });
+  expect(paid.res.status, paid.res.text).toBe(200);
+  return paid.res.body.transactionId as string;
+}
+
+const refund = (transactionId: string, id: string) =>
+  send('POST', '/refunds', id, { transactionId, refundAmount: { amount: 1_000, currency: 'AUD' } });
+
+describe('a sampled shadow write', () => {
+  it('ends its place among the writes of its transaction when answered: the next refund is compared, not raced', async () => {
+    const transaction = await paidTransaction('twice');
+    const first = await refund(transaction, `${RUN}-refund-1`);
+    expect(first.res.status).toBe(200);
+    await gw.gateway.shadow.idle();
+    const second = await refund(transaction, `${RUN}-refund-2`);
+    expect(second.res.status).toBe(200);
+    await gw.gateway.shadow.idle();
+    for (const [id, { elapsed }] of [
+      [`${RUN}-refund-1`, first],
+      [`${RUN}-refund-2`, second],
+    ] as const) {
+      const record = recordOf(id);
+      expect(record?.type, JSON.stringify(record)).toBe('comparison');
+      const compared = record as ComparisonRecord;
+      // the legacy answer read as the JSON it is: the translation's answer for the state matches it
+      expect(compared.differences.filter((d) => !d.noise)).toEqual([]);
+      expect(compared.primary.latencyMs).toBeGreaterThanOrEqual(0);
+      expect(compared.primary.latencyMs).toBeLessThanOrEqual(elapsed);
+      expect(compared.client).toBe('wordpress');
+    }
+  });
+
+  it('whose primary failed is recorded and logged as such, and its place ends: the next refund is compared', async () => {
+    const transaction = await paidTransaction('failed');
+    proxied.legacy.plant((seen) => seen.id === `${RUN}-refund-lost`, 'resetBeforeHeaders');
+    const lost = await refund(transaction, `${RUN}-refund-lost`);
+    expect(lost.res.status).toBe(502);
+    await gw.gateway.shadow.idle();
+    expect(recordOf(`${RUN}-refund-lost`)).toMatchObject({
+      type: 'skipped',
+      reason: 'primary failed: upstream_error (502)',
+    });
+    gw.gateway.flushLogs();
+    expect(
+      logs.records().some((r) => r.requestId === `${RUN}-refund-lost` && r.msg === 'shadow primary call failed'),
+    ).toBe(true);
+    // the lost refund reached the store (its answer did not reach the client); the next one is judged on its own
+    const next = await refund(transaction, `${RUN}-refund-next`);
+    expect(next.res.status).toBe(200);
+    await gw.gateway.shadow.idle();
+    expect(recordOf(`${RUN}-refund-next`)?.type).toBe('comparison');
+  });
+});
+
+describe('authorise-only, then the 3DS call that completes it', () => {
+  it("judges the second call by the first call's authoriseOnly: the first call's place ended when its 403 came", async () => {
+    const order = await send('POST', '/orders', `${RUN}-3ds-create`, legacyOrder({ internalOrderId: `${RUN}-3ds` }));
+    const id = order.res.body.merchantOrderId as string;
+    const card = client(proxied.sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` });
+    const paymentToken = (await card.post('/sandbox/card-tokens', { cardNumber: CARDS.threeDS })).body
+      .paymentTokenId as string;
+    const challenge = await send('POST', `/orders/${id}/pay`, `${RUN}-3ds-first`, {
+      paymentToken,
+      authoriseOnly: true,
+    });
+    expect(challenge.res.status, challenge.res.text).toBe(403);
+    await gw.gateway.shadow.idle();
+    const completed = await send('POST', `/orders/${id}/pay`, `${RUN}-3ds-second`, {
+      paymentToken,
+      paymentActionRequired: challenge.res.body.paymentActionRequired,
+    });
+    expect(completed.res.status, completed.res.text).toBe(200);
+    expect(completed.res.body.transactionStatus).toBe('not_captured');
+    await gw.gateway.shadow.idle();
+    const record = recordOf(`${RUN}-3ds-second`) as ComparisonRecord;
+    expect(record.type).toBe('comparison');
+    expect(record.differences.filter((d) => !d.noise)).toEqual([]);
+  });
+});
+
+describe("a comparison's own current calls", () => {
+  it('are counted under route shadow when they fail', async () => {
+    const errors = async () =>
+      [
+        ...(await client(gw.url).get('/metrics')).text.matchAll(
+          /^paybridge_upstream_errors_total\{route="shadow",[^}]*\} (\d+)$/gm,
+        ),
+      ]
+        .map((m) => Number(m[1]))
+        .reduce((a, b) => a + b, 0);
+    const before = await errors();
+    // the comparison's read of the transaction (a GET: sent once more after a reset) reset both times
+    proxied.current.plant(
+      (seen) => seen.id.startsWith(`${RUN}-read`) && seen.method === 'GET',
+      'resetBeforeHeaders',
+      2,
+    );
+    const read = await send('GET', '/transactions/tran_shadowmissing', `${RUN}-read`);
+    expect(read.res.status).toBe(404);
+    await gw.gateway.shadow.idle();
+    expect(await errors()).toBe(before + 1);
+  });
+});
