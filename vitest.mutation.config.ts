@@ -38,6 +38,8 @@ const ROUTES = [
 /** src/shadow/writes.ts: shadow runs over an independent legacy upstream and over the sandbox, every route's compared side, send mode. */
 const SHADOW = [
   'test/shadow/deviations.test.ts',
+  'test/shadow/evidence.test.ts',
+  'test/gateway/shadow-exchange.test.ts',
   'test/shadow/compared-side.test.ts',
   'test/shadow/replay.test.ts',
   'test/shadow/truth.test.ts',

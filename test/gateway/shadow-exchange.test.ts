@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servedByTranslation } from '../../src/gateway/canary.js';
 import type { ComparisonRecord, SkippedRecord } from '../../src/shadow/ledger.js';
 import { proxiedSandbox, type ProxiedSandbox } from '../helpers/fault-proxy.js';
 import { logSink, startGateway } from '../helpers/gateway.js';
@@ -19,6 +20,11 @@ import { CARDS, KEYS, legacyOrder } from '../helpers/sandbox.js';
 /** This run's own request ids: a records file another run (a mutation run, a rerun) wrote to holds other ones. */
 const RUN = `${process.pid.toString(36)}${Date.now().toString(36)}`;
 const WOO = 'WordPress/6.4.2; https://shop.example';
+
+/** The first of `prefix-0`, `prefix-1`, ... a 99% canary serves from the translation. */
+const keyServedBy = (prefix: string) => {
+  for (let i = 0; ; i++) if (servedByTranslation(99, `${prefix}-${i}`)) return `${prefix}-${i}`;
+};
 
 let proxied: ProxiedSandbox;
 let gw: Awaited<ReturnType<typeof startGateway>>;
@@ -146,6 +152,57 @@ describe('authorise-only, then the 3DS call that completes it', () => {
     const record = recordOf(`${RUN}-3ds-second`) as ComparisonRecord;
     expect(record.type).toBe('comparison');
     expect(record.differences.filter((d) => !d.noise)).toEqual([]);
+  });
+});
+
+describe('a canary write compared by reading the resource back through both generations', () => {
+  it('is raced, not compared, when the read back shows a later write of the resource; compared when it does not', async () => {
+    const canary = await startGateway({
+      upstreams: { sandbox: { current: proxied.current.url, legacy: proxied.legacy.url } },
+      // the create served by the translation (its reference chosen so), the update straight to the current API
+      routes: { '*': 'current', L1: 'canary:99%', L3: 'canary:99%' },
+      // one comparison at a time: a comparison held keeps the next one waiting
+      shadow: { log: records, sample: { '*': 1 }, learnSample: 0, concurrency: 1 },
+      logLevel: 'warn',
+    });
+    try {
+      const create = async (tag: string) => {
+        const reference = keyServedBy(`${RUN}-${tag}`);
+        const res = await client(canary.url, {
+          'Limepay-SecretKey': KEYS.soloSk,
+          'x-request-id': `${RUN}-${tag}`,
+        }).post('/orders', legacyOrder({ internalOrderId: reference }));
+        expect(res.status, res.text).toBe(200);
+        return res.body.merchantOrderId as string;
+      };
+      // alone: the two reads back agree, compared
+      await create('readback-alone');
+      await canary.gateway.shadow.idle();
+      expect(recordOf(`${RUN}-readback-alone`)?.type).toBe('comparison');
+      // a read whose comparison (its legacy call held 1 s) keeps the create's comparison waiting; the order updated meanwhile
+      proxied.legacy.plant((seen) => seen.id.startsWith(`${RUN}-blocker`), { delayMs: 1_000 });
+      const blocker = keyServedBy(`ordr_${RUN}blocker`);
+      expect(
+        (
+          await client(canary.url, { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': `${RUN}-blocker` }).get(
+            `/orders/${blocker}`,
+          )
+        ).status,
+      ).toBe(404);
+      const id = await create('readback-raced');
+      const updated = await client(canary.url, { 'Limepay-SecretKey': KEYS.soloSk }).put(
+        `/orders/${id}/internalOrderId`,
+        { internalOrderId: `${RUN}-renamed` },
+      );
+      expect(updated.status, updated.text).toBe(200);
+      await canary.gateway.shadow.idle();
+      expect(recordOf(`${RUN}-readback-raced`)).toMatchObject({
+        type: 'skipped',
+        reason: 'raced: the read back shows a later write of the same resource',
+      });
+    } finally {
+      await canary.close();
+    }
   });
 });
 

@@ -2,7 +2,7 @@
  * Shadow mode tells the truth: a route reads ready only when cutting it over will work, and money
  * never moves twice.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ALL_MAPPINGS } from '../../mappings/index.js';
@@ -120,13 +120,14 @@ describe('send never moves money twice', () => {
   });
 
   it('stops sending after the first write when the candidate shares the primary store, and every pay and refund runs once', async () => {
+    const sendRecords = logPath('shadow-send', 'jsonl');
     const gw = await shadowGateway({
       upstreams: { sandbox: { current: sb.currentUrl, legacy: sb.legacyUrl } },
       shadow: {
         writeSafety: { '*': 'send' },
         candidateIsolated: true,
         learnSample: 0,
-        log: logPath('shadow-send', 'jsonl'),
+        log: sendRecords,
       },
     });
     const before = { ...sb.sandbox.store.stats };
@@ -159,6 +160,15 @@ describe('send never moves money twice', () => {
       expect(metrics).toMatch(/^paybridge_shadow_send_stopped 1$/m);
       const report = await reportOf(gw);
       expect(report.routes.find((r) => r.route === 'L1')!.methods.send ?? 0).toBe(0);
+      // each write not sent says why in its record: the isolation probe found the shared store before the first write
+      const notes = readFileSync(sendRecords, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; route: string; note?: string })
+        .filter((r) => r.type === 'comparison' && ['L1', 'L4', 'L7'].includes(r.route))
+        .map((r) => r.note?.split(': ')[0]);
+      expect(notes.length).toBe(13);
+      expect(new Set(notes)).toEqual(new Set(['send stopped']));
     } finally {
       await gw.gateway.close();
     }
