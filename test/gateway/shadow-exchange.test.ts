@@ -2,7 +2,9 @@
  * One sampled shadow exchange as the gateway's shadow route runs it, against the sandbox behind a
  * fault proxy: a write's place among the writes of its resource ends when its answer comes, or when
  * its call fails, so the next write of the same transaction is compared, not taken for a race; a
- * primary that failed is recorded as such and logged; the 3DS call that completes an authorise-only
+ * primary that failed is recorded as such and logged; a refused write is compared as the same error
+ * through the mapping; an update compared after a later update landed is raced, and compared when the
+ * later one moved nothing; the 3DS call that completes an authorise-only
  * pay is judged by the first call's authoriseOnly, whose place ended with its 403; a comparison's own current calls are counted
  * under route `shadow` when they fail; the record names the client by its user agent and carries the
  * primary's latency within the request's own time, its answer read as the JSON it is.
@@ -126,6 +128,82 @@ describe('a sampled shadow write', () => {
     expect(next.res.status).toBe(200);
     await gw.gateway.shadow.idle();
     expect(recordOf(`${RUN}-refund-next`)?.type).toBe('comparison');
+  });
+});
+
+describe('a shadowed write the legacy upstream refused', () => {
+  it('is compared as the same error through the mapping, as a client would get it after cut-over', async () => {
+    const order = await send(
+      'POST',
+      '/orders',
+      `${RUN}-declined-create`,
+      legacyOrder({ internalOrderId: `${RUN}-declined` }),
+    );
+    const card = client(proxied.sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` });
+    const paymentToken = (await card.post('/sandbox/card-tokens', { cardNumber: CARDS.decline })).body
+      .paymentTokenId as string;
+    const id = order.res.body.merchantOrderId as string;
+    const declined = await send('POST', `/orders/${id}/pay`, `${RUN}-declined-pay`, { paymentToken });
+    expect(declined.res.status).toBeGreaterThanOrEqual(400);
+    await gw.gateway.shadow.idle();
+    expect(recordOf(`${RUN}-declined-pay`)).toMatchObject({
+      type: 'comparison',
+      method: 'write',
+      note: 'the legacy error through the mapping',
+      primary: { status: declined.res.status },
+      candidate: { status: declined.res.status },
+    });
+  });
+});
+
+describe('two updates of one order, the first compared after the second landed', () => {
+  it('the first is raced, not compared, when its state read shows the later write; compared when the later one moved nothing', async () => {
+    const serial = await startGateway({
+      upstreams: { sandbox: { current: proxied.current.url, legacy: proxied.legacy.url } },
+      routes: { '*': 'shadow' },
+      // one comparison at a time: a comparison held keeps the next one waiting
+      shadow: { log: records, sample: { '*': 1 }, learnSample: 0, concurrency: 1 },
+      logLevel: 'warn',
+    });
+    try {
+      const api = (id: string) => client(serial.url, { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': id });
+      const created = await api(`${RUN}-serial-create`).post(
+        '/orders',
+        legacyOrder({ internalOrderId: `${RUN}-serial` }),
+      );
+      const order = created.body.merchantOrderId as string;
+      await serial.gateway.shadow.idle();
+      // a read whose comparison (its current call held 1 s) keeps the updates' comparisons waiting
+      proxied.current.plant((seen) => seen.id.startsWith(`${RUN}-serial-blocker`), { delayMs: 1_000 });
+      expect((await api(`${RUN}-serial-blocker`).get('/orders/ordr_serialmissing')).status).toBe(404);
+      for (const n of [1, 2])
+        expect(
+          (
+            await api(`${RUN}-serial-update-${n}`).put(`/orders/${order}/internalOrderId`, {
+              internalOrderId: `${RUN}-v${n}`,
+            })
+          ).status,
+        ).toBe(200);
+      await serial.gateway.shadow.idle();
+      expect(recordOf(`${RUN}-serial-update-1`)).toMatchObject({
+        type: 'skipped',
+        reason: 'raced: a later write of the same resource was forwarded before the state was read',
+      });
+      expect(recordOf(`${RUN}-serial-update-2`)?.type).toBe('comparison');
+      // a later write the legacy upstream refused moved nothing: the first is compared all the same
+      proxied.current.plant((seen) => seen.id.startsWith(`${RUN}-serial-blocker-2`), { delayMs: 1_000 });
+      expect((await api(`${RUN}-serial-blocker-2`).get('/orders/ordr_serialmissing')).status).toBe(404);
+      const kept = await api(`${RUN}-serial-update-3`).put(`/orders/${order}/internalOrderId`, {
+        internalOrderId: `${RUN}-v3`,
+      });
+      expect(kept.status).toBe(200);
+      const refused = await api(`${RUN}-serial-update-4`).put(`/orders/${order}/internalOrderId`, {});
+      expect(refused.status).toBe(400);
+      await serial.gateway.shadow.idle();
+      expect(recordOf(`${RUN}-serial-update-3`)?.type).toBe('comparison');
+    } finally {
+      await serial.close();
+    }
   });
 });
 
