@@ -100,6 +100,8 @@ const origin = createServer((req, res) => {
     res,
   );
 });
+// idle connections are closed by the client only (Node's 5 s default would close a leaked one for it)
+origin.keepAliveTimeout = 120_000;
 origin.on('connection', (s) => {
   sockets.add(s);
   s.on('close', () => sockets.delete(s));
