@@ -53,6 +53,8 @@ describe('/metrics', () => {
       expect.objectContaining({ labels: { route: 'L6', mode: 'current', status: '404' }, value: '1' }),
     );
     expect(byName.paybridge_request_duration_seconds!.type).toBe('HISTOGRAM');
+    // every upstream call answered: none left counted in flight
+    expect(byName.paybridge_upstream_in_flight).toMatchObject({ type: 'GAUGE', metrics: [{ value: '0' }] });
     for (const name of [
       'process_cpu_user_seconds_total',
       'process_resident_memory_bytes',
