@@ -10,6 +10,8 @@
  * primary's latency within the request's own time, its answer read as the JSON it is.
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servedByTranslation } from '../../src/gateway/canary.js';
 import type { ComparisonRecord, SkippedRecord } from '../../src/shadow/ledger.js';
@@ -280,6 +282,48 @@ describe('a canary write compared by reading the resource back through both gene
       });
     } finally {
       await canary.close();
+    }
+  });
+});
+
+describe('a sampled shadow read', () => {
+  it('whose primary failed is a 502 to the client, recorded as such', async () => {
+    // reset twice: a GET is sent once more after a reset
+    proxied.legacy.plant((seen) => seen.id === `${RUN}-read-lost`, 'resetBeforeHeaders', 2);
+    const lost = await send('GET', '/orders/ordr_readlost', `${RUN}-read-lost`);
+    expect(lost.res.status).toBe(502);
+    expect(lost.res.body).toMatchObject({ statusCode: 502, errorCode: 'upstream_error' });
+    await gw.gateway.shadow.idle();
+    expect(recordOf(`${RUN}-read-lost`)).toMatchObject({
+      type: 'skipped',
+      reason: 'primary failed: upstream_error (502)',
+    });
+  });
+
+  it('answered 200 with an empty body by the legacy upstream reaches the client empty', async () => {
+    const empty = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-length': '0' }).end();
+    });
+    await new Promise<void>((resolve) => empty.listen(0, '127.0.0.1', resolve));
+    const quiet = await startGateway({
+      upstreams: {
+        sandbox: {
+          current: proxied.sb.currentUrl,
+          legacy: `http://127.0.0.1:${(empty.address() as AddressInfo).port}`,
+        },
+      },
+      routes: { '*': 'shadow' },
+      shadow: { sample: { '*': 1 }, learnSample: 0 },
+      logLevel: 'silent',
+    });
+    try {
+      const res = await client(quiet.url, { 'Limepay-SecretKey': KEYS.soloSk }).get('/orders/ordr_empty');
+      expect([res.status, res.text]).toEqual([200, '']);
+      await quiet.gateway.shadow.idle();
+    } finally {
+      await quiet.close();
+      await new Promise((resolve) => empty.close(resolve));
     }
   });
 });
