@@ -108,6 +108,8 @@ describe('a sampled shadow write', () => {
       expect(compared.primary.latencyMs).toBeGreaterThanOrEqual(0);
       expect(compared.primary.latencyMs).toBeLessThanOrEqual(elapsed);
       expect(compared.client).toBe('wordpress');
+      // judged on the state the current API shows: the transaction the refund names
+      expect([compared.method, compared.note]).toEqual(['write', `state /transactions/${transaction}`]);
     }
   });
 
@@ -256,9 +258,16 @@ describe('a canary write compared by reading the resource back through both gene
         return res.body.merchantOrderId as string;
       };
       // alone: the two reads back agree, compared
-      await create('readback-alone');
+      const alone = await create('readback-alone');
       await canary.gateway.shadow.idle();
-      expect(recordOf(`${RUN}-readback-alone`)?.type).toBe('comparison');
+      expect(recordOf(`${RUN}-readback-alone`)).toMatchObject({
+        type: 'comparison',
+        method: 'readback',
+        note: `read back /orders/${alone}`,
+      });
+      // read back through both generations, each read under the exchange's id and its side
+      expect(proxied.current.of(`${RUN}-readback-alone:readback-primary`)).toEqual([`GET /orders/${alone}`]);
+      expect(proxied.legacy.of(`${RUN}-readback-alone:readback-candidate`)).toEqual([`GET /orders/${alone}`]);
       // a read whose comparison (its legacy call held 1 s) keeps the create's comparison waiting; the order updated meanwhile
       proxied.legacy.plant((seen) => seen.id.startsWith(`${RUN}-blocker`), { delayMs: 1_000 });
       const blocker = keyServedBy(`ordr_${RUN}blocker`);
