@@ -337,6 +337,66 @@ describe('a sampled shadow read', () => {
   });
 });
 
+describe('a write that failed where it was served, outside the state check', () => {
+  it('validate: one the translation takes is not compared, one it refuses too is compared as two errors', async () => {
+    const validating = await startGateway({
+      upstreams: { sandbox: { current: proxied.current.url, legacy: proxied.legacy.url } },
+      routes: { '*': 'shadow' },
+      shadow: { log: records, sample: { '*': 1 }, learnSample: 0, writeSafety: { '*': 'validate' } },
+      logLevel: 'warn',
+    });
+    try {
+      const api = (id: string) => client(validating.url, { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': id });
+      const order = (await api(`${RUN}-validate-create`).post('/orders', legacyOrder({ internalOrderId: `${RUN}-v` })))
+        .body.merchantOrderId as string;
+      const card = client(proxied.sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` });
+      const paymentToken = (await card.post('/sandbox/card-tokens', { cardNumber: CARDS.decline })).body
+        .paymentTokenId as string;
+      expect(
+        (await api(`${RUN}-validate-declined`).post(`/orders/${order}/pay`, { paymentToken })).status,
+      ).toBeGreaterThanOrEqual(400);
+      const refused = await api(`${RUN}-validate-refused`).put(`/orders/${order}/internalOrderId`, {});
+      expect(refused.status).toBe(400);
+      await validating.gateway.shadow.idle();
+      expect(recordOf(`${RUN}-validate-declined`)).toMatchObject({ type: 'skipped', reason: 'primary write failed' });
+      expect(recordOf(`${RUN}-validate-refused`)).toMatchObject({
+        type: 'comparison',
+        method: 'validate',
+        primary: { status: 400 },
+        candidate: { status: 400 },
+      });
+    } finally {
+      await validating.close();
+    }
+  });
+
+  it('canary: a write the translation refused is not compared; one with no read back is not either, and says so', async () => {
+    const canary = await startGateway({
+      upstreams: { sandbox: { current: proxied.current.url, legacy: proxied.legacy.url } },
+      routes: { '*': 'current', L11: 'canary:99%', L28: 'canary:99%' },
+      shadow: { log: records, sample: { '*': 1 }, learnSample: 0 },
+      logLevel: 'warn',
+    });
+    try {
+      const api = (id: string) => client(canary.url, { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': id });
+      const order = keyServedBy(`ordr_${RUN}canaryrefused`);
+      expect((await api(`${RUN}-canary-refused`).put(`/orders/${order}/internalOrderId`, {})).status).toBe(400);
+      const customer = await api(`${RUN}-canary-plugin`).post('/customers/plugin', {
+        internalCustomerId: `${RUN}-plugin`,
+        emailAddress: `${RUN}@shop.example`,
+        givenName: 'Ada',
+        familyName: 'Shopper',
+      });
+      expect(customer.status, customer.text).toBe(200);
+      await canary.gateway.shadow.idle();
+      expect(recordOf(`${RUN}-canary-refused`)).toMatchObject({ type: 'skipped', reason: 'primary write failed' });
+      expect(recordOf(`${RUN}-canary-plugin`)).toMatchObject({ type: 'skipped', reason: 'no readback for this write' });
+    } finally {
+      await canary.close();
+    }
+  });
+});
+
 describe("a comparison's own current calls", () => {
   it('are counted under route shadow when they fail', async () => {
     const errors = async () =>
