@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servedByTranslation } from '../../src/gateway/canary.js';
 import type { ComparisonRecord, SkippedRecord } from '../../src/shadow/ledger.js';
 import { proxiedSandbox, type ProxiedSandbox } from '../helpers/fault-proxy.js';
+import type { ModeSetting } from '../../src/config.js';
 import { logSink, startGateway } from '../helpers/gateway.js';
 import { client } from '../helpers/http.js';
 import { logPath } from '../helpers/logs.js';
@@ -34,17 +35,28 @@ let proxied: ProxiedSandbox;
 let gw: Awaited<ReturnType<typeof startGateway>>;
 const logs = logSink();
 const records = logPath('shadow-exchange-records', 'jsonl');
-beforeAll(async () => {
-  proxied = await proxiedSandbox();
-  gw = await startGateway(
+type Gateway = Awaited<ReturnType<typeof startGateway>>;
+type ShadowSettings = NonNullable<Parameters<typeof startGateway>[0]['shadow']>;
+
+/** A gateway over the sandbox behind the fault proxies, every exchange sampled, its records in this file's log. */
+const proxiedGateway = (routes: Record<string, ModeSetting>, shadow: ShadowSettings = {}) =>
+  startGateway(
     {
       upstreams: { sandbox: { current: proxied.current.url, legacy: proxied.legacy.url } },
-      routes: { '*': 'shadow' },
-      shadow: { log: records, sample: { '*': 1 }, learnSample: 0 },
+      routes,
+      shadow: { log: records, sample: { '*': 1 }, learnSample: 0, ...shadow },
       logLevel: 'warn',
     },
     logs.stream,
   );
+
+/** The merchant's client on `gateway`, its requests carrying `id`. */
+const as = (gateway: Gateway, id: string) =>
+  client(gateway.url, { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': id });
+
+beforeAll(async () => {
+  proxied = await proxiedSandbox();
+  gw = await proxiedGateway({ '*': 'shadow' });
 });
 afterAll(async () => {
   await gw.close();
@@ -162,15 +174,10 @@ describe('a shadowed write the legacy upstream refused', () => {
 
 describe('two updates of one order, the first compared after the second landed', () => {
   it('the first is raced, not compared, when its state read shows the later write; compared when the later one moved nothing', async () => {
-    const serial = await startGateway({
-      upstreams: { sandbox: { current: proxied.current.url, legacy: proxied.legacy.url } },
-      routes: { '*': 'shadow' },
-      // one comparison at a time: a comparison held keeps the next one waiting
-      shadow: { log: records, sample: { '*': 1 }, learnSample: 0, concurrency: 1 },
-      logLevel: 'warn',
-    });
+    // one comparison at a time: a comparison held keeps the next one waiting
+    const serial = await proxiedGateway({ '*': 'shadow' }, { concurrency: 1 });
     try {
-      const api = (id: string) => client(serial.url, { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': id });
+      const api = (id: string) => as(serial, id);
       const created = await api(`${RUN}-serial-create`).post(
         '/orders',
         legacyOrder({ internalOrderId: `${RUN}-serial` }),
@@ -239,21 +246,13 @@ describe('authorise-only, then the 3DS call that completes it', () => {
 
 describe('a canary write compared by reading the resource back through both generations', () => {
   it('is raced, not compared, when the read back shows a later write of the resource; compared when it does not', async () => {
-    const canary = await startGateway({
-      upstreams: { sandbox: { current: proxied.current.url, legacy: proxied.legacy.url } },
-      // the create served by the translation (its reference chosen so), the update straight to the current API
-      routes: { '*': 'current', L1: 'canary:99%', L3: 'canary:99%' },
-      // one comparison at a time: a comparison held keeps the next one waiting
-      shadow: { log: records, sample: { '*': 1 }, learnSample: 0, concurrency: 1 },
-      logLevel: 'warn',
-    });
+    // the create served by the translation (its reference chosen so), the update straight to the current API;
+    // one comparison at a time: a comparison held keeps the next one waiting
+    const canary = await proxiedGateway({ '*': 'current', L1: 'canary:99%', L3: 'canary:99%' }, { concurrency: 1 });
     try {
       const create = async (tag: string) => {
         const reference = keyServedBy(`${RUN}-${tag}`);
-        const res = await client(canary.url, {
-          'Limepay-SecretKey': KEYS.soloSk,
-          'x-request-id': `${RUN}-${tag}`,
-        }).post('/orders', legacyOrder({ internalOrderId: reference }));
+        const res = await as(canary, `${RUN}-${tag}`).post('/orders', legacyOrder({ internalOrderId: reference }));
         expect(res.status, res.text).toBe(200);
         return res.body.merchantOrderId as string;
       };
@@ -271,13 +270,7 @@ describe('a canary write compared by reading the resource back through both gene
       // a read whose comparison (its legacy call held 1 s) keeps the create's comparison waiting; the order updated meanwhile
       proxied.legacy.plant((seen) => seen.id.startsWith(`${RUN}-blocker`), { delayMs: 1_000 });
       const blocker = keyServedBy(`ordr_${RUN}blocker`);
-      expect(
-        (
-          await client(canary.url, { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': `${RUN}-blocker` }).get(
-            `/orders/${blocker}`,
-          )
-        ).status,
-      ).toBe(404);
+      expect((await as(canary, `${RUN}-blocker`).get(`/orders/${blocker}`)).status).toBe(404);
       const id = await create('readback-raced');
       const updated = await client(canary.url, { 'Limepay-SecretKey': KEYS.soloSk }).put(
         `/orders/${id}/internalOrderId`,
@@ -339,14 +332,9 @@ describe('a sampled shadow read', () => {
 
 describe('a write that failed where it was served, outside the state check', () => {
   it('validate: one the translation takes is not compared, one it refuses too is compared as two errors', async () => {
-    const validating = await startGateway({
-      upstreams: { sandbox: { current: proxied.current.url, legacy: proxied.legacy.url } },
-      routes: { '*': 'shadow' },
-      shadow: { log: records, sample: { '*': 1 }, learnSample: 0, writeSafety: { '*': 'validate' } },
-      logLevel: 'warn',
-    });
+    const validating = await proxiedGateway({ '*': 'shadow' }, { writeSafety: { '*': 'validate' } });
     try {
-      const api = (id: string) => client(validating.url, { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': id });
+      const api = (id: string) => as(validating, id);
       const order = (await api(`${RUN}-validate-create`).post('/orders', legacyOrder({ internalOrderId: `${RUN}-v` })))
         .body.merchantOrderId as string;
       const card = client(proxied.sb.currentUrl, { authorization: `Bearer ${KEYS.soloPk}` });
@@ -371,14 +359,9 @@ describe('a write that failed where it was served, outside the state check', () 
   });
 
   it('canary: a write the translation refused is not compared; one with no read back is not either, and says so', async () => {
-    const canary = await startGateway({
-      upstreams: { sandbox: { current: proxied.current.url, legacy: proxied.legacy.url } },
-      routes: { '*': 'current', L11: 'canary:99%', L28: 'canary:99%' },
-      shadow: { log: records, sample: { '*': 1 }, learnSample: 0 },
-      logLevel: 'warn',
-    });
+    const canary = await proxiedGateway({ '*': 'current', L11: 'canary:99%', L28: 'canary:99%' });
     try {
-      const api = (id: string) => client(canary.url, { 'Limepay-SecretKey': KEYS.soloSk, 'x-request-id': id });
+      const api = (id: string) => as(canary, id);
       const order = keyServedBy(`ordr_${RUN}canaryrefused`);
       expect((await api(`${RUN}-canary-refused`).put(`/orders/${order}/internalOrderId`, {})).status).toBe(400);
       const customer = await api(`${RUN}-canary-plugin`).post('/customers/plugin', {
